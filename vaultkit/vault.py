@@ -1,0 +1,282 @@
+"""The vault model: which files are notes and attachments, and what each note says about itself.
+
+Reading is tolerant: a BOM, CRLF line endings, broken front matter or a non-UTF-8 file
+become properties or diagnostics of the note, never an exception.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+
+import yaml
+
+from .diagnostics import Diagnostic
+
+# Folders the person's publisher skips, plus Obsidian's own.
+EXCLUDED_DIRS = frozenset({"private", "templates", "template", "attachments-private"})
+MAX_NOTE_BYTES = 4 * 1024 * 1024
+BOM = "\ufeff"
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.S)
+
+
+def is_hidden(rel: PurePosixPath) -> bool:
+    return any(part.startswith(".") for part in rel.parts)
+
+
+def is_excluded(rel: PurePosixPath) -> bool:
+    """Hidden files and folders (.obsidian, .trash, .env, ...) and the skipped folders."""
+    return is_hidden(rel) or any(part in EXCLUDED_DIRS for part in rel.parts[:-1])
+
+
+@dataclass
+class Source:
+    """A text file as read from disk, decoded, with what is needed to write it back unchanged."""
+
+    path: Path
+    raw: bytes
+    text: str = ""  # decoded, BOM removed, line endings normalised to \n
+    bom: bool = False
+    newline: str = "\n"
+    error: str | None = None  # why the bytes could not be read as text
+
+    @classmethod
+    def from_bytes(cls, path: Path, raw: bytes) -> "Source":
+        src = cls(path=path, raw=raw)
+        if b"\0" in raw:
+            src.error = "binary"
+            return src
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            src.error = f"not valid UTF-8 (byte {exc.start})"
+            return src
+        if text.startswith(BOM):
+            src.bom, text = True, text[1:]
+        if "\r\n" in text:
+            src.newline = "\r\n"
+            text = text.replace("\r\n", "\n")
+        src.text = text
+        return src
+
+    @classmethod
+    def read(cls, path: Path) -> "Source":
+        return cls.from_bytes(path, path.read_bytes())
+
+    def encode(self, text: str) -> bytes:
+        """Bytes for `text` with this file's BOM and line endings."""
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        return ((BOM if self.bom else "") + text).encode("utf-8")
+
+
+@dataclass
+class FrontMatter:
+    data: dict = field(default_factory=dict)
+    end_line: int = 0  # number of lines the front matter block takes, 0 when absent
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+class _SafeLoader(yaml.SafeLoader):
+    """safe_load without alias expansion bombs: aliases are refused outright."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "YAML aliases are not allowed", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+def safe_load(text: str):
+    """yaml.safe_load, minus aliases (so no billion-laughs expansion)."""
+    return yaml.load(text, Loader=_SafeLoader)
+
+
+def parse_front_matter(text: str, rel: str) -> FrontMatter:
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return FrontMatter()
+    end_line = match.group(0).count("\n") + (0 if match.group(0).endswith("\n") else 1)
+    fm = FrontMatter(end_line=end_line)
+    try:
+        data = safe_load(match.group(1) or "")
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + 2 if mark else 1
+        col = mark.column + 1 if mark else 1
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        fm.diagnostics.append(
+            Diagnostic(rel, line, col, "VK010", f"front matter is not valid YAML: {problem}")
+        )
+        return fm
+    if data is None:
+        return fm
+    if not isinstance(data, dict):
+        fm.diagnostics.append(
+            Diagnostic(rel, 1, 1, "VK011", "front matter is not a mapping; it is ignored")
+        )
+        return fm
+    fm.data = data
+    return fm
+
+
+def _str_list(value) -> list[str]:
+    """Tags and aliases as Obsidian reads them: a list or a comma/space separated string."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = re.split(r"[,\s]+", value)
+    elif not isinstance(value, (list, tuple)):
+        value = [value]
+    out = []
+    for item in value:
+        if item is None or isinstance(item, (dict, list)):
+            continue
+        text = str(item).strip().lstrip("#")
+        if text and text not in out:
+            out.append(text)
+    return out
+
+
+def _truthy(value) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in {"true", "yes", "on", "1"}
+    return bool(value)
+
+
+@dataclass
+class Note:
+    rel: str  # vault-relative POSIX path, e.g. "07-Knowledge/x.md"
+    source: Source
+    front: FrontMatter = field(default_factory=FrontMatter)
+
+    @property
+    def text(self) -> str:
+        return self.source.text
+
+    @property
+    def path(self) -> Path:
+        return self.source.path
+
+    @property
+    def name(self) -> str:
+        """File name without the .md suffix, as wikilinks use it."""
+        return PurePosixPath(self.rel).stem
+
+    @property
+    def title(self) -> str:
+        title = self.front.data.get("title")
+        if isinstance(title, (str, int, float)) and str(title).strip():
+            return str(title).strip()
+        return self.name
+
+    @property
+    def tags(self) -> list[str]:
+        return _str_list(self.front.data.get("tags", self.front.data.get("tag")))
+
+    @property
+    def aliases(self) -> list[str]:
+        return _str_list(self.front.data.get("aliases", self.front.data.get("alias")))
+
+    @property
+    def published(self) -> bool:
+        data = self.front.data
+        if "publish" in data and not _truthy(data["publish"]):
+            return False
+        return not _truthy(data.get("draft", False))
+
+    @property
+    def readable(self) -> bool:
+        return self.source.error is None
+
+    @cached_property
+    def tokens(self):
+        """markdown-it tokens of the whole note (front matter included, so line maps are absolute)."""
+        from .markdown import parse
+
+        return parse(self.text)
+
+
+def _walk(root: Path):
+    """Yield (rel, path) for every file in the vault, not following symlinks out of it."""
+    root_real = root.resolve()
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames.sort()
+        base = Path(dirpath)
+        for name in sorted(filenames):
+            path = base / name
+            rel = PurePosixPath(path.relative_to(root).as_posix())
+            if path.is_symlink():
+                try:
+                    target = path.resolve(strict=True)
+                except (OSError, RuntimeError):
+                    continue  # dangling or looping link
+                if not target.is_relative_to(root_real) or not target.is_file():
+                    continue
+            yield rel, path
+
+
+@dataclass
+class Vault:
+    root: Path
+    notes: dict[str, Note] = field(default_factory=dict)  # rel -> note, sorted by rel
+    attachments: list[str] = field(default_factory=list)  # rel paths of other files
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, root: str | os.PathLike) -> "Vault":
+        vault = cls(root=Path(root))
+        for rel, path in _walk(vault.root):
+            if is_excluded(rel):
+                continue
+            if rel.suffix.lower() == ".md":
+                vault.add_note(rel.as_posix(), path)
+            else:
+                vault.attachments.append(rel.as_posix())
+        return vault
+
+    def add_note(self, rel: str, path: Path) -> Note | None:
+        try:
+            size = path.stat().st_size
+            if size > MAX_NOTE_BYTES:
+                self.diagnostics.append(
+                    Diagnostic(rel, 1, 1, "VK003", f"note is {size} bytes, over the {MAX_NOTE_BYTES} byte limit; skipped")
+                )
+                return None
+            source = Source.read(path)
+        except OSError as exc:
+            self.diagnostics.append(Diagnostic(rel, 1, 1, "VK002", f"cannot read: {exc.strerror}"))
+            return None
+        note = self.note_from_source(rel, source)
+        self.notes[rel] = note
+        return note
+
+    def note_from_source(self, rel: str, source: Source) -> Note:
+        if source.error == "binary":
+            self.diagnostics.append(Diagnostic(rel, 1, 1, "VK002", "note contains NUL bytes; skipped"))
+        elif source.error:
+            self.diagnostics.append(Diagnostic(rel, 1, 1, "VK001", f"note is {source.error}; skipped"))
+        note = Note(rel=rel, source=source)
+        if note.readable:
+            note.front = parse_front_matter(source.text, rel)
+            self.diagnostics.extend(note.front.diagnostics)
+        return note
+
+    @property
+    def readable_notes(self) -> list[Note]:
+        return [n for n in self.notes.values() if n.readable]
+
+    def inside(self, rel: str) -> Path | None:
+        """The absolute path of a vault-relative path, or None when it would leave the vault."""
+        root = self.root.resolve()
+        try:
+            path = (root / rel).resolve()
+        except (OSError, RuntimeError):
+            return None
+        return path if path.is_relative_to(root) else None
