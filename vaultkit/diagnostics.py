@@ -33,9 +33,8 @@ CODES: dict[str, tuple[str, str]] = {
     "VK011": (ERROR, "front matter is not a mapping"),
     "VK012": (WARNING, "front matter field has an unexpected type"),
     # examples
-    "VK101": (ERROR, "generated region is stale"),
+    "VK101": (ERROR, "generated region is stale or was edited by hand"),
     "VK102": (ERROR, "generated region is missing"),
-    "VK103": (ERROR, "generated region was edited by hand"),
     "VK104": (ERROR, "generated region has no matching example"),
     "VK110": (ERROR, "example is not valid YAML"),
     "VK111": (ERROR, "example kind is unknown"),
