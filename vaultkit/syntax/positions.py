@@ -1,0 +1,114 @@
+"""Core rule giving inline tokens of the Obsidian plugins their place in the source.
+
+markdown-it gives line maps to block tokens only. Inline plugins record offsets in the
+inline content (`meta["offset"]`, `meta["end"]`); this rule maps them back to the source:
+each content line of a paragraph or heading is a suffix of its source line (after list,
+quote and indent markers), and a table cell is a slice of its row where a `|` of the
+content may have been written `\\|`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+
+def _line_start(source: str, content: str) -> int:
+    """Column where a paragraph/heading content line starts in its source line."""
+    stripped, wanted = source.rstrip(), content.rstrip()
+    if stripped.endswith(wanted):
+        return len(stripped) - len(wanted)
+    return max(source.find(wanted), 0)
+
+
+class _Locator:
+    """Maps offsets in one inline token's content to 0-based (line, col) in the source."""
+
+    def __init__(self, lines: list[str], inline: Token):
+        first = inline.map[0] if inline.map else 0
+        self.starts: list[tuple[int, int]] = []  # per content line: (source line, column)
+        self.offsets: list[int] = []  # content offset where each content line starts
+        offset = 0
+        for i, content_line in enumerate(inline.content.split("\n")):
+            line = min(first + i, len(lines) - 1)
+            self.starts.append((line, _line_start(lines[line], content_line)))
+            self.offsets.append(offset)
+            offset += len(content_line) + 1
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        i = 0
+        while i + 1 < len(self.offsets) and self.offsets[i + 1] <= offset:
+            i += 1
+        line, start = self.starts[i]
+        return line, start + offset - self.offsets[i]
+
+
+class _CellLocator:
+    """A table cell: one line; each `|` of the content may be written `\\|` in the row."""
+
+    def __init__(self, lines: list[str], inline: Token, search_from: int):
+        self.line = inline.map[0] if inline.map else 0
+        content = inline.content
+        pattern = r"\\?\|".join(re.escape(part) for part in content.split("|"))
+        match = re.compile(pattern).search(lines[self.line], search_from)
+        start = match.start() if match else search_from
+        self.end = match.end() if match else search_from
+        written = lines[self.line][start : self.end] if match else content
+        self.columns = []  # column of each content character, plus one past the end
+        j = 0
+        for char in content:
+            if char == "|" and written[j : j + 1] == "\\":
+                j += 1
+            self.columns.append(start + j)
+            j += 1
+        self.columns.append(start + j)
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        return self.line, self.columns[min(offset, len(self.columns) - 1)]
+
+
+def _place(children: list[Token], locator, lines: list[str]) -> None:
+    for child in children:
+        meta = child.meta
+        if meta and "offset" in meta and "line" not in meta:
+            line, col = locator.locate(meta["offset"])
+            end_line, end_col = locator.locate(meta["end"])
+            meta["line"], meta["col"] = line + 1, col + 1
+            meta["end_line"], meta["end_col"] = end_line + 1, end_col + 1
+            if end_line == line:
+                meta["raw"] = lines[line][col:end_col]
+            else:
+                meta["raw"] = "\n".join([lines[line][col:], *lines[line + 1 : end_line], lines[end_line][:end_col]])
+        if child.children:
+            _place(child.children, locator, lines)
+
+
+def positions_rule(state: StateCore) -> None:
+    lines = state.src.split("\n")
+    cell_from = 0  # in a table row, where the next cell is searched from
+    in_cell = False
+    for token in state.tokens:
+        kind = token.type
+        if kind == "tr_open":
+            cell_from = 0
+        elif kind in ("td_open", "th_open"):
+            in_cell = True
+        elif kind in ("td_close", "th_close"):
+            in_cell = False
+        elif kind == "inline" and token.map:
+            if in_cell:
+                locator = _CellLocator(lines, token, cell_from)
+                cell_from = locator.end
+            elif any(child.meta for child in token.children or ()):
+                locator = _Locator(lines, token)
+            else:
+                continue
+            _place(token.children or [], locator, lines)
+
+
+def positions_plugin(md: MarkdownIt) -> None:
+    """Use after every plugin whose tokens carry offsets: the rule runs last."""
+    md.core.ruler.push("vk_positions", positions_rule)
