@@ -1,0 +1,94 @@
+"""Reading and bounding the parameters of an example block. Every failure is an ExampleError."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ... import engine
+from ..spec import COMMON_KEYS, ExampleError
+
+MAX_TOKENS = 64
+MAX_DIM = 1024
+
+
+def check_keys(spec: dict, allowed: set[str], required: set[str] = frozenset()) -> None:
+    for key in spec:
+        if key not in COMMON_KEYS and key not in allowed:
+            known = ", ".join(sorted((COMMON_KEYS | allowed) - {"id", "kind"}))
+            raise ExampleError("VK112", f"unknown key {key!r} (known: {known})", key)
+    for key in sorted(required):
+        if key not in spec:
+            raise ExampleError("VK113", f"missing required key {key!r}")
+
+
+def integer(spec: dict, key: str, default: int | None = None, *, lo: int = 1, hi: int = MAX_DIM) -> int:
+    value = spec.get(key, default)
+    if value is None:
+        raise ExampleError("VK113", f"missing required key {key!r}")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ExampleError("VK114", f"{key} must be a whole number, not {value!r}", key)
+    if not lo <= value <= hi:
+        code = "VK116" if value > hi else "VK114"
+        raise ExampleError(code, f"{key} is {value}; it must be between {lo} and {hi}", key)
+    return value
+
+
+def number(spec: dict, key: str, default: float | None = None, *, positive: bool = False) -> float | None:
+    value = spec.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ExampleError("VK114", f"{key} must be a finite number, not {value!r}", key)
+    if positive and value <= 0:
+        raise ExampleError("VK114", f"{key} must be positive, not {value!r}", key)
+    return float(value)
+
+
+def choice(spec: dict, key: str, options: tuple[str, ...], default: str) -> str:
+    value = spec.get(key, default)
+    if value is None or value is False:
+        value = "none"
+    if str(value) not in options:
+        raise ExampleError("VK114", f"{key} must be one of {', '.join(options)}, not {value!r}", key)
+    return str(value)
+
+
+def digits(spec: dict) -> int:
+    return integer(spec, "digits", 2, lo=0, hi=8)
+
+
+def matrix(spec: dict, key: str) -> np.ndarray:
+    """A matrix written as a YAML list of rows."""
+    value = spec[key]
+    if isinstance(value, list) and value and all(isinstance(r, list) for r in value):
+        cells = sum(len(r) for r in value)
+        if cells > engine.MAX_CELLS:
+            raise ExampleError("VK116", f"{key} has {cells} cells, over the {engine.MAX_CELLS} limit", key)
+    try:
+        return engine.as_matrix(value, key)
+    except ValueError as exc:
+        raise ExampleError("VK114", str(exc), key) from None
+
+
+def tokens(spec: dict, n: int | None = None) -> list[str]:
+    """Token labels: `tokens` as written, or t0, t1, ... when absent."""
+    value = spec.get("tokens")
+    if value is None:
+        if n is None:
+            raise ExampleError("VK113", "missing required key 'tokens'")
+        return [f"t{i}" for i in range(n)]
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list) or not value or any(isinstance(t, (list, dict)) or t is None for t in value):
+        raise ExampleError("VK114", "tokens must be a list of words", "tokens")
+    if len(value) > MAX_TOKENS:
+        raise ExampleError("VK116", f"{len(value)} tokens, over the {MAX_TOKENS} limit", "tokens")
+    if n is not None and len(value) != n:
+        raise ExampleError("VK115", f"{len(value)} tokens but the matrices have {n} rows", "tokens")
+    return [str(t) for t in value]
+
+
+def shapes_error(exc: ValueError, key: str | None = None) -> ExampleError:
+    return ExampleError("VK115", str(exc), key)

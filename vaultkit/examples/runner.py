@@ -1,0 +1,175 @@
+"""Running the examples of a vault and bringing a note's generated parts up to date.
+
+`ExampleRunner.collect` reads and runs every example of the vault (outcomes cached by the hash
+of their inputs, so a watcher re-runs only what changed); `ExampleRunner.process` is the pure
+text → text step for one note: generated regions and inline values, with diagnostics.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from ..diagnostics import Diagnostic
+from ..numbers import rewrite_like, written_matches
+from .. import engine
+from .kinds import KINDS
+from .kinds._params import digits
+from .regions import find_regions, region_after, render_region
+from .spec import Example, ExampleError, Outcome, read_examples
+from .values import PathError, find_bindings, resolve, split_path
+
+PRESENTATION_KEYS = ("id", "title", "figure", "digits")
+
+
+def code_lines(tokens) -> set[int]:
+    """0-based indices of lines inside fenced or indented code (and front matter)."""
+    lines = set()
+    for tok in tokens:
+        if tok.type in ("fence", "code_block", "front_matter") and tok.map:
+            lines.update(range(tok.map[0], tok.map[1]))
+    return lines
+
+
+def inputs_hash(example: Example) -> str:
+    payload = {k: v for k, v in example.spec.items() if k not in PRESENTATION_KEYS}
+    text = json.dumps([example.kind, payload], sort_keys=True, ensure_ascii=False, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class NoteOutcome:
+    text: str  # the note with every generated region and inline value brought up to date
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    values: int = 0  # inline values verified
+
+
+class ExampleRunner:
+    def __init__(self) -> None:
+        self._cache: dict[str, Outcome | ExampleError] = {}
+        self.examples: dict[str, Example] = {}  # id -> example, across the vault
+        self.outcomes: dict[str, Outcome] = {}  # id -> outcome, for examples that ran
+
+    def collect(self, notes) -> list[Diagnostic]:
+        """Read, validate and run every example of `notes` (in vault order)."""
+        self.examples, self.outcomes = {}, {}
+        diags = []
+        used = set()
+        for note in notes:
+            found, problems = read_examples(note.rel, note.tokens)
+            diags += problems
+            for example in found:
+                if example.id in self.examples:
+                    first = self.examples[example.id]
+                    diags.append(Diagnostic(note.rel, example.line_of("id"), 1, "VK117",
+                                            f"example id {example.id} is already used in {first.rel}:{first.line}"))
+                    continue
+                self.examples[example.id] = example
+                diag = self._run(example)
+                if diag:
+                    diags.append(diag)
+                used.add(inputs_hash(example))
+        self._cache = {h: v for h, v in self._cache.items() if h in used}
+        return diags
+
+    def _run(self, example: Example) -> Diagnostic | None:
+        kind = KINDS.get(example.kind)
+        if kind is None:
+            return Diagnostic(example.rel, example.line_of("kind"), 1, "VK111",
+                              f"example {example.id}: unknown kind {example.kind!r} (known: {', '.join(KINDS)})")
+        try:
+            example.digits = digits(example.spec)
+            example.params = kind.parse(example.spec)
+        except ExampleError as exc:
+            return example.error(exc)
+        key = inputs_hash(example)
+        outcome = self._cache.get(key)
+        if outcome is None:
+            try:
+                outcome = kind.run(example.params)
+            except engine.LimitError as exc:
+                outcome = ExampleError("VK116", str(exc))
+            except ValueError as exc:
+                outcome = ExampleError("VK118", str(exc))
+            self._cache[key] = outcome
+        if isinstance(outcome, ExampleError):
+            return example.error(outcome)
+        self.outcomes[example.id] = outcome
+        return None
+
+    def region_body(self, example: Example) -> str:
+        return KINDS[example.kind].markdown(example, self.outcomes[example.id])
+
+    def process(self, rel: str, text: str, tokens) -> NoteOutcome:
+        """Bring the generated regions and inline values of one note up to date."""
+        lines = text.split("\n")
+        code = code_lines(tokens)
+        regions = find_regions(lines, code)
+        result = NoteOutcome(text=text)
+        replacements: list[tuple[int, int, list[str]]] = []  # (start, end exclusive, new lines)
+        claimed = set()
+        for example in (e for e in self.examples.values() if e.rel == rel):
+            region = region_after(lines, example.end_line, regions)
+            if region is not None:
+                claimed.add(region.start)
+            if example.id not in self.outcomes:
+                continue
+            expected = render_region(example.id, self.region_body(example))
+            if region is None:
+                result.diagnostics.append(Diagnostic(rel, example.end_line, 1, "VK102",
+                                                     f"example {example.id} has no generated region; vaultkit fix writes it"))
+                replacements.append((example.end_line, example.end_line, ["", *expected]))
+            elif region.id != example.id or region.end < 0:
+                what = f"is for {region.id!r}" if region.id != example.id else "has no end marker"
+                result.diagnostics.append(Diagnostic(rel, region.start + 1, 1, "VK101",
+                                                     f"the generated region after example {example.id} {what}; fix it by hand"))
+            else:
+                current = lines[region.start:region.end + 1]
+                if current != expected:
+                    differs = next((i for i, (a, b) in enumerate(zip(current, expected)) if a != b),
+                                   min(len(current), len(expected)) - 1)
+                    result.diagnostics.append(Diagnostic(rel, region.start + differs + 1, 1, "VK101",
+                                                         f"generated region of example {example.id} is stale or was edited by hand; vaultkit fix rewrites it"))
+                    replacements.append((region.start, region.end + 1, expected))
+        for region in regions:
+            if region.start not in claimed:
+                result.diagnostics.append(Diagnostic(rel, region.start + 1, 1, "VK104",
+                                                     f"generated region {region.id} does not follow a vaultkit block with that id"))
+        region_lines = {i for r in regions for i in range(r.start, (r.end if r.end >= 0 else r.start) + 1)}
+        self._inline_values(rel, lines, code | region_lines, result)
+        for start, end, new in sorted(replacements, reverse=True):
+            lines[start:end] = new
+        result.text = "\n".join(lines)
+        return result
+
+    def _inline_values(self, rel: str, lines: list[str], skip: set[int], result: NoteOutcome) -> None:
+        edits = []
+        for b in find_bindings(lines, skip):
+            at = (rel, b.line + 1, b.col + 1)
+            try:
+                ex_id, steps = split_path(b.path)
+            except PathError as exc:
+                result.diagnostics.append(Diagnostic(*at, "VK203", str(exc)))
+                continue
+            if ex_id not in self.examples:
+                result.diagnostics.append(Diagnostic(*at, "VK202", f"no example with id {ex_id!r}"))
+                continue
+            if ex_id not in self.outcomes:
+                continue  # the example itself is broken and reported
+            try:
+                computed = resolve(self.outcomes[ex_id].fields, steps)
+            except PathError as exc:
+                result.diagnostics.append(Diagnostic(*at, "VK203", f"{b.path}: {exc}"))
+                continue
+            if b.number is None:
+                result.diagnostics.append(Diagnostic(*at, "VK204", f"{b.path}: no number written before %%="))
+                continue
+            result.values += 1
+            if not written_matches(b.number, computed):
+                new = rewrite_like(b.number, computed)
+                result.diagnostics.append(Diagnostic(*at, "VK201", f"{b.path} is {new}, written {b.number}",
+                                                     written=b.number, computed=new))
+                edits.append((b.line, b.col, b.number_end, new))
+        for line, start, end, new in sorted(edits, reverse=True):
+            lines[line] = lines[line][:start] + new + lines[line][end:]

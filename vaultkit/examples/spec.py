@@ -1,0 +1,114 @@
+"""Finding ```vaultkit blocks in a note and reading them into example specs.
+
+A block is YAML (safe_load, no aliases). Nothing in it is ever executed; each kind validates
+its own keys. Every problem is a diagnostic at the line of the key that caused it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+from ..diagnostics import Diagnostic
+from ..vault import safe_load
+
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+COMMON_KEYS = frozenset({"id", "kind", "title", "digits", "figure"})
+MAX_BLOCK_CHARS = 200_000
+_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+
+
+class ExampleError(Exception):
+    """A problem with one example; `key` says which line to point at."""
+
+    def __init__(self, code: str, message: str, key: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.key = key
+
+
+@dataclass
+class Example:
+    rel: str  # note that holds it
+    id: str
+    kind: str
+    spec: dict  # the block's mapping, as written
+    line: int  # line of the opening fence (1-based)
+    end_line: int  # line of the closing fence (1-based; = last line when unclosed)
+    key_lines: dict[str, int] = field(default_factory=dict)
+    params: object = None  # the kind's validated inputs
+    digits: int = 2
+
+    def line_of(self, key: str | None) -> int:
+        return self.key_lines.get(key, self.line + 1) if key else self.line
+
+    def error(self, exc: ExampleError) -> Diagnostic:
+        return Diagnostic(self.rel, self.line_of(exc.key), 1, exc.code, f"example {self.id}: {exc.message}")
+
+
+@dataclass
+class Outcome:
+    """What running an example gives."""
+
+    result: object  # the engine result, handed to the figure renderer
+    fields: dict  # what inline values can reach: name -> array | number | list | dict
+    quantities: dict = field(default_factory=dict)  # what a hand-drawn figure may show
+
+
+def vaultkit_fences(tokens) -> list[tuple[int, int, str]]:
+    """(first line index, end line index exclusive, content) of each ```vaultkit fence."""
+    out = []
+    for tok in tokens:
+        if tok.type == "fence" and tok.info.strip().split(" ")[0] == "vaultkit" and tok.map:
+            out.append((tok.map[0], tok.map[1], tok.content))
+    return out
+
+
+def _key_lines(content: str, first_line: int) -> dict[str, int]:
+    lines = {}
+    for offset, text in enumerate(content.split("\n")):
+        match = _TOP_KEY.match(text)
+        if match and match.group(1) not in lines:
+            lines[match.group(1)] = first_line + offset
+    return lines
+
+
+def read_examples(rel: str, tokens) -> tuple[list[Example], list[Diagnostic]]:
+    """Parse every vaultkit block of a note into an Example (kind validation comes later)."""
+    examples, diags = [], []
+    for start, end, content in vaultkit_fences(tokens):
+        line = start + 1
+        if len(content) > MAX_BLOCK_CHARS:
+            diags.append(Diagnostic(rel, line, 1, "VK116", f"example block is {len(content)} characters, over the {MAX_BLOCK_CHARS} limit"))
+            continue
+        try:
+            spec = safe_load(content)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            at = line + 1 + (mark.line if mark else 0)
+            diags.append(Diagnostic(rel, at, (mark.column + 1) if mark else 1, "VK110", f"example is not valid YAML: {problem}"))
+            continue
+        except RecursionError:
+            diags.append(Diagnostic(rel, line, 1, "VK110", "example YAML is nested too deeply"))
+            continue
+        key_lines = _key_lines(content, line + 1)
+        if not isinstance(spec, dict):
+            diags.append(Diagnostic(rel, line, 1, "VK114", "example must be a YAML mapping of keys to values"))
+            continue
+        ex_id, kind = spec.get("id"), spec.get("kind")
+        if not isinstance(ex_id, str) or not ID_RE.match(ex_id):
+            at = key_lines.get("id", line)
+            what = "has no id" if ex_id is None else f"id {ex_id!r} must be letters, digits, - and _"
+            diags.append(Diagnostic(rel, at, 1, "VK113" if ex_id is None else "VK114", f"example {what}"))
+            continue
+        if kind is None:
+            diags.append(Diagnostic(rel, line, 1, "VK113", f"example {ex_id} has no kind"))
+            continue
+        examples.append(
+            Example(rel=rel, id=ex_id, kind=str(kind), spec=spec, line=line, end_line=end, key_lines=key_lines)
+        )
+    return examples, diags
