@@ -1,0 +1,40 @@
+"""SVG figures: generated diagrams of examples, and checks of hand-drawn ones."""
+
+from __future__ import annotations
+
+import re
+
+from . import attention, kv_cache, kv_memory, multihead
+
+RENDERERS = {
+    "attention": attention.render,
+    "kv-cache": kv_cache.render,
+    "multihead": multihead.render,
+    "kv-memory": kv_memory.render,
+}
+
+_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
+_HASH = re.compile(r'\bdata-vk-hash="([0-9a-f]+)"')
+
+
+def render_figure(kind: str, spec: dict, result) -> str:
+    """The complete SVG text for an example (deterministic; ends with a newline)."""
+    try:
+        renderer = RENDERERS[kind]
+    except KeyError:
+        raise ValueError(f"no figure for kind {kind!r}") from None
+    return renderer(spec, result)
+
+
+def is_generated(svg_text: str) -> bool:
+    """True when the root <svg> carries vaultkit's generated marker."""
+    root = _ROOT.search(svg_text)
+    return bool(root and 'data-vaultkit="generated"' in root.group(0))
+
+
+def generated_hash(svg_text: str) -> str | None:
+    """The input hash a generated figure was drawn from, or None for other SVGs."""
+    if not is_generated(svg_text):
+        return None
+    found = _HASH.search(_ROOT.search(svg_text).group(0))
+    return found.group(1) if found else None
