@@ -1,0 +1,70 @@
+"""`vaultkit check` and `vaultkit fix`: compute what every file should be, then compare or write."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from pathlib import Path
+
+from .diagnostics import FORMATTERS, Diagnostic, Report, format_github
+from .pipeline import FileChange, Pipeline
+from .vault import Vault
+from .writer import StaleFileError, write_bytes
+
+
+def run(root: Path) -> tuple[Report, list[FileChange]]:
+    return Pipeline(Vault.load(root)).report()
+
+
+def _print(report: Report, fmt: str, root: Path) -> None:
+    if fmt == "github":
+        prefix = os.path.relpath(root.resolve(), Path.cwd())
+        sys.stdout.write(format_github(report, prefix="" if prefix == "." else prefix))
+    else:
+        sys.stdout.write(FORMATTERS[fmt](report))
+
+
+def check_command(root: Path, *, fmt: str = "text") -> int:
+    report, _ = run(root)
+    _print(report, fmt, root)
+    return 1 if report.summary.errors else 0
+
+
+def unified_diff(change: FileChange) -> str:
+    old = (change.old or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    new = change.new.decode("utf-8", "replace").splitlines(keepends=True)
+    label = change.rel
+    return "".join(difflib.unified_diff(old, new, f"a/{label}", f"b/{label}"))
+
+
+def apply_changes(changes: list[FileChange]) -> tuple[list[str], list[Diagnostic]]:
+    """Write each change atomically; a file changed since it was read is left alone."""
+    written, refused = [], []
+    for change in changes:
+        try:
+            if write_bytes(change.path, change.new, expected=change.old):
+                written.append(change.rel)
+        except StaleFileError:
+            refused.append(Diagnostic(change.rel, 1, 1, "VK004", "changed on disk while vaultkit ran; not overwritten, run fix again"))
+        except OSError as exc:
+            refused.append(Diagnostic(change.rel, 1, 1, "VK002", f"cannot write: {exc.strerror}"))
+    return written, refused
+
+
+def fix_command(root: Path, *, diff: bool = False, fmt: str = "text") -> int:
+    report, changes = run(root)
+    if diff:
+        for change in changes:
+            sys.stdout.write(unified_diff(change))
+        return 1 if changes else (1 if report.summary.errors else 0)
+    written, refused = apply_changes(changes)
+    if written:
+        report, _ = run(root)  # what is left after fixing
+    report.add(refused)
+    report.finish()
+    _print(report, fmt, root)
+    if fmt == "text":
+        names = ", ".join(written[:5]) + (f" and {len(written) - 5} more" if len(written) > 5 else "")
+        print(f"Fixed {len(written)} file{'s' * (len(written) != 1)}{': ' + names if written else ''}.")
+    return 1 if report.summary.errors else 0

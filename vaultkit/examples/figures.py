@@ -1,0 +1,82 @@
+"""The `figure:` of an example: generate it, or check the numbers of a hand-drawn one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from .. import figures
+from ..diagnostics import Diagnostic
+from ..vault import Source
+from .spec import Example, Outcome
+
+
+@dataclass
+class FigureOutcome:
+    rel: str  # vault-relative path of the SVG
+    path: Path | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    old: bytes | None = None  # bytes on disk (None when absent)
+    new: bytes | None = None  # bytes it should have (None when vaultkit cannot say)
+    generated: bool = False
+
+
+def figure_rel(example: Example) -> str | None:
+    value = example.spec.get("figure")
+    return None if value is None else str(value).strip()
+
+
+def figure_spec(example: Example) -> dict:
+    """What a renderer needs to know about the example."""
+    params = example.params if isinstance(example.params, dict) else {}
+    return {**example.spec, "tokens": params.get("tokens", []), "digits": example.digits,
+            "mask": params.get("mask", "none")}
+
+
+def check_figure(example: Example, outcome: Outcome, vault) -> FigureOutcome:
+    rel = figure_rel(example)
+    at = (example.rel, example.line_of("figure"), 1)
+    result = FigureOutcome(rel=rel or "", path=None)
+    clean = PurePosixPath(rel.lstrip("/")) if rel else None
+    path = vault.inside(clean.as_posix()) if clean else None
+    if not rel or clean.suffix.lower() != ".svg" or path is None or ".." in clean.parts:
+        what = "must be an .svg path inside the vault" if path is not None else "leaves the vault"
+        code = "VK405" if path is None or ".." in (clean.parts if clean else ()) else "VK114"
+        result.diagnostics.append(Diagnostic(*at, code, f"example {example.id}: figure {rel!r} {what}"))
+        return result
+    result.rel, result.path = clean.as_posix(), path
+    if path.exists():
+        source = Source.read(path)
+        result.old = source.raw
+        if source.error:
+            result.diagnostics.append(Diagnostic(result.rel, 1, 1, "VK406", f"figure is {source.error}"))
+            return result
+        if not figures.is_generated(source.text):
+            return _check_handdrawn(example, outcome, result, source)
+    result.generated = True
+    try:
+        text = figures.render_figure(example.kind, figure_spec(example), outcome.result)
+    except ValueError as exc:
+        result.diagnostics.append(Diagnostic(*at, "VK114", f"example {example.id}: {exc}"))
+        return result
+    result.new = text.encode("utf-8")
+    if result.old is None:
+        result.diagnostics.append(Diagnostic(*at, "VK401", f"figure {result.rel} of example {example.id} is missing; vaultkit fix draws it"))
+    elif result.old != result.new:
+        result.diagnostics.append(Diagnostic(result.rel, 1, 1, "VK401", f"generated figure is stale for example {example.id}; vaultkit fix redraws it"))
+    return result
+
+
+def _check_handdrawn(example: Example, outcome: Outcome, result: FigureOutcome, source: Source) -> FigureOutcome:
+    params = example.params if isinstance(example.params, dict) else {}
+    report = figures.check_handdrawn(source.text, outcome.quantities, digits=example.digits,
+                                     tokens=params.get("tokens", []))
+    for f in report.findings:
+        code = "VK402" if f.status == "wrong" else "VK403"
+        where = f"{f.quantity}{''.join(f'[{i}]' for i in f.index)}"
+        message = (f"{where} is {f.computed}, the drawing shows {f.written} (example {example.id})"
+                   if code == "VK402" else f"{where}: {f.written} could not be matched with certainty (example {example.id}); pin it with data-vk")
+        result.diagnostics.append(Diagnostic(result.rel, f.line, f.col, code, message,
+                                             written=f.written, computed=f.computed))
+    result.new = source.encode(report.fixed_text)
+    return result

@@ -1,0 +1,115 @@
+"""One pass over a vault: every check, and the text every file should have.
+
+`Pipeline(vault)` reads and runs all examples once; `note(rel)` gives a note's fresh text and
+its diagnostics; `report()` gives the whole report and the file changes `fix` would write.
+Check and fix share this code: check compares, fix writes, `--diff` prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import claims, links
+from .diagnostics import Diagnostic, Report
+from .examples import ExampleRunner, NoteOutcome
+from .examples.figures import FigureOutcome, check_figure, figure_rel
+from .vault import Note, Source, Vault
+
+
+@dataclass
+class FileChange:
+    rel: str
+    path: Path
+    old: bytes | None  # what was read (None: the file is new)
+    new: bytes
+
+
+@dataclass
+class NoteResult:
+    text: str
+    diagnostics: list[Diagnostic]
+    links: int
+    values: int
+    claims: int
+    skipped_claims: int
+
+
+class Pipeline:
+    def __init__(self, vault: Vault, runner: ExampleRunner | None = None):
+        self.vault = vault
+        self.index = links.LinkIndex(vault)
+        self.runner = runner or ExampleRunner()
+        self.example_diagnostics = self.runner.collect(vault.readable_notes)
+        self._notes: dict[str, NoteResult] = {}
+        self._figures: list[FigureOutcome] | None = None
+
+    def note(self, rel: str) -> NoteResult:
+        """Diagnostics of one note and the text it should have (cached)."""
+        if rel not in self._notes:
+            self._notes[rel] = self._process(self.vault.notes[rel])
+        return self._notes[rel]
+
+    def _process(self, note: Note) -> NoteResult:
+        link_diags, link_count = links.check_links(note, self.index)
+        text = links.fix_links(note.text, note, self.index)
+        outcome: NoteOutcome = self.runner.process(note.rel, text, note.tokens)
+        claim_report = claims.check_markdown(note.text, note.rel)
+        return NoteResult(
+            text=outcome.text,
+            diagnostics=link_diags + outcome.diagnostics + claim_report.diagnostics,
+            links=link_count,
+            values=outcome.values,
+            claims=claim_report.verified,
+            skipped_claims=claim_report.skipped,
+        )
+
+    def fresh_text(self, rel: str) -> str:
+        return self.note(rel).text
+
+    def figures(self) -> list[FigureOutcome]:
+        if self._figures is None:
+            self._figures = [
+                check_figure(example, self.runner.outcomes[example.id], self.vault)
+                for example in self.runner.examples.values()
+                if figure_rel(example) is not None and example.id in self.runner.outcomes
+            ]
+        return self._figures
+
+    def fresh_figures(self) -> dict[str, str]:
+        """Vault-relative path → fresh SVG text of every example figure vaultkit can compute."""
+        return {f.rel: f.new.decode("utf-8") for f in self.figures() if f.new is not None}
+
+    def report(self) -> tuple[Report, list[FileChange]]:
+        report = Report()
+        report.add(self.vault.diagnostics)
+        report.add(self.example_diagnostics)
+        changes = []
+        summary = report.summary
+        for note in self.vault.readable_notes:
+            result = self.note(note.rel)
+            summary.notes += 1
+            summary.links += result.links
+            summary.values += result.values
+            summary.claims += result.claims
+            summary.skipped_claims += result.skipped_claims
+            report.add(result.diagnostics)
+            if result.text != note.text:
+                changes.append(FileChange(note.rel, note.path, note.source.raw, note.source.encode(result.text)))
+        summary.examples = len(self.runner.outcomes)
+        for fig in self.figures():
+            summary.figures += 1
+            report.add(fig.diagnostics)
+            if fig.new is not None and fig.new != fig.old:
+                changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
+        for rel in self.vault.attachments:
+            if rel.lower().endswith(".svg"):
+                path = self.vault.root / rel
+                source = Source.read(path)
+                if source.error is None:
+                    svg_claims = claims.check_svg(source.text, rel)
+                    report.add(svg_claims.diagnostics)
+                    summary.claims += svg_claims.verified
+                    summary.skipped_claims += svg_claims.skipped
+        report.finish()
+        return report, changes
