@@ -89,7 +89,8 @@ def read_examples(rel: str, tokens) -> tuple[list[Example], list[Diagnostic]]:
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            at = line + 1 + (mark.line if mark else 0)
+            last = max(content.rstrip("\n").count("\n"), 0)  # errors at end of input point at the last line
+            at = line + 1 + (min(mark.line, last) if mark else 0)
             diags.append(Diagnostic(rel, at, (mark.column + 1) if mark else 1, "VK110", f"example is not valid YAML: {problem}"))
             continue
         except RecursionError:
