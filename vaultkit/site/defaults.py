@@ -1,0 +1,37 @@
+"""Built-in MkDocs config, used when the vault has no mkdocs.yml beside it.
+
+The repository's own mkdocs.yml says the same thing; the vaultkit plugin adds the markdown
+extensions it needs by itself, so this only picks the theme and the other plugins.
+"""
+
+from __future__ import annotations
+
+DEFAULT_CONFIG = """
+site_name: {site_name}
+theme:
+  name: material
+  language: zh
+  features:
+    - navigation.sections
+    - navigation.indexes
+    - navigation.top
+    - search.suggest
+    - search.highlight
+    - content.code.copy
+  palette:
+    - scheme: default
+      primary: deep purple
+      accent: amber
+plugins:
+  - search  # theme language zh: material segments Chinese with jieba
+  - vaultkit
+validation:
+  links:
+    not_found: info
+    anchors: info
+    unrecognized_links: info
+"""
+
+
+def default_config_text(site_name: str) -> str:
+    return DEFAULT_CONFIG.format(site_name=site_name.replace("'", "").replace(":", " ") or "Vault")

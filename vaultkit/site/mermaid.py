@@ -1,0 +1,40 @@
+"""An offline mermaid.js: the npm registry's `mermaid` package, copied into the site at build time.
+
+Material loads mermaid from a CDN unless `window.mermaid` exists, so the site ships the file and
+loads it before material's bundle looks. Without the file, mermaid fences stay code blocks
+(never a CDN request).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+
+from pymdownx.superfences import fence_code_format
+
+ENV_VAR = "VAULTKIT_MERMAID_JS"
+SITE_PATH = "assets/vaultkit/mermaid.min.js"
+_IN_PACKAGE = Path("node_modules/mermaid/dist/mermaid.min.js")
+_GLOBAL_ROOTS = (Path("/usr/lib"), Path("/usr/local/lib"), Path("/opt/homebrew/lib"))
+
+
+def find_mermaid_js(start: Path) -> Path | None:
+    """$VAULTKIT_MERMAID_JS, else node_modules beside `start` or a parent, else a global npm install."""
+    if os.environ.get(ENV_VAR):
+        path = Path(os.environ[ENV_VAR])
+        return path if path.is_file() else None
+    candidates = [folder / _IN_PACKAGE for folder in (start, *start.parents)]
+    candidates += [root / _IN_PACKAGE for root in _GLOBAL_ROOTS]
+    return next((path for path in candidates if path.is_file()), None)
+
+
+def mermaid_fence(enabled: bool) -> dict:
+    """superfences' custom fence for ```mermaid: material's diagram markup, or a plain code block."""
+    if enabled:
+        return {"name": "mermaid", "class": "mermaid", "format": fence_code_format}
+    return {"name": "mermaid", "class": "language-mermaid", "format": _plain_code}
+
+
+def _plain_code(source, language, css_class, options, md, **kwargs):
+    return f'<pre class="{css_class}"><code>{html.escape(source)}</code></pre>'

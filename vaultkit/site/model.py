@@ -1,0 +1,116 @@
+"""The vault as the site sees it: published notes, fresh text, link targets, tags, backlinks."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from functools import cached_property
+from pathlib import PurePosixPath
+from typing import Callable
+
+from ..links import LinkIndex
+from ..pipeline import Pipeline
+from ..vault import Vault, is_excluded
+from .transform import _TAG, Target, heading_section, split_fences, split_spans, strip_comments
+
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.*?)[ \t#]*$")
+_INLINE_MARKUP = re.compile(r"[`*_=~]|\[\[|\]\]|!\[|\]\([^)]*\)|\[")
+
+
+class SiteModel:
+    """Built once per build; every page is rendered from it (so a page can be rebuilt alone)."""
+
+    def __init__(self, vault: Vault, slugify: Callable[[str, str], str], tags_page: str = "tags.md"):
+        self.vault = vault
+        self.slugify = slugify
+        self.tags_page = tags_page
+        self.index = LinkIndex(vault)
+        self.pipeline = Pipeline(vault)
+        self.published = {rel: note for rel, note in vault.notes.items() if note.readable and note.published}
+        self._texts: dict[str, str] = {}
+
+    # -- files -------------------------------------------------------------------------
+
+    def publishes(self, rel: str) -> bool:
+        """Whether a file under docs_dir belongs on the site."""
+        if is_excluded_path(rel):
+            return False
+        if rel.lower().endswith(".md"):
+            return rel in self.published
+        return rel in self.attachments
+
+    @cached_property
+    def attachments(self) -> set[str]:
+        return set(self.vault.attachments)
+
+    @cached_property
+    def figures(self) -> dict[str, str]:
+        """Generated figures, freshly rendered: vault-relative path -> SVG text."""
+        return self.pipeline.fresh_figures()
+
+    # -- text --------------------------------------------------------------------------
+
+    def text(self, rel: str) -> str:
+        """The note's fresh text without its front matter."""
+        if rel not in self._texts:
+            text = self.pipeline.fresh_text(rel)
+            end = self.vault.notes[rel].front.end_line
+            self._texts[rel] = "".join(text.splitlines(keepends=True)[end:])
+        return self._texts[rel]
+
+    def forget(self, rel: str) -> None:
+        """Drop cached text after `rel` changed, so its page (and pages embedding it) rebuild."""
+        self._texts.pop(rel, None)
+
+    # -- links -------------------------------------------------------------------------
+
+    def resolve(self, path: str, source: str) -> Target:
+        resolution = self.index.resolve(path, source)
+        rel = resolution.target
+        if rel is None or resolution.status in ("missing", "outside"):
+            return Target(None, "outside the vault" if resolution.status == "outside" else "missing")
+        if rel.lower().endswith(".md"):
+            return Target(rel) if rel in self.published else Target(None, "unpublished")
+        return Target(rel) if rel in self.attachments else Target(None, "missing")
+
+    def anchor(self, rel: str, heading: str) -> str | None:
+        """The toc id of the heading `heading` names in note `rel`, or None when it has none."""
+        section = heading_section(self.text(rel), heading)
+        if section is None:
+            return None
+        match = _HEADING.match(section.split("\n", 1)[0])
+        return self.slugify(_INLINE_MARKUP.sub("", match[1]), "-") if match else None
+
+    def backlinks(self, rel: str) -> list[str]:
+        """Published notes that link to `rel`."""
+        return sorted({src for src in self.index.backlinks(rel) if src in self.published and src != rel})
+
+    # -- tags --------------------------------------------------------------------------
+
+    def tag_anchor(self, tag: str) -> str:
+        return "tag-" + self.slugify(tag.replace("/", "-"), "-")
+
+    @cached_property
+    def tags(self) -> dict[str, list[str]]:
+        """Tag -> published notes carrying it (front matter and inline tags), sorted."""
+        by_tag: dict[str, set[str]] = defaultdict(set)
+        for rel, note in self.published.items():
+            for tag in note.tags + inline_tags(self.text(rel)):
+                by_tag[tag].add(rel)
+        return {tag: sorted(by_tag[tag]) for tag in sorted(by_tag)}
+
+
+def is_excluded_path(rel: str) -> bool:
+    return is_excluded(PurePosixPath(rel))
+
+
+def inline_tags(text: str) -> list[str]:
+    """`#tags` written in the body, outside code and math."""
+    found = []
+    for kind, chunk in split_fences(text):
+        if kind != "text":
+            continue
+        for protected, piece in split_spans(strip_comments(chunk)):
+            if not protected:
+                found.extend(m["tag"] for m in _TAG.finditer(piece))
+    return list(dict.fromkeys(found))

@@ -1,0 +1,29 @@
+"""Navigation from the folder tree: folders by name, notes by title, index notes first."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+INDEX_NAMES = ("index.md", "readme.md")
+
+
+def build_nav(titles: dict[str, str], extra: list[dict] = ()) -> list:
+    """`titles` maps vault-relative note paths to their titles; returns an MkDocs `nav`."""
+    tree: dict = {}
+    for rel in sorted(titles, key=_sort_key):
+        node = tree
+        for folder in PurePosixPath(rel).parts[:-1]:
+            node = node.setdefault(folder + "/", {})
+        node[rel] = titles[rel]
+    return _entries(tree) + list(extra)
+
+
+def _sort_key(rel: str) -> tuple:
+    path = PurePosixPath(rel)
+    return (path.parts[:-1], path.name.lower() not in INDEX_NAMES, path.name)
+
+
+def _entries(node: dict) -> list:
+    notes = [{title: rel} for rel, title in node.items() if not rel.endswith("/")]
+    folders = [{name.rstrip("/"): _entries(child)} for name, child in node.items() if name.endswith("/")]
+    return notes + folders

@@ -1,0 +1,126 @@
+"""The vaultkit MkDocs plugin: publishes an Obsidian vault (docs_dir) with mkdocs-material.
+
+Thin: the logic lives in `model`, `transform`, `pages`, `math`, `nav` and `mermaid`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config import config_options as opt
+from mkdocs.config.base import Config
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File, Files
+from pymdownx.slugs import slugify as pymdownx_slugify
+
+from ..vault import Vault
+from . import pages
+from .math import render_math
+from .mermaid import SITE_PATH as MERMAID_PATH
+from .mermaid import find_mermaid_js, mermaid_fence
+from .model import SiteModel
+from .nav import build_nav
+from .transform import transform
+
+log = get_plugin_logger(__name__)
+
+ASSETS = Path(__file__).parent / "assets"
+CSS_PATH = "assets/vaultkit/vaultkit.css"
+FEED_PATH = "feed.xml"
+
+# Extensions the transform's output needs, with the options it relies on.
+EXTENSIONS: dict[str, dict] = {
+    "toc": {"permalink": True},
+    "tables": {},
+    "attr_list": {},
+    "md_in_html": {},
+    "admonition": {},
+    "pymdownx.details": {},
+    "pymdownx.superfences": {},
+    "pymdownx.arithmatex": {"generic": True, "smart_dollar": True},
+    "pymdownx.mark": {},
+    "pymdownx.tilde": {},
+    "pymdownx.tasklist": {"custom_checkbox": True},
+}
+
+
+class VaultkitConfig(Config):
+    tags_page = opt.Type(str, default="tags.md")
+    tags_title = opt.Type(str, default="标签")
+    backlinks_title = opt.Type(str, default="反向链接")
+    feed = opt.Type(bool, default=True)
+
+
+class VaultkitPlugin(BasePlugin[VaultkitConfig]):
+    supports_multiple_instances = False
+
+    def __init__(self):
+        self.model: SiteModel | None = None
+        self.files: Files | None = None
+        self.mermaid_js: Path | None = None
+
+    def on_config(self, config):
+        self._configure_markdown(config)
+        vault = Vault.load(config.docs_dir)
+        self.model = SiteModel(vault, self.slugify, tags_page=self.config.tags_page)
+        if config.nav is None:
+            titles = {rel: note.title for rel, note in self.model.published.items()}
+            config.nav = build_nav(titles, extra=[{self.config.tags_title: self.config.tags_page}])
+        config.extra_css.append(CSS_PATH)
+        if self.mermaid_js:
+            config.extra_javascript.insert(0, MERMAID_PATH)
+        return config
+
+    def _configure_markdown(self, config) -> None:
+        for name, options in EXTENSIONS.items():
+            if name not in config.markdown_extensions:
+                config.markdown_extensions.append(name)
+            merged = config.mdx_configs.setdefault(name, {})
+            for key, value in options.items():
+                merged.setdefault(key, value)
+        toc = config.mdx_configs["toc"]
+        toc.setdefault("slugify", pymdownx_slugify(case="lower"))
+        self.slugify = toc["slugify"]
+        self.mermaid_js = find_mermaid_js(Path(config.config_file_path or config.docs_dir).resolve().parent)
+        if not self.mermaid_js:
+            log.warning("mermaid.min.js not found (npm install mermaid): mermaid diagrams are shown as code")
+        fences = config.mdx_configs["pymdownx.superfences"].setdefault("custom_fences", [])
+        fences[:] = [f for f in fences if f.get("name") != "mermaid"] + [mermaid_fence(bool(self.mermaid_js))]
+
+    def on_files(self, files: Files, config) -> Files:
+        model = self.model
+        for file in list(files):
+            if file.generated_by is None and not model.publishes(file.src_uri):
+                files.remove(file)
+        for rel, svg in model.figures.items():
+            if model.publishes(rel):
+                files.remove(files.get_file_from_path(rel))
+                files.append(File.generated(config, rel, content=svg))
+        tags = pages.tags_markdown(model, self.config.tags_title)
+        files.append(File.generated(config, self.config.tags_page, content=tags))
+        files.append(File.generated(config, CSS_PATH, abs_src_path=str(ASSETS / "vaultkit.css")))
+        if self.mermaid_js:
+            files.append(File.generated(config, MERMAID_PATH, abs_src_path=str(self.mermaid_js)))
+        self.files = files
+        return files
+
+    def on_page_markdown(self, markdown, page, config, files):
+        rel = page.file.src_uri
+        note = self.model.published.get(rel)
+        if note is None:
+            return markdown
+        page.meta["title"] = note.title
+        page.meta["tags"] = note.tags
+        page.update_date = (pages.note_date(note) or pages.FIXED_DATE).isoformat()
+        body = transform(self.model, rel)
+        return body + pages.backlinks_markdown(self.model, rel, self.config.backlinks_title)
+
+    def on_page_content(self, html, page, config, files):
+        return render_math(html)
+
+    def on_post_build(self, config):
+        if not self.config.feed:
+            return
+        urls = {rel: self.files.get_file_from_path(rel).url for rel in self.model.published}
+        feed = pages.feed_xml(self.model, config.site_name, config.site_url or "", urls)
+        Path(config.site_dir, FEED_PATH).write_text(feed, encoding="utf-8")

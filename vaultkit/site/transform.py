@@ -1,0 +1,334 @@
+"""Obsidian markdown -> markdown that Python-Markdown (with pymdownx) renders the same way.
+
+The rewrite never touches code: fenced blocks are found with a fence scanner, inline code
+spans and math with a span scanner, and only the text between them is rewritten.
+
+What it does:
+- callouts `> [!type]+/- title` (nested) -> admonitions `!!!` / collapsible `???` / `???+`;
+- `%%comments%%` (inline and block, hence `%%= id.path %%` value markers) -> removed;
+- wikilinks -> links to the target's `.md` (MkDocs turns them into URLs), or a plain-text
+  span with class `vk-missing` when the target is missing or unpublished;
+- embeds -> images with width / height, transcluded notes, headings or blocks (cycles stopped);
+- `#tags` -> links to the tags index; `^block` ids -> anchors;
+- a `$` that does not open or close math (pandoc's rule) -> `\\$`, so amounts stay text;
+- ```vaultkit example fences -> cards (see `cards.py`); other fences are left as written.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Callable
+from urllib.parse import quote
+
+from .cards import example_card
+
+IMAGE_SUFFIXES = {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".avif"}
+MISSING_CLASS = "vk-missing"
+
+_FENCE_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
+_CALLOUT = re.compile(r"^(?P<indent> {0,3})>[ \t]?\[!(?P<type>[^\]\n]+)\](?P<fold>[+-]?)[ \t]*(?P<title>.*)$")
+_COMMENT = re.compile(r"%%.*?%%", re.S)
+_WIKILINK = re.compile(r"(?P<embed>!?)\[\[(?P<body>[^\[\]\n]+?)\]\]")
+_TAG = re.compile(r"(?:(?<=\s)|^)#(?P<tag>[\w\-/]*[^\W\d_][\w\-/]*)", re.M)
+_BLOCK_ID = re.compile(r"[ \t]\^(?P<id>[A-Za-z0-9-]+)[ \t]*$", re.M)
+_SIZE = re.compile(r"^(?P<w>\d+)(?:x(?P<h>\d+))?$")
+
+# Obsidian callout types -> material admonition types (material knows the aliases too).
+CALLOUT_TYPES = {
+    "note", "abstract", "summary", "tldr", "info", "todo", "tip", "hint", "important",
+    "success", "check", "done", "question", "help", "faq", "warning", "caution",
+    "attention", "failure", "fail", "missing", "danger", "error", "bug", "example",
+    "quote", "cite",
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a wikilink points to, as the site sees it."""
+
+    rel: str | None  # vault-relative path; None when missing or unpublished
+    reason: str = ""  # why rel is None: "missing", "unpublished", "outside"
+
+
+class Site:
+    """What the transform needs from the vault; implemented by `model.SiteModel`."""
+
+    tags_page: str
+
+    def text(self, rel: str) -> str: ...  # the note's body (front matter removed), fresh
+    def resolve(self, path: str, source: str) -> Target: ...
+    def anchor(self, rel: str, heading: str) -> str | None: ...
+    def tag_anchor(self, tag: str) -> str: ...
+
+
+def url(from_page: str, to_rel: str, fragment: str = "") -> str:
+    """A relative link from one vault file to another, as MkDocs expects it in markdown."""
+    if to_rel == from_page and fragment:
+        return "#" + quote(fragment, safe="")
+    rel = posixpath.relpath(to_rel, posixpath.dirname(from_page) or ".")
+    link = quote(rel, safe="/")
+    return link + ("#" + quote(fragment, safe="") if fragment else "")
+
+
+def transform(site: Site, page: str) -> str:
+    """The markdown MkDocs renders for `page` (a vault-relative note path)."""
+    return _Transformer(site, page).convert(site.text(page), page, (page,))
+
+
+class _Transformer:
+    def __init__(self, site: Site, page: str):
+        self.site = site
+        self.page = page
+
+    def convert(self, text: str, source: str, stack: tuple[str, ...]) -> str:
+        """Rewrite `text` (written in note `source`) for the page; `stack` stops embed cycles."""
+        text = convert_callouts(text)
+        out = []
+        for kind, chunk in split_fences(text):
+            if kind == "code":
+                out.append(chunk)
+            elif kind == "vaultkit":
+                out.append(example_card(chunk))
+            else:
+                out.append(self.rewrite_text(chunk, source, stack))
+        return "".join(out)
+
+    # -- text between fences -------------------------------------------------------------
+
+    def rewrite_text(self, text: str, source: str, stack: tuple[str, ...]) -> str:
+        text = strip_comments(text)
+        out = []
+        for protected, piece in split_spans(text):
+            if protected:
+                out.append(piece)
+                continue
+            piece = _WIKILINK.sub(lambda m: self.wikilink(m, source, stack), piece)
+            piece = _TAG.sub(self.tag, piece)
+            piece = _BLOCK_ID.sub(lambda m: f' <a id="^{m["id"]}"></a>', piece)
+            out.append(escape_stray_dollars(piece))
+        return "".join(out)
+
+    def tag(self, match: re.Match) -> str:
+        tag = match["tag"]
+        return f"[#{tag}]({url(self.page, self.site.tags_page, self.site.tag_anchor(tag))}){{ .vk-tag }}"
+
+    def wikilink(self, match: re.Match, source: str, stack: tuple[str, ...]) -> str:
+        body = match["body"].replace("\\|", "|")
+        target, _, alias = body.partition("|")
+        path, _, fragment = target.partition("#")
+        heading, block = (None, fragment[1:]) if fragment.startswith("^") else (fragment or None, None)
+        path, alias = path.strip(), alias.strip() or None
+        resolved = self.site.resolve(path, source) if path else Target(source)
+        if match["embed"]:
+            line_prefix = _line_prefix(match.string, match.start())
+            return self.embed(resolved, path, heading, block, alias, stack, line_prefix)
+        text = alias or _link_text(path or "", heading, block)
+        if resolved.rel is None:
+            return _missing(text, resolved.reason)
+        fragment = ""
+        if block:
+            fragment = "^" + block
+        elif heading and resolved.rel.endswith(".md"):
+            fragment = self.site.anchor(resolved.rel, heading) or ""
+        return f"[{_escape_link_text(text)}]({url(self.page, resolved.rel, fragment)})"
+
+    def embed(self, resolved, path, heading, block, alias, stack, line_prefix) -> str:
+        name = posixpath.basename(path) or path
+        if resolved.rel is None:
+            return _missing(alias or name, resolved.reason)
+        rel = resolved.rel
+        suffix = posixpath.splitext(rel)[1].lower()
+        if suffix in IMAGE_SUFFIXES:
+            attrs = ""
+            size = _SIZE.match(alias or "")
+            if size:
+                attrs = f'{{ width="{size["w"]}"' + (f' height="{size["h"]}"' if size["h"] else "") + " }"
+            caption = "" if size or not alias else alias
+            return f"![{_escape_link_text(caption or posixpath.splitext(name)[0])}]({url(self.page, rel)}){attrs}"
+        if suffix != ".md":
+            return f"[{_escape_link_text(alias or name)}]({url(self.page, rel)})"
+        if rel in stack:
+            return _missing(alias or name, "embed cycle")
+        body = self.site.text(rel)
+        if heading:
+            body = heading_section(body, heading)
+        elif block:
+            body = block_lines(body, block)
+        if body is None:
+            return _missing(alias or f"{name}#{heading or '^' + block}", "missing section")
+        inner = self.convert(body, rel, stack + (rel,))
+        title = f"[{_escape_link_text(alias or posixpath.splitext(name)[0])}]({url(self.page, rel)})"
+        lines = ['<div class="vk-embed" markdown="1">', "", title, "", *inner.strip("\n").split("\n"), "", "</div>"]
+        return "\n\n" + "\n".join((line_prefix + ln) if ln else line_prefix.rstrip() for ln in lines) + "\n\n"
+
+
+# -- helpers -----------------------------------------------------------------------------
+
+
+def _missing(text: str, reason: str) -> str:
+    return f'<span class="{MISSING_CLASS}" title="{html.escape(reason)}">{html.escape(text)}</span>'
+
+
+def _link_text(path: str, heading: str | None, block: str | None) -> str:
+    name = posixpath.basename(path)
+    if name.lower().endswith(".md"):
+        name = name[:-3]
+    extra = heading or ("^" + block if block else "")
+    if name and extra:
+        return f"{name} › {extra}"
+    return name or extra
+
+
+def _escape_link_text(text: str) -> str:
+    return re.sub(r"([\[\]\\`*_])", r"\\\1", text)
+
+
+def _line_prefix(text: str, pos: int) -> str:
+    """The blockquote / indentation prefix of the line holding `pos`."""
+    start = text.rfind("\n", 0, pos) + 1
+    return re.match(r"[ \t>]*", text[start:pos]).group(0)
+
+
+def strip_comments(text: str) -> str:
+    return _COMMENT.sub("", text)
+
+
+def split_fences(text: str) -> list[tuple[str, str]]:
+    """Split into ("text" | "code" | "vaultkit", chunk) pieces; fences keep their lines."""
+    lines = text.splitlines(keepends=True)
+    pieces: list[tuple[str, str]] = []
+    buf: list[str] = []
+    i = 0
+    while i < len(lines):
+        match = _FENCE_OPEN.match(lines[i].rstrip("\n"))
+        if not match or (match["fence"][0] == "`" and "`" in match["info"]):
+            buf.append(lines[i])
+            i += 1
+            continue
+        fence, prefix = match["fence"], match["prefix"]
+        quote_depth = prefix.count(">")
+        close = re.compile(r"^(?:[ \t]*>){%d}[ \t]*%s%s*[ \t]*$" % (quote_depth, re.escape(fence[0]), re.escape(fence)))
+        j = i + 1
+        while j < len(lines) and not close.match(lines[j].rstrip("\n")):
+            j += 1
+        if buf:
+            pieces.append(("text", "".join(buf)))
+            buf = []
+        block = "".join(lines[i : j + 1])
+        kind = "vaultkit" if match["info"].strip().split(" ")[0] == "vaultkit" and not prefix.strip() else "code"
+        pieces.append((kind, block))
+        i = j + 1
+    if buf:
+        pieces.append(("text", "".join(buf)))
+    return pieces
+
+
+_SPAN = re.compile(
+    r"(?P<code>(?P<ticks>`+)(?:.+?)(?<!`)(?P=ticks)(?!`))"
+    r"|(?P<dmath>\$\$.+?\$\$)"
+    r"|(?P<pmath>\\\(.+?\\\)|\\\[.+?\\\])"
+    r"|(?P<math>(?<![\\$])\$(?=[^\s$])[^$\n]*?[^\s\\$]\$(?![\d$])|(?<![\\$])\$[^\s$\\]\$(?![\d$]))"
+    r"|(?P<html><[A-Za-z][^>\n]*>)",
+    re.S,
+)
+
+
+def split_spans(text: str) -> list[tuple[bool, str]]:
+    """Split into (protected, piece): code spans, math and HTML tags are protected."""
+    pieces, pos = [], 0
+    for match in _SPAN.finditer(text):
+        pieces.append((False, text[pos : match.start()]))
+        pieces.append((True, match.group(0)))
+        pos = match.end()
+    pieces.append((False, text[pos:]))
+    return [(p, s) for p, s in pieces if s]
+
+
+def escape_stray_dollars(text: str) -> str:
+    """`$` left in unprotected text is not math (pandoc's rule): escape it for arithmatex."""
+    return re.sub(r"(?<!\\)\$", r"\\$", text)
+
+
+def convert_callouts(text: str) -> str:
+    """`> [!type]+ title` blockquotes -> pymdownx admonition / details blocks (nested too)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    fence: str | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        open_fence = _FENCE_OPEN.match(line)
+        if fence is None and open_fence and not open_fence["prefix"].strip():
+            fence = open_fence["fence"]
+        elif fence is not None and line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+            fence = None
+        match = _CALLOUT.match(line) if fence is None else None
+        if not match:
+            out.append(line)
+            i += 1
+            continue
+        indent = match["indent"]
+        body = []
+        i += 1
+        while i < len(lines) and lines[i].startswith(indent + ">"):
+            body.append(re.sub(r"^>[ ]?", "", lines[i][len(indent):], count=1))
+            i += 1
+        out.append(indent + _admonition_header(match["type"], match["fold"], match["title"]))
+        inner = convert_callouts("\n".join(body)).split("\n") if body else []
+        out.extend(indent + "    " + ln if ln.strip() else "" for ln in inner)
+        out.append("")
+    return "\n".join(out)
+
+
+def _admonition_header(kind: str, fold: str, title: str) -> str:
+    kind = kind.strip().lower()
+    css = kind if kind in CALLOUT_TYPES else f"note {re.sub(r'[^a-z0-9-]', '', kind) or 'note'}"
+    marker = {"": "!!!", "+": "???+", "-": "???"}[fold]
+    title = title.strip().replace('"', "&quot;")
+    return f'{marker} {css}' + (f' "{title}"' if title else "")
+
+
+def heading_section(text: str, heading: str) -> str | None:
+    """Lines from the heading matching `heading` to the next heading of the same or higher level."""
+    lines = text.split("\n")
+    want = _norm(heading.split("#")[-1])
+    fence = None
+    start = level = None
+    for i, line in enumerate(lines):
+        match = _FENCE_OPEN.match(line)
+        if match and fence is None:
+            fence = match["fence"]
+            continue
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        head = re.match(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$", line)
+        if not head:
+            continue
+        if start is None and _norm(head[2]) == want:
+            start, level = i, len(head[1])
+        elif start is not None and len(head[1]) <= level:
+            return "\n".join(lines[start:i])
+    return "\n".join(lines[start:]) if start is not None else None
+
+
+def block_lines(text: str, block: str) -> str | None:
+    """The paragraph or list item that ends with `^block`."""
+    lines = text.split("\n")
+    pattern = re.compile(r"[ \t]\^" + re.escape(block) + r"[ \t]*$")
+    for i, line in enumerate(lines):
+        if pattern.search(line):
+            start = i
+            while start > 0 and lines[start - 1].strip() and not re.match(r"^\s*([-*+]|\d+\.)\s", lines[start]):
+                start -= 1
+            return "\n".join(lines[start : i + 1])
+    return None
+
+
+def _norm(text: str) -> str:
+    """Heading text as Obsidian matches it: case- and punctuation-insensitive."""
+    return re.sub(r"[\W_]+", "", text.casefold())
