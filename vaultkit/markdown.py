@@ -13,17 +13,26 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
-from .syntax.wikilinks import wikilinks_plugin
+from .syntax.blockids import block_ids_plugin
+from .syntax.callouts import callouts_plugin
+from .syntax.comments import comments_plugin
+from .syntax.headings import headings_plugin
+from .syntax.highlight import highlight_plugin
+from .syntax.math import math_plugin
 from .syntax.positions import positions_plugin
 from .syntax.table_pipes import table_pipes_plugin
+from .syntax.tags import tags_plugin
+from .syntax.wikilinks import wikilinks_plugin
 
 
 def make_parser() -> MarkdownIt:
-    """A fresh parser with every plugin; renderers of the Obsidian tokens are plain defaults."""
+    """A fresh parser with every plugin; renderers of the Obsidian tokens are plain defaults
+    that the site may replace (`md.add_render_rule`)."""
     md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-    md.use(front_matter_plugin).use(footnote_plugin).use(tasklists_plugin)
-    md.use(wikilinks_plugin).use(table_pipes_plugin)
-    md.use(positions_plugin)
+    md.use(front_matter_plugin).use(footnote_plugin).use(tasklists_plugin).use(math_plugin)
+    md.use(wikilinks_plugin).use(table_pipes_plugin).use(comments_plugin).use(tags_plugin)
+    md.use(highlight_plugin).use(callouts_plugin).use(block_ids_plugin).use(headings_plugin)
+    md.use(positions_plugin)  # last: turns offsets of inline tokens into lines and columns
     return md
 
 

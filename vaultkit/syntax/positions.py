@@ -51,23 +51,29 @@ class _CellLocator:
 
     def __init__(self, lines: list[str], inline: Token, search_from: int):
         self.line = inline.map[0] if inline.map else 0
-        content = inline.content
-        pattern = r"\\?\|".join(re.escape(part) for part in content.split("|"))
-        match = re.compile(pattern).search(lines[self.line], search_from)
-        start = match.start() if match else search_from
-        self.end = match.end() if match else search_from
-        written = lines[self.line][start : self.end] if match else content
-        self.columns = []  # column of each content character, plus one past the end
-        j = 0
-        for char in content:
-            if char == "|" and written[j : j + 1] == "\\":
-                j += 1
-            self.columns.append(start + j)
-            j += 1
-        self.columns.append(start + j)
+        row, content = lines[self.line], inline.content
+        if "|" in content:
+            pattern = r"\\?\|".join(re.escape(part) for part in content.split("|"))
+            match = re.search(pattern, row[search_from:])
+            start = search_from + match.start() if match else search_from
+            written = match.group(0) if match else content
+        else:
+            found = row.find(content, search_from)
+            start = found if found >= 0 else search_from
+            written = content
+        self.start, self.written, self.content = start, written, content
+        self.end = start + len(written)
 
     def locate(self, offset: int) -> tuple[int, int]:
-        return self.line, self.columns[min(offset, len(self.columns) - 1)]
+        """Column of a content offset: one more for every `\\|` before it."""
+        if self.written is self.content:
+            return self.line, self.start + offset
+        j = 0
+        for char in self.content[:offset]:
+            if char == "|" and self.written[j : j + 1] == "\\":
+                j += 1
+            j += 1
+        return self.line, self.start + j
 
 
 def _place(children: list[Token], locator, lines: list[str]) -> None:
@@ -102,6 +108,8 @@ def positions_rule(state: StateCore) -> None:
             if in_cell:
                 locator = _CellLocator(lines, token, cell_from)
                 cell_from = locator.end
+                if not any(child.meta for child in token.children or ()):
+                    continue
             elif any(child.meta for child in token.children or ()):
                 locator = _Locator(lines, token)
             else:

@@ -1,0 +1,40 @@
+"""Inline tags `#tag/nested`: a `tag` token with `meta["tag"]`.
+
+Like Obsidian: the `#` starts a line or follows whitespace (so URLs' `#anchor`, `C#` and
+heading markers are not tags), the name has letters (any script), digits, `_`, `-`, `/`, and
+at least one character that is not a digit (`#123` is an issue number). Code is never parsed.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+
+TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
+
+
+def _tag(state: StateInline, silent: bool) -> bool:
+    pos = state.pos
+    if state.src[pos] != "#" or (pos > 0 and not state.src[pos - 1].isspace()):
+        return False
+    match = TAG.match(state.src, pos, state.posMax)
+    if not match:
+        return False
+    if not silent:
+        token = state.push("tag", "", 0)
+        token.content = match.group(0)
+        token.meta = {"tag": match.group(1).strip("/"), "offset": pos, "end": match.end()}
+    state.pos = match.end()
+    return True
+
+
+def _render(self, tokens, idx, options, env) -> str:
+    return f'<span class="tag">{escape(tokens[idx].content)}</span>'
+
+
+def tags_plugin(md: MarkdownIt) -> None:
+    md.inline.ruler.before("link", "tag", _tag)
+    md.add_render_rule("tag", _render)
