@@ -92,10 +92,10 @@ def as_matrix(value, name: str, *, max_cells: int | None = MAX_CELLS) -> np.ndar
         )
     if np.iscomplexobj(value):
         raise ValueError(f"{name} holds complex numbers")
-    matrix = value.astype(np.float64)
-    bad = np.argwhere(~np.isfinite(matrix))
-    if len(bad):
-        i, j = bad[0]
+    matrix = np.asarray(value, dtype=np.float64)  # no copy when already float64
+    finite = np.isfinite(matrix)
+    if not finite.all():
+        i, j = np.argwhere(~finite)[0]
         raise ValueError(f"{name}[{i}][{j}] is {matrix[i, j]}: values must be finite")
     return matrix
 
