@@ -242,6 +242,7 @@ def test_seeded_inputs_bounds():
     ([[1, None]], "not a number"),
     ([[1, float("nan")]], r"Q\[0\]\[1\] is nan: values must be finite"),
     ([[1, float("inf")]], "finite"),
+    ([[1, 10**400]], r"Q\[0\]\[1\] is too large"),
     ([], "Q is empty"),
     ([[]], "Q is empty"),
     ([1, 2], "not a flat list"),
@@ -301,6 +302,10 @@ def test_other_argument_errors():
         engine.attention(q, q, causal=True, align="middle")
     with pytest.raises(ValueError, match="scale"):
         engine.attention(q, q, scale=float("nan"))
+    with pytest.raises(ValueError, match="scale"):
+        engine.attention(q, q, scale=10**400)
+    with pytest.raises(ValueError, match="mask must be a rectangular matrix"):
+        engine.attention(q, q, mask=[[True], [True, False]])
     with pytest.raises(ValueError, match="NaN or \\+inf"):
         engine.attention(q, q, mask=np.array([[0.0, np.inf], [0.0, 0.0]]))
     with pytest.raises(ValueError, match="prompt_len"):

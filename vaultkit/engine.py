@@ -122,6 +122,8 @@ def _nested_to_array(value, name: str, max_cells: int | None) -> np.ndarray:
         for j, cell in enumerate(row):
             if isinstance(cell, bool) or not isinstance(cell, numbers.Real):
                 raise ValueError(f"{name}[{i}][{j}] is {cell!r}, not a number")
+            if isinstance(cell, numbers.Integral) and abs(cell) > 1e300:
+                raise ValueError(f"{name}[{i}][{j}] is too large: values must be finite floats")
     return np.array(value, dtype=np.float64).reshape(len(value), width)
 
 
@@ -147,7 +149,10 @@ def check_work(*, queries: int, keys: int, d: int, dv: int = 0, heads: int = 1) 
 
 def _mask_array(mask, L: int, S: int) -> np.ndarray:
     """A boolean mask (True = may attend) or an additive float mask, shaped (L, S)."""
-    mask = np.asarray(mask)
+    try:
+        mask = np.asarray(mask)
+    except ValueError:
+        raise ValueError("mask must be a rectangular matrix of booleans or floats") from None
     if mask.dtype != bool:
         if not np.issubdtype(mask.dtype, np.number) or np.iscomplexobj(mask):
             raise ValueError("mask must hold booleans (True = may attend) or additive floats")
@@ -220,7 +225,7 @@ def attention(q, k, v=None, *, mask=None, scale=None, causal=False, align="top-l
             raise ShapeError(f"K is {_shape(k)} but V is {_shape(v)}: they need the same number of rows")
     if scale is None:
         scale = 1.0 / math.sqrt(d)
-    elif isinstance(scale, bool) or not isinstance(scale, numbers.Real) or not math.isfinite(scale):
+    elif isinstance(scale, bool) or not isinstance(scale, numbers.Real) or not abs(scale) < 1e300:
         raise ValueError(f"scale must be a finite number, got {scale!r}")
     scale = float(scale)
 
