@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 import numpy as np
@@ -170,8 +170,13 @@ def bracket_row(run: Run) -> tuple[list[Cell], str] | None:
     return None
 
 
-def find_blocks(runs: list[Run]) -> list[Block]:
-    """Matrices: bracketed rows, and tables of single-number nodes, grouped by position."""
+def smallest_card(rects: list[Rect], x: float, y: float) -> Rect | None:
+    holding = [r for r in rects if r.holds(x, y)]
+    return min(holding, key=lambda r: r.w * r.h) if holding else None
+
+
+def find_blocks(runs: list[Run], rects: list[Rect]) -> list[Block]:
+    """Matrices: bracketed rows, and tables of single-number nodes (one per pin and card)."""
     blocks: list[Block] = []
     table: dict[tuple, list[tuple[Run, Cell]]] = {}
     for run in runs:
@@ -189,8 +194,9 @@ def find_blocks(runs: list[Run]) -> list[Block]:
             lead = len(run.text) - len(run.text.lstrip())
             value = run.text.strip()
             cell = Cell(value, run.start + lead, run.start + lead)
-            table.setdefault((run.pin,), []).append((run, cell))
-    for (pin,), nodes in table.items():
+            card = smallest_card(rects, run.x, run.y)
+            table.setdefault((run.pin, id(card)), []).append((run, cell))
+    for (pin, _), nodes in table.items():
         by_y: dict[float, list[tuple[Run, Cell]]] = {}
         for run, cell in nodes:
             by_y.setdefault(round(run.y), []).append((run, cell))
@@ -217,8 +223,7 @@ def runs_before(runs: list[Run], run: Run) -> Run | None:
 
 def caption_of(block: Block, runs: list[Run], rects: list[Rect]) -> str:
     """The nearest text above the block inside the smallest card that holds it."""
-    holding = [r for r in rects if r.holds(block.x, block.y)]
-    card = min(holding, key=lambda r: r.w * r.h) if holding else None
+    card = smallest_card(rects, block.x, block.y)
     members = {id(r) for r in block.runs}
     above = [r for r in runs if id(r) not in members and r.y < block.y and r.text.strip()
              and (card.holds(r.x, r.y) if card else block.y - r.y < 40)]
@@ -344,9 +349,9 @@ class Checker:
         """A products line `(a)×(b) + …` and the sum line after it."""
         run = runs[index]
         q, k, scores = (self.quantities.get(n) for n in ("Q", "K", "scores"))
-        pairs = [(m, m.start(1), m.start(len(m.groups()) // 2 + 1)) for m in PRODUCT.finditer(run.text)]
-        cells = [(Cell(m.group(1), run.start + a, run.start + a),
-                  Cell(m.group(2), run.start + b, run.start + b)) for m, a, b in pairs]
+        cells = [(Cell(m.group(1), run.start + m.start(1), run.start + m.start(1)),
+                  Cell(m.group(2), run.start + m.start(2), run.start + m.start(2)))
+                 for m in PRODUCT.finditer(run.text)]
         if q is None or k is None or q.ndim != 2 or len(cells) != q.shape[1]:
             self.uncertain(run.start, "Q·K", run.text.strip(), "cannot tell which Q and K it uses")
             return
@@ -411,7 +416,7 @@ def check_handdrawn(svg_text: str, quantities: dict, *, digits: int,
     """Find the drawing's numbers, report wrong and uncertain ones, and rewrite the wrong ones."""
     runs, rects = scan(svg_text)
     checker = Checker(svg_text, quantities, digits, tokens)
-    for block in find_blocks(runs):
+    for block in find_blocks(runs, rects):
         checker.block(block, caption_of(block, runs, rects))
     for index, run in enumerate(runs):
         if PRODUCTS_LINE.match(run.text):
