@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 
 from . import attention, kv_cache, kv_memory, multihead
+from .handdrawn import FigureFinding, HandDrawnReport, check_handdrawn
+
+__all__ = ["FigureFinding", "HandDrawnReport", "check_handdrawn", "generated_hash",
+           "is_generated", "render_figure"]
 
 RENDERERS = {
     "attention": attention.render,

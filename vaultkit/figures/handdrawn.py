@@ -202,7 +202,7 @@ def find_blocks(runs: list[Run], rects: list[Rect]) -> list[Block]:
             by_y.setdefault(round(run.y), []).append((run, cell))
         rows = [sorted(r, key=lambda rc: rc[0].x) for _, r in sorted(by_y.items())]
         widths = [len(r) for r in rows]
-        if len(rows) < 1 or max(widths) < 2:
+        if max(widths) < 2:
             continue
         common = max(set(widths), key=widths.count)
         rows = [r for r in rows if len(r) == common]

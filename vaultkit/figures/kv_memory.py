@@ -16,11 +16,13 @@ BAR_MAX = 330
 
 def binary_size(n: float) -> str:
     """Bytes in binary units (KiB, MiB, GiB), at most three significant digits."""
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
-            return f"{n:.3g} {unit}" if unit != "B" else f"{int(n)} B"
+    if n < 1024:
+        return f"{int(n)} B"
+    for unit in ("KiB", "MiB", "GiB"):
         n /= 1024
-    raise AssertionError("unreachable")
+        if n < 1024:
+            return f"{n:.3g} {unit}"
+    return f"{n / 1024:.3g} TiB"
 
 
 def render(spec: dict, rows: list[dict]) -> str:
@@ -40,9 +42,8 @@ def render(spec: dict, rows: list[dict]) -> str:
             s.text(BAR_LEFT + length + 8, y + 13, f"{int(size):,} B/token", "tv", "start"),
             s.text(BAR_LEFT + length + 8, y + 25, f"= {binary_size(size)}", "tc", "start"),
         ]
-        if largest > 0 and size < largest:
-            body.append(s.text(BAR_LEFT + length - 4, y + 18, f"{size / largest:.0%}"
-                               if length > 40 else "", "tc", "end"))
+        if size < largest and length > 40:
+            body.append(s.text(BAR_LEFT + length - 4, y + 18, f"{size / largest:.0%}", "tc", "end"))
         y += 34
     body.append(s.text(340, y + 14, f"vaultkit 生成 · {spec.get('id', '')} · "
                                     "条长 ∝ 每 token 字节数；百分比相对最大的一行", "tc"))
