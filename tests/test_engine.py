@@ -310,6 +310,8 @@ def test_other_argument_errors():
         engine.attention(q, q, mask=np.array([[0.0, np.inf], [0.0, 0.0]]))
     with pytest.raises(ValueError, match="prompt_len"):
         engine.kv_decode(q, q, q, prompt_len=0)
+    with pytest.raises(ValueError, match="scores overflow"):
+        engine.attention([[1e200, 1e200]], [[1e200, 1e200]])
     with pytest.raises(ValueError, match="heads"):
         engine.multihead(q, q, q, heads=0)
 

@@ -242,6 +242,9 @@ def attention(q, k, v=None, *, mask=None, scale=None, causal=False, align="top-l
     if causal:
         masked[~causal_mask(L, S, align)] = -np.inf
 
+    if np.isnan(masked).any() or np.isposinf(masked).any():
+        raise ValueError("the attention scores overflow float64: the inputs are too large")
+
     weights = softmax_rows(masked)  # (L, S)
     output = None if v is None else weights @ v  # (L, dv)
     return AttentionResult(scores, scaled, masked, weights, output, scale)
