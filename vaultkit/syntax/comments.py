@@ -12,6 +12,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 
+from .dispatch import register_inline
+
 
 def _inline_comment(state: StateInline, silent: bool) -> bool:
     src, start = state.src, state.pos
@@ -61,6 +63,6 @@ def _block_comment(state: StateBlock, start_line: int, end_line: int, silent: bo
 
 def comments_plugin(md: MarkdownIt) -> None:
     md.block.ruler.before("paragraph", "comment_block", _block_comment)
-    md.inline.ruler.before("link", "comment", _inline_comment)
+    register_inline(md, "%", _inline_comment)
     md.add_render_rule("comment", lambda *args: "")
     md.add_render_rule("comment_block", lambda *args: "")

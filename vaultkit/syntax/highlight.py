@@ -7,6 +7,8 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
+from .dispatch import register_inline
+
 
 def _highlight(state: StateInline, silent: bool) -> bool:
     src, start = state.src, state.pos
@@ -29,4 +31,4 @@ def _highlight(state: StateInline, silent: bool) -> bool:
 
 
 def highlight_plugin(md: MarkdownIt) -> None:
-    md.inline.ruler.before("emphasis", "highlight", _highlight)
+    register_inline(md, "=", _highlight)

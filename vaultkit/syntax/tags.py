@@ -13,12 +13,14 @@ from html import escape
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
+from .dispatch import register_inline
+
 TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
 
 
 def _tag(state: StateInline, silent: bool) -> bool:
     pos = state.pos
-    if state.src[pos] != "#" or (pos > 0 and not state.src[pos - 1].isspace()):
+    if pos > 0 and not state.src[pos - 1].isspace():
         return False
     match = TAG.match(state.src, pos, state.posMax)
     if not match:
@@ -36,5 +38,5 @@ def _render(self, tokens, idx, options, env) -> str:
 
 
 def tags_plugin(md: MarkdownIt) -> None:
-    md.inline.ruler.before("link", "tag", _tag)
+    register_inline(md, "#", _tag)
     md.add_render_rule("tag", _render)

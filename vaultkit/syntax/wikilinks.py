@@ -17,6 +17,7 @@ from html import escape
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
+from .dispatch import register_inline
 from .table_pipes import PIPE
 
 
@@ -70,6 +71,6 @@ def _render_embed(self, tokens, idx, options, env) -> str:
 
 
 def wikilinks_plugin(md: MarkdownIt) -> None:
-    md.inline.ruler.before("link", "wikilink", _wikilink)  # also takes `![[` before `image`
+    register_inline(md, "[!", _wikilink)
     md.add_render_rule("wikilink", _render_link)
     md.add_render_rule("wikiembed", _render_embed)

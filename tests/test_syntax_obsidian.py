@@ -1,0 +1,71 @@
+"""Fixtures for tags, callouts, comments, highlight, math, headings and block ids."""
+
+from vaultkit.markdown import make_parser, parse
+from vaultkit.syntax.headings import heading_anchor
+
+
+def children(text, kind):
+    return [t for b in parse(text) for t in (b.children or ()) if t.type == kind]
+
+
+def test_tags():
+    text = "#top and #tag/nested, not #123 nor C#x nor http://h/#frag\n# Heading #intag\n"
+    assert [t.meta["tag"] for t in children(text, "tag")] == ["top", "tag/nested", "intag"]
+    assert children("`#code`", "tag") == []
+    assert [t.meta["tag"] for t in children("#2024年", "tag")] == ["2024年"]
+
+
+def test_callouts_nested_and_folding():
+    tokens = parse("> [!Note]+ Title here\n> body\n> > [!tip]\n> > inner\n")
+    quotes = [t.meta for t in tokens if t.type == "blockquote_open"]
+    assert quotes == [
+        {"callout": "note", "fold": "+", "title": "Title here"},
+        {"callout": "tip", "fold": "", "title": "Tip"},
+    ]
+    inlines = [t for t in tokens if t.type == "inline"]
+    assert [(t.content, t.map[0]) for t in inlines] == [("body", 1), ("inner", 3)]
+    html = make_parser().render("> [!warning]- Careful\n> text\n")
+    assert '<details class="warning">' in html and "<summary>Careful</summary>" in html
+
+
+def test_plain_blockquote_unchanged():
+    assert make_parser().render("> just a quote\n") == "<blockquote>\n<p>just a quote</p>\n</blockquote>\n"
+
+
+def test_comments_inline_and_block_are_hidden():
+    text = "value -0.10%%= ex.scores[1][2] %% here\n\n%%\nhidden [[x]]\n%%\n\nafter\n"
+    (comment,) = children(text, "comment")
+    assert comment.content == "= ex.scores[1][2] "
+    assert (comment.meta["line"], comment.meta["col"]) == (1, 12)
+    assert [t.map for t in parse(text) if t.type == "comment_block"] == [[2, 5]]
+    html = make_parser().render(text)
+    assert "hidden" not in html and "ex.scores" not in html and "after" in html
+
+
+def test_highlight():
+    html = make_parser().render("a ==marked **b**== and a == b == c\n")
+    assert html == "<p>a <mark>marked <strong>b</strong></mark> and a == b == c</p>\n"
+
+
+def test_math_and_dollar_amounts():
+    assert children("价格 $5 到 $10", "math_inline") == []
+    assert children("价格$5到$10", "math_inline") == []
+    assert [t.content for t in children("so $x^2$ and \\(y\\)", "math_inline")] == ["x^2", "y"]
+    kinds = [t.type for t in parse("$$\nE=mc^2\n$$\n\n\\[\nq\n\\]\n")]
+    assert kinds.count("math_block") == 2
+
+
+def test_heading_anchor_and_meta():
+    assert heading_anchor("主线 5：存储现代化") == "主线-5存储现代化"
+    assert heading_anchor("Hello, World!") == "hello-world"
+    tokens = parse("# Intro\n\n## Intro\n\n## `code` and #tag\n")
+    heads = [t for t in tokens if t.type == "heading_open"]
+    assert [t.meta["anchor"] for t in heads] == ["intro", "intro_1", "code-and-tag"]
+    assert heads[2].meta["text"] == "`code` and #tag"
+
+
+def test_block_ids():
+    tokens = parse("para text ^blk-1\n\n- item ^item2\n\nno^id\n")
+    ids = [t.meta["block_id"] for t in tokens if t.type == "inline" and "block_id" in t.meta]
+    assert ids == ["blk-1", "item2"]
+    assert "^blk-1" not in make_parser().render("para text ^blk-1\n").split(">")[1]
