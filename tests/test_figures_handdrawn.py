@@ -128,6 +128,8 @@ def own_drawing(scores_wrong=None, weight_wrong=None, scaled_wrong=None) -> str:
   <rect x="360" y="160" width="300" height="60" rx="6" fill="#FAEEDA"/>
   <text x="510" y="180" text-anchor="middle">图例</text>
   <text x="400" y="200">1</text><text x="450" y="200">2</text>
+  <text x="400" y="214">3</text><text x="450" y="214">4</text>
+  <text x="300" y="300">42</text>
 </svg>
 """
 

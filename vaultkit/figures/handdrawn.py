@@ -202,10 +202,10 @@ def find_blocks(runs: list[Run], rects: list[Rect]) -> list[Block]:
             by_y.setdefault(round(run.y), []).append((run, cell))
         rows = [sorted(r, key=lambda rc: rc[0].x) for _, r in sorted(by_y.items())]
         widths = [len(r) for r in rows]
-        if max(widths) < 2:
-            continue
-        common = max(set(widths), key=widths.count)
+        common = max(sorted(set(widths)), key=widths.count)
         rows = [r for r in rows if len(r) == common]
+        if len(rows) < 2 or common < 2:
+            continue  # lone numbers (counts, labels) are not a matrix
         first = rows[0][0][0]
         blocks.append(Block([[c for _, c in r] for r in rows], [r[0][0] for r in rows], pin,
                             first.x, first.y))
