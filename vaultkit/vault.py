@@ -280,3 +280,42 @@ class Vault:
         except (OSError, RuntimeError):
             return None
         return path if path.is_relative_to(root) else None
+
+    # -- incremental updates (the watcher keeps one Vault across edits) ---------------------
+
+    def remove(self, rel: str) -> None:
+        """Forget a note or attachment that was deleted or moved away, and its diagnostics."""
+        self.notes.pop(rel, None)
+        if rel in self.attachments:
+            self.attachments.remove(rel)
+        self.diagnostics = [d for d in self.diagnostics if d.path != rel]
+
+    def reload(self, rel: str, raw: bytes | None = None) -> Note | None:
+        """Re-read one file after it changed on disk (or take `raw`, the bytes just written to it).
+
+        Keeps the order `load` gives; returns the note, or None for an attachment or a file
+        that is gone, excluded, or a symlink out of the vault.
+        """
+        self.diagnostics = [d for d in self.diagnostics if d.path != rel]
+        path = self.root / rel
+        gone = is_excluded(PurePosixPath(rel)) or self.inside(rel) is None or not path.is_file()
+        if gone and raw is None:
+            self.remove(rel)
+            return None
+        if not rel.lower().endswith(".md"):
+            if rel not in self.attachments:
+                self.attachments = sorted([*self.attachments, rel], key=_load_order)
+            return None
+        self.notes.pop(rel, None)
+        if raw is not None:
+            note = self.notes[rel] = self.note_from_source(rel, Source.from_bytes(path, raw))
+        else:
+            note = self.add_note(rel, path)
+        self.notes = dict(sorted(self.notes.items(), key=lambda item: _load_order(item[0])))
+        return note
+
+
+def _load_order(rel: str) -> tuple:
+    """The order of `_walk`: a folder's files (by name) before its subfolders."""
+    path = PurePosixPath(rel)
+    return path.parts[:-1], path.name
