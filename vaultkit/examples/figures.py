@@ -26,10 +26,12 @@ def figure_rel(example: Example) -> str | None:
     return None if value is None else str(value).strip()
 
 
-def figure_spec(example: Example) -> dict:
-    """What a renderer needs to know about the example."""
+def figure_spec(example: Example, outcome: Outcome) -> dict:
+    """What a renderer needs to know about the example, inputs included (also when seeded)."""
     params = example.params if isinstance(example.params, dict) else {}
-    return {**example.spec, "tokens": params.get("tokens", []), "digits": example.digits,
+    inputs = {key: outcome.fields[key].tolist() for key in ("Q", "K", "V")
+              if example.kind == "attention" and key in outcome.fields}
+    return {**example.spec, **inputs, "tokens": params.get("tokens", []), "digits": example.digits,
             "mask": params.get("mask", "none")}
 
 
@@ -55,7 +57,7 @@ def check_figure(example: Example, outcome: Outcome, vault) -> FigureOutcome:
             return _check_handdrawn(example, outcome, result, source)
     result.generated = True
     try:
-        text = figures.render_figure(example.kind, figure_spec(example), outcome.result)
+        text = figures.render_figure(example.kind, figure_spec(example, outcome), outcome.result)
     except ValueError as exc:
         result.diagnostics.append(Diagnostic(*at, "VK114", f"example {example.id}: {exc}"))
         return result
@@ -72,11 +74,14 @@ def _check_handdrawn(example: Example, outcome: Outcome, result: FigureOutcome, 
     report = figures.check_handdrawn(source.text, outcome.quantities, digits=example.digits,
                                      tokens=params.get("tokens", []))
     for f in report.findings:
-        code = "VK402" if f.status == "wrong" else "VK403"
         where = f"{f.quantity}{''.join(f'[{i}]' for i in f.index)}"
-        message = (f"{where} is {f.computed}, the drawing shows {f.written} (example {example.id})"
-                   if code == "VK402" else f"{where}: {f.written} could not be matched with certainty (example {example.id}); pin it with data-vk")
-        result.diagnostics.append(Diagnostic(result.rel, f.line, f.col, code, message,
-                                             written=f.written, computed=f.computed))
+        if f.status == "wrong":
+            result.diagnostics.append(Diagnostic(
+                result.rel, f.line, f.col, "VK402", f"{where} is {f.computed}, the drawing shows {f.written} (example {example.id})",
+                written=f.written, computed=f.computed))
+        else:
+            result.diagnostics.append(Diagnostic(
+                result.rel, f.line, f.col, "VK403",
+                f"{f.written!r} could not be matched with certainty ({f.computed}; example {example.id}); pin it with a data-vk attribute"))
     result.new = source.encode(report.fixed_text)
     return result
