@@ -90,5 +90,9 @@ def tokens(spec: dict, n: int | None = None) -> list[str]:
     return [str(t) for t in value]
 
 
-def shapes_error(exc: ValueError, key: str | None = None) -> ExampleError:
-    return ExampleError("VK115", str(exc), key)
+def bounded_work(q: np.ndarray, k: np.ndarray, v: np.ndarray | None) -> None:
+    """Refuse attention whose multiply-adds exceed the engine's work limit."""
+    try:
+        engine.check_work(queries=q.shape[0], keys=k.shape[0], d=q.shape[1], dv=0 if v is None else v.shape[1])
+    except ValueError as exc:
+        raise ExampleError("VK116", str(exc)) from None

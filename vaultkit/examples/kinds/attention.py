@@ -35,6 +35,7 @@ def parse(spec: dict) -> dict:
         raise p.ExampleError("VK115", f"Q is {q.shape[0]}×{q.shape[1]} but K is {k.shape[0]}×{k.shape[1]}: rows of Q and K must have the same length", "K")
     if v is not None and v.shape[0] != k.shape[0]:
         raise p.ExampleError("VK115", f"K has {k.shape[0]} rows but V has {v.shape[0]}: one value row per key", "V")
+    p.bounded_work(q, k, v)
     if params["mask"] == "causal" and q.shape[0] != k.shape[0]:
         raise p.ExampleError("VK115", f"a causal mask needs as many queries as keys (Q has {q.shape[0]} rows, K {k.shape[0]})", "mask")
     params.update(tokens=p.tokens(spec, q.shape[0]) if q.shape[0] == k.shape[0] else p.tokens(spec, k.shape[0]), q=q, k=k, v=v)

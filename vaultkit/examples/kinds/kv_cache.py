@@ -31,6 +31,7 @@ def parse(spec: dict) -> dict:
         q, k, v = p.matrix(spec, "Q"), p.matrix(spec, "K"), p.matrix(spec, "V")
         if not (q.shape[0] == k.shape[0] == v.shape[0]) or q.shape[1] != k.shape[1]:
             raise ExampleError("VK115", f"Q is {q.shape[0]}×{q.shape[1]}, K {k.shape[0]}×{k.shape[1]}, V {v.shape[0]}×{v.shape[1]}: one row per token, Q and K of equal width")
+        p.bounded_work(q, k, v)
         toks = p.tokens(spec, q.shape[0])
     prompt_len = p.integer(spec, "prompt_len", 1, hi=len(toks))
     return {"tokens": toks, "prompt_len": prompt_len, "q": q, "k": k, "v": v}
