@@ -51,8 +51,14 @@ def test_math_and_dollar_amounts():
     assert children("价格 $5 到 $10", "math_inline") == []
     assert children("价格$5到$10", "math_inline") == []
     assert [t.content for t in children("so $x^2$ and \\(y\\)", "math_inline")] == ["x^2", "y"]
-    kinds = [t.type for t in parse("$$\nE=mc^2\n$$\n\n\\[\nq\n\\]\n")]
-    assert kinds.count("math_block") == 2
+    kinds = [t.type for t in parse("$$\nE=mc^2\n$$\n\n\\[\nq\n\\]\n\n\\[ \\text{注意力} = x^2 \\]\n")]
+    assert kinds.count("math_block") == 3
+
+
+def test_escaped_brackets_in_prose_are_not_math():
+    text = "\\[动态生成的列表\\]\n\n\\[dynamic list of agents\\]\n\nsee \\(the three words\\)\n"
+    assert [t.type for t in parse(text) if t.type.startswith("math")] == []
+    assert "[动态生成的列表]" in make_parser().render(text)
 
 
 def test_heading_anchor_and_meta():
