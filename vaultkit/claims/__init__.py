@@ -1,0 +1,84 @@
+"""Arithmetic claims: check the arithmetic a person wrote in prose, tables, code and SVG text.
+
+`2 × 32 × 32 × 128 × 2 = 524,288 bytes = 0.5 MB`, `1180 / 80 ≈ 15`, `4096² = 1600 万` are read
+with a small grammar (never eval), computed, and compared with the written value at the
+precision it is written with (see `compare`). Anything not read with certainty is skipped and
+counted, never flagged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..diagnostics import Diagnostic
+from .compare import ERROR, PASS, Verdict, judge
+from .finder import Found, find_claims, markdown_lines, svg_pieces
+
+__all__ = ["ClaimReport", "check_markdown", "check_svg", "check_line"]
+
+
+@dataclass
+class ClaimReport:
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # VK301 errors, VK302 warnings
+    verified: int = 0  # claims read and checked (pass or fail)
+    skipped: int = 0  # claim-like spans not read with certainty
+
+    def add(self, other: "ClaimReport") -> None:
+        self.diagnostics.extend(other.diagnostics)
+        self.verified += other.verified
+        self.skipped += other.skipped
+
+
+def _best_verdict(found: Found) -> Verdict | None:
+    """The best verdict over the readings of a claim; None when none could be judged."""
+    verdicts = [judge(expr, value, loose=loose) for expr, value, loose in found.alternatives]
+    verdicts = [v for v in verdicts if v is not None]
+    return min(verdicts, key=lambda v: v.level) if verdicts else None
+
+
+def _diagnostic(found: Found, verdict: Verdict, line: str, rel: str, lineno: int, col0: int) -> Diagnostic:
+    expr = line[found.expr.start : found.expr.end]
+    value = line[found.value.start : found.value.end]
+    code, what = ("VK301", "wrong") if verdict.level == ERROR else ("VK302", "imprecise")
+    return Diagnostic(
+        rel,
+        lineno,
+        col0 + found.value.start + 1,
+        code,
+        f"{expr} {found.rel} {value} is {what}: written {value}, computed {verdict.computed}",
+        written=value,
+        computed=verdict.computed,
+    )
+
+
+def check_line(line: str, rel: str, lineno: int, col0: int = 0) -> ClaimReport:
+    """Claims of one line; `col0` is the column offset of the line's first character."""
+    report = ClaimReport()
+    claims = find_claims(line)
+    report.skipped = claims.skipped
+    for found in claims.found:
+        verdict = _best_verdict(found)
+        if verdict is None:
+            report.skipped += 1
+            continue
+        report.verified += 1
+        if verdict.level != PASS:
+            report.diagnostics.append(_diagnostic(found, verdict, line, rel, lineno, col0))
+    return report
+
+
+def check_markdown(text: str, rel: str, *, first_line: int = 1) -> ClaimReport:
+    """Claims in a note's prose, tables and code blocks (not front matter, vaultkit blocks,
+    generated regions, %%comments%% or lines marked %%vk-ignore%%)."""
+    report = ClaimReport()
+    for number, line in markdown_lines(text):
+        report.add(check_line(line, rel, number + first_line - 1))
+    return report
+
+
+def check_svg(text: str, rel: str) -> ClaimReport:
+    """Claims in the `<text>` nodes of an SVG; positions are the SVG's own line and column."""
+    report = ClaimReport()
+    for lineno, col0, piece in svg_pieces(text):
+        report.add(check_line(piece, rel, lineno, col0))
+    return report

@@ -1,0 +1,105 @@
+"""Judging a written value against the computed one, at the precision it is written with.
+
+- A written value's precision is one unit of its last significant digit: `0.5 MB` → 0.1 MB,
+  `280 GB` → 10 GB (trailing zeros of an integer are not significant), `1600 万` → 100 万.
+- `=` passes when the value is a rounding (or a truncation) of the computed one at that
+  precision; `≈ ~ ≅` pass within one full unit. `2 × 3 = 6`-style claims between plain
+  integers must be exact.
+- Otherwise it is an error when it is off by more than 5 % and by more than one unit (two
+  for `≈`), else a warning (imprecise). `4096² = 1600 万` is a warning: 1677.7 万 is 4.6 % off.
+- Every reading of ambiguous units (GB as 10⁹ or 2³⁰, B as billion or bytes, % as /100 or as a
+  label when only one side has it) is tried; the best verdict wins: an error is reported only
+  when the claim is wrong under every reading.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from .parser import Node, Operand, Reading, Uncertain, evaluate, operands
+
+PASS, WARNING, ERROR = 0, 1, 2
+ERROR_REL = 0.05
+_EPS = 1e-9
+
+
+@dataclass
+class Verdict:
+    level: int
+    computed: str  # the computed value, in the units the value is written with
+
+
+def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
+    leaves = [leaf for node in nodes for leaf in operands(node)]
+    suffixes = [s for leaf in leaves for s in leaf.suffixes]
+    binary = [False, True] if any(s.byte_unit or s.scale not in ("", "B") for s in suffixes) else [False]
+    b_bytes = [False, True] if any(s.scale == "B" for s in suffixes) else [False]
+    fraction = [True, False] if percent_label else [True]
+    return [Reading(*combo) for combo in itertools.product(binary, b_bytes, fraction)]
+
+
+def _has_percent(node: Node) -> bool:
+    return any(leaf.percent for leaf in operands(node))
+
+
+def _written(value: Node, reading: Reading) -> tuple[float, float, float]:
+    """Written value, one unit of its precision, and the factor of its units."""
+    sign, leaf = 1.0, value
+    if isinstance(value, tuple) and value[0] == "neg" and isinstance(value[1], Operand):
+        sign, leaf = -1.0, value[1]
+    if isinstance(leaf, Operand):
+        factor = leaf.factor(reading)
+        return sign * leaf.mantissa * factor, leaf.unit_digit * factor, factor
+    written, _ = evaluate(value, reading)
+    rel = max((x.unit_digit / abs(x.mantissa) for x in operands(value) if x.mantissa), default=0.0)
+    return written, rel * abs(written), 1.0
+
+
+def _level(computed: float, written: float, unit: float, loose: bool) -> int:
+    diff = abs(computed - written)
+    slack = _EPS * max(abs(computed), abs(written))
+    if loose:
+        passes = diff <= unit + slack
+    else:
+        truncated = computed * written >= 0 and abs(written) <= abs(computed) < abs(written) + unit
+        passes = diff <= unit / 2 + slack or truncated
+    if passes:
+        return PASS
+    if diff > ERROR_REL * abs(computed) and diff > (2 * unit if loose else unit) + slack:
+        return ERROR
+    return WARNING
+
+
+def judge(expr: Node, value: Node, *, loose: bool) -> Verdict | None:
+    """The best verdict over all readings; None when no reading is certain (time vs no time)."""
+    percent_label = _has_percent(expr) != _has_percent(value)
+    exact = not loose and all(leaf.plain_int for leaf in operands(expr) + operands(value))
+    best: tuple[int, float, str] | None = None
+    for r_expr, r_value in itertools.product(
+        _readings([expr], percent_label), _readings([value], percent_label)
+    ):
+        if r_expr.percent_fraction != r_value.percent_fraction:
+            continue
+        try:
+            computed, t_expr = evaluate(expr, r_expr)
+            written, unit, factor = _written(value, r_value)
+            _, t_value = evaluate(value, r_value)
+        except (Uncertain, OverflowError, ZeroDivisionError):
+            return None
+        if t_expr != t_value:
+            return None
+        if exact and computed == int(computed):
+            unit = 0.0
+        level = _level(computed, written, unit, loose)
+        closeness = abs(computed - written) / (unit or 1.0)
+        if best is None or (level, closeness) < best[:2]:
+            best = (level, closeness, _show(computed / factor))
+    return Verdict(best[0], best[2]) if best else None
+
+
+def _show(value: float) -> str:
+    if value != 0 and (abs(value) >= 1e15 or abs(value) < 1e-4):
+        return f"{value:.6g}"
+    text = f"{value:,.6f}".rstrip("0").rstrip(".")
+    return text if text != "-0" else "0"

@@ -1,0 +1,321 @@
+"""Finding claims `expr = value [≈ value …]` in a line, and the lines of a note or SVG to read.
+
+A line is split at its relation signs (= ≈ ~ ≅). The expression is the longest arithmetic
+suffix before a sign, the value the longest arithmetic prefix after it. A claim is read only
+when both ends are clean: an operand cut off by a word (`8 个 Expert × 7B = 56B`), a number glued
+to something else (`pass@1 = 71%`, `36:1`, `1.2.3`), a range or date (`3-5`, `2025-01-13`), or a
+unit we do not read (bits, `8Gi`) make it skipped, never flagged.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Iterator
+
+from .parser import (
+    GLUE,
+    MINUSES,
+    OPERAND_END,
+    Node,
+    ParseFail,
+    Parser,
+    Token,
+    Uncertain,
+    first_operand,
+    has_operator,
+    operands,
+    tokenize,
+)
+
+RELATIONS = "=≈~≅≃"
+_MAY_HAVE_CLAIM = re.compile(r"[=≈~≅≃]")
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?:.*?\n)?(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+_FENCE = re.compile(r"[ \t]*(?:>[ \t]*)*(`{3,}|~{3,})[ \t]*([^\s`]*)")
+_REGION_BEGIN = re.compile(r"<!--\s*vaultkit:begin\s+(\S+)\s*-->")
+_LIST_MARKER = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
+IGNORE_MARK = "%%vk-ignore%%"
+MAX_LHS_TOKENS = 48
+
+
+@dataclass
+class Side:
+    """One side of a relation sign: an expression or a value, and where it is written."""
+
+    node: Node
+    start: int  # character offsets in the line
+    end: int
+    whole: bool  # it is all there is between the two relation signs
+
+
+@dataclass
+class Found:
+    """A claim read from a line: `expr rel value`."""
+
+    expr: Side
+    rel: str
+    value: Side
+    loose: bool
+    alternatives: list[tuple[Node, Node, bool]]  # (expression, value, loose) readings of it
+
+
+@dataclass
+class LineClaims:
+    found: list[Found]
+    skipped: int
+
+
+def _significant(tokens: list[Token], i: int, step: int) -> int | None:
+    while 0 <= i < len(tokens):
+        if tokens[i].kind not in ("sp", "bold"):
+            return i
+        i += step
+    return None
+
+
+def _starts_operand(tokens: list[Token], i: int) -> bool:
+    tok = tokens[i]
+    if tok.kind in ("num", "lp"):
+        return True
+    if tok.kind == "op" and tok.text in MINUSES + "√":
+        j = _significant(tokens, i + 1, 1)
+        return j is not None and tokens[j].kind in ("num", "lp")
+    return False
+
+
+def _left_numeric(seg: list[Token]) -> bool:
+    i = _significant(seg, len(seg) - 1, -1)
+    if i is None:
+        return False
+    if seg[i].kind in OPERAND_END:
+        return True
+    j = _significant(seg, i - 1, -1)
+    return seg[i].kind in ("word", "cjk") and j is not None and seg[j].kind in OPERAND_END
+
+
+def _right_numeric(seg: list[Token]) -> bool:
+    i = _significant(seg, 0, 1)
+    return i is not None and _starts_operand(seg, i)
+
+
+def _check_after(seg: list[Token], end: int) -> bool:
+    """Whether the value ending at token `end` is the whole rest of the segment."""
+    k = _significant(seg, end, 1)
+    if k is None:
+        return True
+    tok = seg[k]
+    if tok.kind in ("op", "num", "lp", "pow", "pct"):
+        raise Uncertain("value runs into more arithmetic")
+    attached = k == end
+    if tok.kind == "other" and attached and tok.text in GLUE:
+        sentence_end = tok.text == "." and (k + 1 == len(seg) or seg[k + 1].kind == "sp")
+        if not sentence_end:
+            raise Uncertain(f"value glued to {tok.text!r}")
+    return False
+
+
+def _check_before(seg: list[Token], start: int) -> None:
+    """An expression starting at token `start` must not be cut out of something larger."""
+    p = _significant(seg, start - 1, -1)
+    if p is None:
+        return
+    tok = seg[p]
+    if tok.kind in ("op", "lp") or tok.kind in OPERAND_END:
+        raise Uncertain("expression is cut off")
+    if tok.kind in ("word", "cjk"):
+        q = _significant(seg, p - 1, -1)
+        if q is not None and seg[q].kind in OPERAND_END | {"op"}:
+            raise Uncertain("a word inside the expression")
+    if tok.kind == "other" and p == start - 1 and tok.text in GLUE:
+        raise Uncertain(f"expression glued to {tok.text!r}")
+
+
+def parse_prefix(seg: list[Token], line: str) -> Side | None:
+    i = _significant(seg, 0, 1)
+    if i is None or not _starts_operand(seg, i):
+        return None
+    try:
+        node, end = Parser(seg, line).expr(i)
+    except ParseFail:
+        return None
+    whole = _check_after(seg, end)
+    return Side(node, seg[i].start, seg[end - 1].end, whole)
+
+
+def parse_suffix(seg: list[Token], line: str) -> Side | None:
+    last = _significant(seg, len(seg) - 1, -1)
+    if last is None:
+        return None
+    parser = Parser(seg, line)
+    uncertain: Uncertain | None = None
+    for i in range(max(0, last - MAX_LHS_TOKENS), last + 1):
+        if not _starts_operand(seg, i):
+            continue
+        try:
+            node, end = parser.expr(i)
+        except ParseFail:
+            continue
+        except Uncertain as exc:
+            uncertain = uncertain or exc
+            continue
+        if _significant(seg, end, 1) is None:
+            _check_before(seg, i)
+            whole = _significant(seg, i - 1, -1) is None
+            return Side(node, seg[i].start, seg[end - 1].end, whole)
+    if uncertain:
+        raise uncertain
+    return None
+
+
+def _bare_conversion(lhs: Node, rhs: Node) -> bool:
+    """`86400s = 24h`, `524,288 bytes = 0.5 MB`: same kind of unit, written differently."""
+    if has_operator(lhs) or has_operator(rhs):
+        return False
+    kinds = []
+    for leaf in (lhs, rhs):
+        units = [s for s in leaf.suffixes if s.seconds or s.byte_unit]
+        if len(units) != 1 or leaf.percent or leaf.per_second:
+            return False
+        kinds.append((bool(units[0].seconds), units[0]))
+    return kinds[0][0] == kinds[1][0] and kinds[0][1] != kinds[1][1]
+
+
+def find_claims(line: str) -> LineClaims:
+    """Every claim written in one (already masked) line."""
+    if not _MAY_HAVE_CLAIM.search(line) or not any(ch.isdigit() for ch in line):
+        return LineClaims([], 0)
+    tokens = tokenize(line)
+    rels = [i for i, tok in enumerate(tokens) if tok.kind == "rel"]
+    bounds = [-1, *rels, len(tokens)]
+    segments = [tokens[bounds[k] + 1 : bounds[k + 1]] for k in range(len(bounds) - 1)]
+    found: list[Found] = []
+    skipped = 0
+    ref: tuple[Side, bool] | None = None  # the expression a chain `a = b ≈ c` compares to
+    for k, rel_index in enumerate(rels):
+        rel = tokens[rel_index].text
+        left, right = segments[k], segments[k + 1]
+        chain_ref, ref = ref, None
+        if not (_left_numeric(left) and _right_numeric(right)):
+            continue
+        loose = rel != "="
+        try:
+            lhs = parse_suffix(left, line)
+            rhs = parse_prefix(right, line)
+        except Uncertain:
+            skipped += 1
+            continue
+        if lhs is None or rhs is None:
+            skipped += 1
+            continue
+        alternatives: list[tuple[Node, Node, bool]] = []
+        expr, value = lhs, rhs
+        if chain_ref is not None and lhs.whole:
+            ref_side, ref_loose = chain_ref
+            expr, loose = ref_side, ref_loose or loose
+            alternatives.append((ref_side.node, rhs.node, loose))
+            if has_operator(lhs.node):
+                alternatives.append((lhs.node, rhs.node, rel != "="))
+        elif has_operator(lhs.node):
+            alternatives.append((lhs.node, rhs.node, loose))
+        elif rel == "~":
+            continue  # `3 ~ 5` is a range
+        elif has_operator(rhs.node):
+            expr, value = rhs, lhs
+            alternatives.append((rhs.node, lhs.node, loose))
+        elif _bare_conversion(lhs.node, rhs.node):
+            alternatives.append((lhs.node, rhs.node, loose))
+        else:
+            skipped += 1  # `1 柜 = 64 GPU`: not arithmetic we can read
+            continue
+        more = k + 1 < len(rels)
+        if has_operator(rhs.node) and rhs.whole and more and value is rhs:
+            # `4×32 = 128 上行 / 64 = 2`: the value may be just the first number
+            for exp, val, lo in list(alternatives):
+                alternatives.append((exp, first_operand(val), lo))
+        found.append(Found(expr, rel, value, loose, alternatives))
+        if rhs.whole and more:
+            ref = chain_ref if chain_ref is not None and lhs.whole else (expr, loose)
+    return LineClaims(found, skipped)
+
+
+# -- where to look ----------------------------------------------------------------------------
+
+
+def _mask_comments(line: str, in_comment: bool) -> tuple[str, bool]:
+    """Blank out `%%…%%` (which may span lines); returns the line and whether a comment is open."""
+    if "%%" not in line and not in_comment:
+        return line, False
+    out, pos = [], 0
+    while True:
+        nxt = line.find("%%", pos)
+        if nxt < 0:
+            out.append(" " * (len(line) - pos) if in_comment else line[pos:])
+            return "".join(out), in_comment
+        out.append(" " * (nxt - pos) if in_comment else line[pos:nxt])
+        out.append("  ")
+        in_comment, pos = not in_comment, nxt + 2
+
+
+def _mask_marker(line: str) -> str:
+    """Blank out blockquote `>` and list markers (`- `, `1. `), keeping columns."""
+    m = _LIST_MARKER.match(line)
+    return " " * m.end() + line[m.end() :]
+
+
+def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(1-based line number, masked line) for every line whose claims are checked."""
+    lines = text.split("\n")
+    fm = _FRONT_MATTER.match(text) if text.startswith("---") else None
+    first = fm.group().count("\n") if fm else 0
+    fence: tuple[str, bool] | None = None  # (closing fence prefix, skip contents)
+    region: str | None = None
+    in_comment = False
+    for number, line in enumerate(lines[first:], first + 1):
+        opener = _FENCE.match(line)
+        if fence is not None:
+            if opener and opener.group(1).startswith(fence[0]) and not opener.group(2):
+                fence = None
+            elif not fence[1] and IGNORE_MARK not in line:
+                yield number, _mask_marker(line)
+            continue
+        if region is not None:
+            if f"vaultkit:end {region}" in line:
+                region = None
+            continue
+        if opener and not in_comment:
+            fence = (opener.group(1), opener.group(2).lower() == "vaultkit")
+            continue
+        begin = _REGION_BEGIN.search(line)
+        if begin and not in_comment:
+            region = begin.group(1)
+            continue
+        masked, in_comment = _mask_comments(line, in_comment)
+        if IGNORE_MARK in line:
+            continue
+        yield number, _mask_marker(masked)
+
+
+def svg_pieces(svg: str) -> Iterator[tuple[int, int, str]]:
+    """(line, col offset, text) for the character data of every `<text>` element."""
+    line_starts = [0] + [m.end() for m in re.finditer("\n", svg)]
+    pos = 0
+    while True:
+        start = svg.find("<text", pos)
+        if start < 0:
+            return
+        open_end = svg.find(">", start)
+        close = svg.find("</text>", open_end)
+        if open_end < 0 or close < 0:
+            return
+        for piece in re.finditer(r"[^<>]+", svg[open_end + 1 : close]):
+            if piece.start() > 0 and svg[open_end + piece.start()] == "<":
+                continue  # inside a tag such as <tspan x="1">
+            offset = open_end + 1 + piece.start()
+            for part in piece.group().split("\n"):
+                row = bisect_right(line_starts, offset) - 1
+                text = html.unescape(part) if "&" in part else part
+                yield row + 1, offset - line_starts[row], text
+                offset += len(part) + 1
+        pos = close + 7
