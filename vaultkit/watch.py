@@ -118,6 +118,8 @@ class Syncer:
         for change in changes:
             if change.rel in written:
                 self._remember(change)
+                if change.old is None:
+                    result.added.add(change.rel)
         result.written = written
         result.checked = sorted(notes)
         result.report.add(d for d in pipeline.example_diagnostics if d.path in notes)
