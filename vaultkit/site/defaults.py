@@ -11,6 +11,7 @@ site_name: {site_name}
 theme:
   name: material
   language: zh
+  font: false  # system fonts: nothing is fetched from a font CDN
   features:
     - navigation.sections
     - navigation.indexes

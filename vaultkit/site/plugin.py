@@ -89,8 +89,10 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
 
     def on_files(self, files: Files, config) -> Files:
         model = self.model
+        docs_dir = Path(config.docs_dir).resolve()
         for file in list(files):
-            if file.generated_by is None and not model.publishes(file.src_uri):
+            from_vault = file.generated_by is None and Path(file.abs_src_path).resolve().is_relative_to(docs_dir)
+            if from_vault and not model.publishes(file.src_uri):
                 files.remove(file)
         for rel, svg in model.figures.items():
             if model.publishes(rel):
