@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
 from .compare import ERROR, PASS, Verdict, judge
-from .finder import Found, find_claims, markdown_lines, svg_pieces
+from .finder import Found, Side, find_claims, markdown_lines, svg_pieces
 
 __all__ = ["ClaimReport", "check_markdown", "check_svg", "check_line"]
 
@@ -29,15 +29,20 @@ class ClaimReport:
         self.skipped += other.skipped
 
 
-def _best_verdict(found: Found) -> Verdict | None:
-    """The best verdict over the readings of a claim; None when none could be judged."""
-    verdicts = [judge(expr, value, loose=loose) for expr, value, loose in found.alternatives]
-    verdicts = [v for v in verdicts if v is not None]
-    return min(verdicts, key=lambda v: v.level) if verdicts else None
+def _best_verdict(found: Found) -> tuple[Verdict, Side] | None:
+    """The best verdict over the readings of a claim, and the expression it was computed from."""
+    best = None
+    for expr, value, loose in found.alternatives:
+        verdict = judge(expr.node, value, loose=loose)
+        if verdict is not None and (best is None or verdict.level < best[0].level):
+            best = (verdict, expr)
+    return best
 
 
-def _diagnostic(found: Found, verdict: Verdict, line: str, rel: str, lineno: int, col0: int) -> Diagnostic:
-    expr = line[found.expr.start : found.expr.end]
+def _diagnostic(
+    found: Found, verdict: Verdict, expr_side: Side, line: str, rel: str, lineno: int, col0: int
+) -> Diagnostic:
+    expr = line[expr_side.start : expr_side.end]
     value = line[found.value.start : found.value.end]
     code, what = ("VK301", "wrong") if verdict.level == ERROR else ("VK302", "imprecise")
     return Diagnostic(
@@ -57,13 +62,13 @@ def check_line(line: str, rel: str, lineno: int, col0: int = 0) -> ClaimReport:
     claims = find_claims(line)
     report.skipped = claims.skipped
     for found in claims.found:
-        verdict = _best_verdict(found)
-        if verdict is None:
+        best = _best_verdict(found)
+        if best is None:
             report.skipped += 1
             continue
         report.verified += 1
-        if verdict.level != PASS:
-            report.diagnostics.append(_diagnostic(found, verdict, line, rel, lineno, col0))
+        if best[0].level != PASS:
+            report.diagnostics.append(_diagnostic(found, *best, line, rel, lineno, col0))
     return report
 
 

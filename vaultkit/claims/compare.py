@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 from .parser import Node, Operand, Reading, Uncertain, evaluate, operands
@@ -43,26 +44,27 @@ def _has_percent(node: Node) -> bool:
     return any(leaf.percent for leaf in operands(node))
 
 
-def _written(value: Node, reading: Reading) -> tuple[float, float, float]:
-    """Written value, one unit of its precision, and the factor of its units."""
+def _written(value: Node, reading: Reading) -> tuple[float, float, float, bool]:
+    """Written value, one unit of its precision, the factor of its units, and whether a
+    truncation is a plausible way to have written it (not for 1600: its zeros are rounded)."""
     sign, leaf = 1.0, value
     if isinstance(value, tuple) and value[0] == "neg" and isinstance(value[1], Operand):
         sign, leaf = -1.0, value[1]
     if isinstance(leaf, Operand):
         factor = leaf.factor(reading)
-        return sign * leaf.mantissa * factor, leaf.unit_digit * factor, factor
+        return sign * leaf.mantissa * factor, leaf.unit_digit * factor, factor, not leaf.rounded_zeros
     written, _ = evaluate(value, reading)
     rel = max((x.unit_digit / abs(x.mantissa) for x in operands(value) if x.mantissa), default=0.0)
-    return written, rel * abs(written), 1.0
+    return written, rel * abs(written), 1.0, False
 
 
-def _level(computed: float, written: float, unit: float, loose: bool) -> int:
+def _level(computed: float, written: float, unit: float, loose: bool, truncation: bool) -> int:
     diff = abs(computed - written)
     slack = _EPS * max(abs(computed), abs(written))
     if loose:
         passes = diff <= unit + slack
     else:
-        truncated = computed * written >= 0 and abs(written) <= abs(computed) < abs(written) + unit
+        truncated = truncation and computed * written >= 0 and abs(written) <= abs(computed) < abs(written) + unit
         passes = diff <= unit / 2 + slack or truncated
     if passes:
         return PASS
@@ -83,7 +85,7 @@ def judge(expr: Node, value: Node, *, loose: bool) -> Verdict | None:
             continue
         try:
             computed, t_expr = evaluate(expr, r_expr)
-            written, unit, factor = _written(value, r_value)
+            written, unit, factor, truncation = _written(value, r_value)
             _, t_value = evaluate(value, r_value)
         except (Uncertain, OverflowError, ZeroDivisionError):
             return None
@@ -91,7 +93,7 @@ def judge(expr: Node, value: Node, *, loose: bool) -> Verdict | None:
             return None
         if exact and computed == int(computed):
             unit = 0.0
-        level = _level(computed, written, unit, loose)
+        level = _level(computed, written, unit, loose, truncation)
         closeness = abs(computed - written) / (unit or 1.0)
         if best is None or (level, closeness) < best[:2]:
             best = (level, closeness, _show(computed / factor))
@@ -99,7 +101,11 @@ def judge(expr: Node, value: Node, *, loose: bool) -> Verdict | None:
 
 
 def _show(value: float) -> str:
-    if value != 0 and (abs(value) >= 1e15 or abs(value) < 1e-4):
-        return f"{value:.6g}"
-    text = f"{value:,.6f}".rstrip("0").rstrip(".")
-    return text if text != "-0" else "0"
+    """Seven significant digits, with thousands separators when large."""
+    if value == 0:
+        return "0"
+    if abs(value) >= 1e15 or abs(value) < 1e-4:
+        return f"{value:.7g}"
+    decimals = max(0, 6 - math.floor(math.log10(abs(value))))
+    text = f"{value:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text

@@ -20,6 +20,7 @@ from .parser import (
     MINUSES,
     OPERAND_END,
     Node,
+    Operand,
     ParseFail,
     Parser,
     Token,
@@ -54,11 +55,9 @@ class Side:
 class Found:
     """A claim read from a line: `expr rel value`."""
 
-    expr: Side
     rel: str
     value: Side
-    loose: bool
-    alternatives: list[tuple[Node, Node, bool]]  # (expression, value, loose) readings of it
+    alternatives: list[tuple[Side, Node, bool]]  # (expression, value, loose) readings of it
 
 
 @dataclass
@@ -128,6 +127,8 @@ def _check_before(seg: list[Token], start: int) -> None:
         q = _significant(seg, p - 1, -1)
         if q is not None and seg[q].kind in OPERAND_END | {"op"}:
             raise Uncertain("a word inside the expression")
+    if tok.kind == "word" and p == start - 1:
+        raise Uncertain("expression glued to a word: a function call or a name")
     if tok.kind == "other" and p == start - 1 and tok.text in GLUE:
         raise Uncertain(f"expression glued to {tok.text!r}")
 
@@ -141,7 +142,9 @@ def parse_prefix(seg: list[Token], line: str) -> Side | None:
     except ParseFail:
         return None
     whole = _check_after(seg, end)
-    return Side(node, seg[i].start, seg[end - 1].end, whole)
+    leaf = node[1] if isinstance(node, tuple) and node[0] == "neg" else node
+    end_char = leaf.core_end if isinstance(leaf, Operand) else seg[end - 1].end
+    return Side(node, seg[i].start, end_char, whole)
 
 
 def parse_suffix(seg: list[Token], line: str) -> Side | None:
@@ -209,23 +212,23 @@ def find_claims(line: str) -> LineClaims:
         if lhs is None or rhs is None:
             skipped += 1
             continue
-        alternatives: list[tuple[Node, Node, bool]] = []
+        alternatives: list[tuple[Side, Node, bool]] = []
         expr, value = lhs, rhs
         if chain_ref is not None and lhs.whole:
             ref_side, ref_loose = chain_ref
             expr, loose = ref_side, ref_loose or loose
-            alternatives.append((ref_side.node, rhs.node, loose))
+            alternatives.append((ref_side, rhs.node, loose))
             if has_operator(lhs.node):
-                alternatives.append((lhs.node, rhs.node, rel != "="))
+                alternatives.append((lhs, rhs.node, rel != "="))
         elif has_operator(lhs.node):
-            alternatives.append((lhs.node, rhs.node, loose))
+            alternatives.append((lhs, rhs.node, loose))
         elif rel == "~":
             continue  # `3 ~ 5` is a range
         elif has_operator(rhs.node):
             expr, value = rhs, lhs
-            alternatives.append((rhs.node, lhs.node, loose))
+            alternatives.append((rhs, lhs.node, loose))
         elif _bare_conversion(lhs.node, rhs.node):
-            alternatives.append((lhs.node, rhs.node, loose))
+            alternatives.append((lhs, rhs.node, loose))
         else:
             skipped += 1  # `1 柜 = 64 GPU`: not arithmetic we can read
             continue
@@ -234,7 +237,7 @@ def find_claims(line: str) -> LineClaims:
             # `4×32 = 128 上行 / 64 = 2`: the value may be just the first number
             for exp, val, lo in list(alternatives):
                 alternatives.append((exp, first_operand(val), lo))
-        found.append(Found(expr, rel, value, loose, alternatives))
+        found.append(Found(rel, value, alternatives))
         if rhs.whole and more:
             ref = chain_ref if chain_ref is not None and lhs.whole else (expr, loose)
     return LineClaims(found, skipped)

@@ -109,6 +109,8 @@ class Operand:
     mantissa: float
     unit_digit: float  # value of one unit in the last significant written digit
     plain_int: bool  # an integer with no scale, unit or percent
+    rounded_zeros: bool = False  # an integer ending in zeros: 1600, 280
+    core_end: int = 0  # end of the number with its scale and unit, before any label
     suffixes: list[Suffix] = field(default_factory=list)
     percent: bool = False
     per_second: float = 0.0  # rate: divided by this many seconds
@@ -325,6 +327,8 @@ class Parser:
         tok = self.toks[i]
         mantissa, unit, plain = _number(tok)
         op = Operand(tok.text, tok.start, tok.end, mantissa, unit, plain)
+        op.rounded_zeros = plain and unit > 1
+        op.core_end = tok.end
         i = self.suffixes(op, i + 1)
         op.plain_int = op.plain_int and not op.suffixes and not op.percent
         if op.suffixes and any(s.uncertain for s in op.suffixes):
@@ -341,6 +345,7 @@ class Parser:
             tok = self.toks[j] if kind else None
             if kind == "pct" and not op.percent and not labelled and (j == i or j == i + 1):
                 op.percent = True
+                op.core_end = tok.end
             elif kind == "word" and not labelled and not (spaced and j > i + 1):
                 word = tok.text
                 if word in ("x", "X") or (spaced and word in ("per", "in", "of", "and", "or", "to")):
@@ -352,11 +357,15 @@ class Parser:
                     suffix = read_word(word, attached=not spaced)
                     if suffix.label:
                         labelled = True
+                    if not suffix.label or suffix.scale:
+                        op.core_end = tok.end
                     op.suffixes.append(suffix)
             elif kind == "cjk" and not labelled and not (spaced and j > i + 1):
                 suffix, rest = read_cjk(tok.text)
                 op.suffixes.append(suffix)
                 labelled = suffix.label or bool(rest)
+                if not suffix.label:
+                    op.core_end = tok.start + len(tok.text) - len(rest)
             elif kind == "op" and tok.text == "/" and self.per_word(j) is not None:
                 per = self.per_word(j)
                 if per in ("s", "sec", "秒") and op.suffixes and not labelled and not spaced:
