@@ -1,0 +1,162 @@
+"""The site transform (Obsidian markdown -> Python-Markdown) and small end-to-end builds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vaultkit.site.build import build_command
+from vaultkit.site.transform import Target, convert_callouts, escape_stray_dollars, split_spans, transform
+
+
+class FakeSite:
+    tags_page = "tags.md"
+
+    def __init__(self, notes: dict[str, str], attachments=(), unpublished=()):
+        self.notes, self.attachments, self.unpublished = notes, set(attachments), set(unpublished)
+
+    def text(self, rel):
+        return self.notes[rel]
+
+    def resolve(self, path, source):
+        for rel in [*self.notes, *self.attachments]:
+            if rel in (path, path + ".md") or rel.rsplit("/", 1)[-1] in (path, path + ".md"):
+                return Target(None, "unpublished") if rel in self.unpublished else Target(rel)
+        return Target(None, "missing")
+
+    def anchor(self, rel, heading):
+        return heading.lower().replace(" ", "-")
+
+    def tag_anchor(self, tag):
+        return "tag-" + tag.replace("/", "-")
+
+
+def render(body: str, **kwargs) -> str:
+    notes = {"dir/page.md": body, **kwargs.pop("notes", {})}
+    return transform(FakeSite(notes, **kwargs), "dir/page.md")
+
+
+def test_wikilinks_become_relative_links_to_notes():
+    out = render("see [[other]], [[other|别名]] and [[other#Some Heading]]", notes={"x/other.md": ""})
+    assert "[other](../x/other.md)" in out
+    assert "[别名](../x/other.md)" in out
+    assert "(../x/other.md#some-heading)" in out
+
+
+def test_names_with_spaces_and_cjk_are_url_encoded():
+    out = render("[[K8s 笔记]]", notes={"dir/K8s 笔记.md": ""})
+    assert "(K8s%20%E7%AC%94%E8%AE%B0.md)" in out
+
+
+def test_missing_and_unpublished_links_are_plain_text_with_a_class():
+    out = render("[[nowhere]] and [[secret|x]]", notes={"secret.md": "hidden text"}, unpublished={"secret.md"})
+    assert '<span class="vk-missing" title="missing">nowhere</span>' in out
+    assert '<span class="vk-missing" title="unpublished">x</span>' in out
+    assert "hidden text" not in out
+
+
+def test_code_is_never_rewritten():
+    body = "```bash\nif [[ $# -gt 0 ]]; then echo %%x%%; fi\n```\n\ninline `[[a]]` and `$x$`\n"
+    assert render(body) == body
+
+
+def test_image_embed_keeps_its_width():
+    out = render("![[assets/fig.svg|1000]] ![[fig.svg|300x200]]", attachments={"assets/fig.svg"})
+    assert '![fig](../assets/fig.svg){ width="1000" }' in out
+    assert '{ width="300" height="200" }' in out
+
+
+def test_note_heading_and_block_embeds_and_cycles():
+    notes = {
+        "a.md": "intro\n\n## Part\n\npart text\n\n## Next\n\nnext text\n",
+        "b.md": "para one\n\nthe block line ^blk\n",
+        "loop.md": "loop body ![[dir/page]]",
+    }
+    out = render("![[a#Part]]\n\n![[b#^blk]]\n\n![[loop]]", notes=notes)
+    assert "part text" in out and "next text" not in out
+    assert "the block line" in out and "para one" not in out
+    assert "loop body" in out
+    assert 'title="embed cycle"' in out
+
+
+def test_callouts_become_admonitions_nested_and_foldable():
+    out = convert_callouts("> [!warning]- 小心\n> outer\n> > [!tip] inner\n> > deep\n")
+    assert out.startswith('??? warning "小心"\n    outer\n    !!! tip "inner"\n        deep')
+    assert convert_callouts("> [!NOTE]\n> x").startswith("!!! note\n    x")
+
+
+def test_comments_and_inline_value_markers_are_stripped():
+    out = render("value 0.35%%= attn.scores[0][1] %% ok %%secret%%\n\n%%\nblock\n%%\n")
+    assert "%%" not in out and "attn.scores" not in out and "secret" not in out and "block" not in out
+    assert "value 0.35 ok" in out
+
+
+def test_dollar_amounts_stay_text_and_math_is_kept():
+    assert escape_stray_dollars("价格 $5 到 $10") == "价格 \\$5 到 \\$10"
+    pieces = split_spans("公式 $x^2$ 与 $$y$$ 以及 \\(z\\)，价格 $5 到 $10")
+    assert [p for protected, p in pieces if protected] == ["$x^2$", "$$y$$", "\\(z\\)"]
+
+
+def test_tags_link_to_the_tags_index():
+    out = render("text #llm/attention here, not #123 nor a#b")
+    assert "[#llm/attention](../tags.md#tag-llm-attention){ .vk-tag }" in out
+    assert "#123" in out and "a#b" in out
+
+
+def test_example_fence_becomes_a_card():
+    body = "```vaultkit\nid: demo\nkind: attention\nQ: [[1, 2], [3, 4]]\nmask: causal\n```\n"
+    out = render(body)
+    assert "```" not in out and "vk-example" in out and "demo · attention" in out
+    assert "<td>4</td>" in out and "<code>causal</code>" in out
+
+
+def _vault(root: Path) -> Path:
+    vault = root / "notes"
+    files = {
+        "index.md": "# 首页\n\n[[公开]] [[草稿]] [[私密]] #主题\n",
+        "公开.md": "---\ntitle: 公开笔记\ntags: [a, '', 3]\ndate: 2024-05-01\n---\n正文 ==重点== [[index]]\n",
+        "草稿.md": "---\ndraft: true\n---\nLEAKMARK-draft\n",
+        "私密.md": "---\npublish: false\n---\nLEAKMARK-unpublished\n",
+        "private/p.md": "LEAKMARK-private\n",
+        "templates/t.md": "LEAKMARK-template\n",
+        ".obsidian/app.json": '{"LEAKMARK": 1}',
+        ".trash/old.md": "LEAKMARK-trash\n",
+        ".env": "LEAKMARK=1\n",
+        "sub/.hidden.md": "LEAKMARK-hidden\n",
+    }
+    for rel, text in files.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    return vault
+
+
+def test_build_excludes_private_files_and_is_deterministic(tmp_path):
+    vault = _vault(tmp_path)
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\nsite_url: https://example.org/\ndocs_dir: notes\ntheme: {name: material, language: zh}\n"
+        "plugins: [search, vaultkit]\n",
+        encoding="utf-8",
+    )
+    assert build_command(vault, str(tmp_path / "s1"), strict=False) == 0
+    assert build_command(vault, str(tmp_path / "s2"), strict=False) == 0
+    files1 = sorted(p.relative_to(tmp_path / "s1") for p in (tmp_path / "s1").rglob("*") if p.is_file())
+    files2 = sorted(p.relative_to(tmp_path / "s2") for p in (tmp_path / "s2").rglob("*") if p.is_file())
+    assert files1 == files2
+    for rel in files1:
+        data = (tmp_path / "s1" / rel).read_bytes()
+        assert data == (tmp_path / "s2" / rel).read_bytes(), rel
+        assert b"LEAKMARK" not in data, rel
+    site = tmp_path / "s1"
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert 'class="vk-missing" title="unpublished">草稿<' in home
+    page = (site / "公开" / "index.html").read_text(encoding="utf-8")
+    assert "<mark>重点</mark>" in page and "公开笔记" in page
+    assert "<pubDate>Wed, 01 May 2024" in (site / "feed.xml").read_text(encoding="utf-8")
+    assert "<lastmod>2024-05-01</lastmod>" in (site / "sitemap.xml").read_text(encoding="utf-8")
+    tags = (site / "tags" / "index.html").read_text(encoding="utf-8")
+    assert "#主题" in tags and "#3" in tags
+
+
+def test_build_refuses_to_write_into_the_vault(tmp_path):
+    vault = _vault(tmp_path)
+    assert build_command(vault, str(vault / "site"), strict=False) == 2
+    assert not (vault / "site").exists()
