@@ -15,6 +15,7 @@ import shutil
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from mkdocs import livereload
@@ -123,24 +124,42 @@ def _parse_address(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-class _Reloader:
-    """Runs after each watch pass: rebuild the site, then tell the browsers to reload."""
+class LiveServer(livereload.LiveReloadServer):
+    """MkDocs' live-reload server, told by the watcher when a new version of the site is ready.
 
-    def __init__(self, site: LiveSite, server: livereload.LiveReloadServer, vault_of):
-        self.site, self.server, self.vault_of = site, server, vault_of
+    Relies on two internals of mkdocs 1.6's LiveReloadServer: the wanted/visible epoch pair
+    (requests wait while they differ; browsers reload when the visible one grows) and the
+    injection of the reload script, which it does only when it watches a path.
+    """
+
+    def __init__(self, host: str, port: int, root: Path):
+        super().__init__(builder=lambda: None, host=host, port=port, root=str(root))
+        self._watched_paths[str(root)] = 1  # inject the reload script; the files are not polled
+
+    @contextmanager
+    def rebuilding(self):
+        """Hold page requests while the site is rebuilt, then reload the browsers."""
+        with self._epoch_cond:
+            self._wanted_epoch = livereload._timestamp()
+        try:
+            yield
+        finally:
+            with self._epoch_cond:
+                self._visible_epoch = self._wanted_epoch
+                self._epoch_cond.notify_all()
+
+
+class Reloader:
+    """Runs after each watch pass: print it, rebuild the site, reload the browsers."""
+
+    def __init__(self, site: LiveSite, server: LiveServer, watcher: Watcher):
+        self.site, self.server, self.watcher = site, server, watcher
 
     def __call__(self, result: PassResult) -> None:
         print_pass(result)
         started = time.perf_counter()
-        server = self.server
-        with server._epoch_cond:  # pages requested meanwhile wait for the new version
-            server._wanted_epoch = livereload._timestamp()
-        try:
-            count = self.site.update(result, self.vault_of())
-        finally:
-            with server._epoch_cond:
-                server._visible_epoch = server._wanted_epoch
-                server._epoch_cond.notify_all()
+        with self.server.rebuilding():
+            count = self.site.update(result, self.watcher.syncer.vault)
         what = "the whole site" if count is None else f"{count} page{'s' * (count != 1)}"
         print(f"Rebuilt {what} ({(time.perf_counter() - started) * 1000:.0f} ms)", flush=True)
 
@@ -158,9 +177,9 @@ def serve_command(root: Path, address: str) -> int:
         except ValueError as exc:
             print(f"vaultkit: {exc}", file=sys.stderr)
             return 2
-        server = livereload.LiveReloadServer(builder=lambda: None, host=host, port=port, root=str(site_dir))
+        server = LiveServer(host, port, site_dir)
         watcher = Watcher(root)
-        watcher.on_pass = _Reloader(site, server, lambda: watcher.syncer.vault)
+        watcher.on_pass = Reloader(site, server, watcher)
         watcher.start()
         print(f"Serving {root} on {server.url} (live reload). Press Ctrl-C to stop.", flush=True)
         try:
