@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from ..diagnostics import Diagnostic
 from .compare import ERROR, PASS, Verdict, judge
 from .finder import Found, Side, find_claims, markdown_lines, svg_pieces
+from .parser import Operand
 
 __all__ = ["ClaimReport", "check_markdown", "check_svg", "check_line"]
 
@@ -44,15 +45,21 @@ def _diagnostic(
 ) -> Diagnostic:
     expr = line[expr_side.start : expr_side.end]
     value = line[found.value.start : found.value.end]
+    computed = verdict.computed
+    leaf = found.value.node
+    if isinstance(leaf, tuple) and leaf[0] == "neg":
+        leaf = leaf[1]
+    if isinstance(leaf, Operand) and line[leaf.end : found.value.end].strip():
+        computed += " " + line[leaf.end : found.value.end].strip()  # in the written units
     code, what = ("VK301", "wrong") if verdict.level == ERROR else ("VK302", "imprecise")
     return Diagnostic(
         rel,
         lineno,
         col0 + found.value.start + 1,
         code,
-        f"{expr} {found.rel} {value} is {what}: written {value}, computed {verdict.computed}",
+        f"{expr} {found.rel} {value} is {what}: written {value}, computed {computed}",
         written=value,
-        computed=verdict.computed,
+        computed=computed,
     )
 
 

@@ -90,8 +90,15 @@ def _left_numeric(seg: list[Token]) -> bool:
         return False
     if seg[i].kind in OPERAND_END:
         return True
-    j = _significant(seg, i - 1, -1)
-    return seg[i].kind in ("word", "cjk") and j is not None and seg[j].kind in OPERAND_END
+    for _ in range(4):  # a unit or label after a number: 12GB/s, 3 个
+        if seg[i].kind not in ("word", "cjk", "op"):
+            return False
+        i = _significant(seg, i - 1, -1)
+        if i is None:
+            return False
+        if seg[i].kind in OPERAND_END:
+            return True
+    return False
 
 
 def _right_numeric(seg: list[Token]) -> bool:

@@ -330,7 +330,7 @@ class Parser:
         op.rounded_zeros = plain and unit > 1
         op.core_end = tok.end
         i = self.suffixes(op, i + 1)
-        op.plain_int = op.plain_int and not op.suffixes and not op.percent
+        op.plain_int = op.plain_int and all(s.label and not s.scale for s in op.suffixes) and not op.percent
         if op.suffixes and any(s.uncertain for s in op.suffixes):
             raise Uncertain(f"unit not read with certainty: {self.line[op.start:op.end]}")
         return op, i

@@ -1,0 +1,154 @@
+"""Arithmetic claims: a table of claims written for these tests, properties, fuzz, and the vault."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vaultkit.claims import check_markdown, check_svg
+
+OK, WARN, ERR, SKIP, NONE = "ok", "VK302", "VK301", "skip", "none"
+
+CASES = [
+    # correct
+    ("一个 token 的缓存：2 × 16 × 16 × 64 × 2 = 65,536 bytes = 64 KB", OK),
+    ("显存：13B × 2 bytes = 26 GB", OK),
+    ("需要 600 / 80 ≈ 7.5 张卡", OK),
+    ("The grid has 8 × 8 × 4 = 256 cells.", OK),
+    ("| 优化器 | 30 × 4 = 120 | 120 / 16 = 7.5 |", OK),
+    ("注意力矩阵 = 2048² = 419 万个元素", OK),
+    ("总时间 100,000 × 6s ≈ 600,000s ≈ 7 天", OK),
+    ("比例 5/40 = 12.5%", OK),
+    ("传输 2GB / 20GB/s ≈ 100ms", OK),
+    ("2⁻¹⁰ ≈ 9.77×10⁻⁴", OK),
+    ("3600s = 1h", OK),
+    ("层数 × 参数 = 24 层 × 10M ≈ 240M 参数", OK),
+    # imprecise
+    ("2048² = 410 万个元素", WARN),
+    ("1000 / 3 = 340", WARN),
+    # wrong
+    ("显存：13B × 2 bytes = 31 GB", ERR),
+    ("The grid has 8 × 8 × 4 = 290 cells.", ERR),
+    ("总时间 100,000 × 6s ≈ 9 天", ERR),
+    ("比例 5/40 = 25%", ERR),
+    ("| 参数 | 30 × 4 = 150 |", ERR),
+    # ambiguous: skipped, never flagged
+    ("周期 2024-03-01 ~ 2024-05-30", SKIP),
+    ("取值 1048576 ~ 2097152", NONE),
+    ("ratio 64:32 = 2:1", SKIP),
+    ("总线 PCIe 5.0 ×16 = 64 GB/s", SKIP),
+    ("score pass@1 = 80.5%", SKIP),
+    ("4 × 100 Gbps = 50 GB/s", SKIP),
+    ("8Gi = 8192Mi", SKIP),
+    ("8 个专家 Expert × 5B = 40B", SKIP),
+    ("f(3) = 9", SKIP),
+    ("max_tokens = 4096", NONE),
+    ("ip 10.0.0.1 = gateway", NONE),
+    ("1 机柜 = 32 GPU", SKIP),
+    ("- 第 1 步 x = 3", SKIP),
+    ("带宽 1GB / 50 ≈ 20ms", SKIP),
+]
+
+
+def _result(text: str) -> str:
+    report = check_markdown(text, "n.md")
+    codes = {d.code for d in report.diagnostics}
+    if codes:
+        return max(codes)
+    if report.verified:
+        return OK
+    return SKIP if report.skipped else NONE
+
+
+@pytest.mark.parametrize("text, expected", CASES)
+def test_claim_table(text, expected):
+    assert _result(text) == expected
+
+
+def test_diagnostic_fields_and_position():
+    text = "---\ntitle: t\nvalue: 2 × 2 = 5\n---\n\n结果 2 × 3 = 7 个\n"
+    report = check_markdown(text, "a/b.md")
+    assert [(d.line, d.col, d.code, d.written, d.computed) for d in report.diagnostics] == [
+        (6, 12, "VK301", "7", "6")
+    ]
+    assert "2 × 3 = 7" in report.diagnostics[0].message
+
+
+def test_excluded_places():
+    text = (
+        "```vaultkit\nid: x\nnote: 2 × 2 = 5\n```\n"
+        "<!-- vaultkit:begin x -->\n2 × 2 = 5\n<!-- vaultkit:end x -->\n"
+        "%% 2 × 2 = 5 %%\n"
+        "%%\n2 × 2 = 5\n%%\n"
+        "2 × 2 = 5 %%vk-ignore%%\n"
+        "```python\nn = 2 * 2  # 2 * 2 = 5\n```\n"
+    )
+    report = check_markdown(text, "n.md")
+    assert [d.line for d in report.diagnostics] == [14]
+
+
+def test_svg_text_nodes():
+    svg = '<svg>\n  <text x="1">说明</text>\n  <text x="5" y="2">16 × 4 = 60 KB</text>\n</svg>\n'
+    report = check_svg(svg, "assets/a.svg")
+    assert [(d.line, d.col, d.code) for d in report.diagnostics] == [(3, 30, "VK301")]
+
+
+def _formatted(value: float, decimals: int) -> str:
+    return f"{value:,.{decimals}f}"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    a=st.integers(1, 99_999),
+    b=st.integers(1, 9_999),
+    op=st.sampled_from(["×", "/", "+"]),
+    decimals=st.integers(0, 4),
+    loose=st.booleans(),
+)
+def test_correct_claims_pass(a, b, op, decimals, loose):
+    exact = {"×": a * b, "/": a / b, "+": a + b}[op]
+    written = _formatted(exact, decimals)
+    if float(written.replace(",", "")) == 0:
+        return
+    text = f"结果 {a} {op} {b} {'≈' if loose else '='} {written}"
+    report = check_markdown(text, "n.md")
+    assert report.verified == 1 and report.diagnostics == [], text
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    a=st.integers(1, 99_999),
+    b=st.integers(1, 9_999),
+    op=st.sampled_from(["×", "/", "+"]),
+    factor=st.sampled_from([0.5, 0.8, 0.88, 1.12, 1.3, 3.0]),
+)
+def test_perturbed_claims_fail(a, b, op, factor):
+    exact = {"×": a * b, "/": a / b, "+": a + b}[op]
+    wrong = exact * factor
+    text = f"结果 {a} {op} {b} = {wrong:.6g}"
+    report = check_markdown(text, "n.md")
+    assert [d.code for d in report.diagnostics] == ["VK301"], text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_never_raises(text):
+    check_markdown(text, "n.md")
+    check_svg(f"<svg><text>{text}</text></svg>", "a.svg")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="0123456789,._ ×x*/+-=≈~²^()%KMBG万", max_size=300))
+def test_never_raises_on_arithmetic_soup(text):
+    check_markdown(text, "n.md")
+
+
+def test_long_lines_finish():
+    """Regexes are linear: a 1 MB line of digits and operators is read without blowing up."""
+    line = ("12,345 × 6.5e3 + (7 - 8) / 9² = 10 ≈ " * 30_000)[:1_000_000]
+    check_markdown(line, "n.md")
+    check_markdown("1" * 1_000_000 + " = 1", "n.md")
+    check_markdown("1," * 500_000 + " = 1", "n.md")
