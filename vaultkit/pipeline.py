@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import claims, links
 from .diagnostics import Diagnostic, Report
 from .examples import ExampleRunner, NoteOutcome
-from .examples.figures import FigureOutcome, check_figure, figure_rel
 from .vault import Note, Source, Vault
+
+if TYPE_CHECKING:
+    from .examples.figures import FigureOutcome
 
 
 @dataclass
@@ -69,11 +72,15 @@ class Pipeline:
 
     def figures(self) -> list[FigureOutcome]:
         if self._figures is None:
-            self._figures = [
-                check_figure(example, self.runner.outcomes[example.id], self.vault)
-                for example in self.runner.examples.values()
-                if figure_rel(example) is not None and example.id in self.runner.outcomes
-            ]
+            self._figures = []
+            if self.runner.outcomes:  # imported only then: the renderers need numpy
+                from .examples.figures import check_figure, figure_rel
+
+                self._figures = [
+                    check_figure(example, self.runner.outcomes[example.id], self.vault)
+                    for example in self.runner.examples.values()
+                    if figure_rel(example) is not None and example.id in self.runner.outcomes
+                ]
         return self._figures
 
     def fresh_figures(self) -> dict[str, str]:

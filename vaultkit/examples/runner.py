@@ -13,9 +13,6 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
 from ..numbers import rewrite_like, written_matches
-from .. import engine
-from .kinds import KINDS
-from .kinds._params import digits
 from .regions import find_regions, region_after, render_region
 from .spec import Example, ExampleError, Outcome, read_examples
 from .values import PathError, find_bindings, resolve, split_path
@@ -74,6 +71,11 @@ class ExampleRunner:
         return diags
 
     def _run(self, example: Example) -> Diagnostic | None:
+        # Imported here: the kinds need numpy, which a vault without examples never loads.
+        from .. import engine
+        from .kinds import KINDS
+        from .kinds._params import digits
+
         kind = KINDS.get(example.kind)
         if kind is None:
             return Diagnostic(example.rel, example.line_of("kind"), 1, "VK111",
@@ -99,6 +101,8 @@ class ExampleRunner:
         return None
 
     def region_body(self, example: Example) -> str:
+        from .kinds import KINDS
+
         return KINDS[example.kind].markdown(example, self.outcomes[example.id])
 
     def process(self, rel: str, text: str, tokens) -> NoteOutcome:

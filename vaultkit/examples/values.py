@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import numpy as np
-
 NUMBER = r"[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
 BINDING_RE = re.compile(rf"(?<![\w.])(?P<number>{NUMBER})?[ \t]*%%=[ \t]*(?P<path>[^%\n]*?)[ \t]*%%")
 PATH_RE = re.compile(r"^(?P<id>[A-Za-z0-9][A-Za-z0-9_-]*)(?P<rest>(?:\.[A-Za-z_]\w*|\[\d+\])+)$")
@@ -52,6 +50,8 @@ def split_path(path: str) -> tuple[str, list[str | int]]:
 
 def resolve(fields: dict, steps: list[str | int]) -> float:
     """Follow `steps` through nested dicts, lists and arrays to one number."""
+    import numpy as np  # only once an example has run, so numpy is loaded already
+
     value, walked = fields, ""
     for step in steps:
         if isinstance(step, str):
