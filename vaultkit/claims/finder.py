@@ -194,7 +194,7 @@ def _bare_conversion(lhs: Node, rhs: Node) -> bool:
 
 def find_claims(line: str) -> LineClaims:
     """Every claim written in one (already masked) line."""
-    if not _MAY_HAVE_CLAIM.search(line) or not any(ch.isdigit() for ch in line):
+    if not _MAY_HAVE_CLAIM.search(line) or not any(map(str.isdigit, line)):
         return LineClaims([], 0)
     tokens = tokenize(line)
     rels = [i for i, tok in enumerate(tokens) if tok.kind == "rel"]
@@ -275,7 +275,8 @@ def _mask_marker(line: str) -> str:
 
 
 def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(1-based line number, masked line) for every line whose claims are checked."""
+    """(1-based line number, masked line) for every line whose claims are checked; lines
+    without a relation sign hold no claim and are left out."""
     lines = text.split("\n")
     fm = _FRONT_MATTER.match(text) if text.startswith("---") else None
     first = fm.group().count("\n") if fm else 0
@@ -287,7 +288,7 @@ def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
         if fence is not None:
             if opener and opener.group(1).startswith(fence[0]) and not opener.group(2):
                 fence = None
-            elif not fence[1] and IGNORE_MARK not in line:
+            elif not fence[1] and _MAY_HAVE_CLAIM.search(line) and IGNORE_MARK not in line:
                 yield number, _mask_marker(line)
             continue
         if region is not None:
@@ -302,7 +303,7 @@ def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
             region = begin.group(1)
             continue
         masked, in_comment = _mask_comments(line, in_comment)
-        if IGNORE_MARK in line:
+        if not _MAY_HAVE_CLAIM.search(masked) or IGNORE_MARK in line:
             continue
         yield number, _mask_marker(masked)
 
