@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -43,6 +44,16 @@ def ensure_venv() -> None:
     STAMP.write_text(wanted)
 
 
+def ensure_mermaid() -> None:
+    """Mermaid diagrams need mermaid.min.js from the npm registry; without npm they show as code."""
+    if (ROOT / "node_modules" / "mermaid").is_dir() or not shutil.which("npm"):
+        return
+    print("Installing mermaid (npm) for offline diagrams ...", flush=True)
+    done = subprocess.run(["npm", "install", "--no-save", "--no-audit", "--no-fund", "--silent", "mermaid@11"], cwd=ROOT)
+    if done.returncode:
+        print("npm could not install mermaid; diagrams will show as code", flush=True)
+
+
 def vaultkit(*args: str) -> int:
     print("$ vaultkit " + " ".join(args), flush=True)
     return subprocess.run([python(), "-m", "vaultkit", *args], cwd=ROOT).returncode
@@ -63,6 +74,7 @@ def tests(args: list[str]) -> int:
 
 def main(argv: list[str]) -> int:
     ensure_venv()
+    ensure_mermaid()
     if argv[:1] == ["test"]:
         return tests(argv[1:])
     if argv == ["setup"]:

@@ -68,7 +68,12 @@ class Pipeline:
         )
 
     def fresh_text(self, rel: str) -> str:
-        return self.note(rel).text
+        """The note as `fix` would leave it (no claims check: the site needs only the text)."""
+        if rel in self._notes:
+            return self._notes[rel].text
+        note = self.vault.notes[rel]
+        text = links.fix_links(note.text, note, self.index)
+        return self.runner.process(note.rel, text, note.tokens).text
 
     def figures(self) -> list[FigureOutcome]:
         if self._figures is None:
