@@ -5,6 +5,7 @@ Thin: the logic lives in `model`, `transform`, `pages`, `math`, `nav` and `merma
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from mkdocs.config import config_options as opt
@@ -23,6 +24,15 @@ from .nav import build_nav
 from .transform import transform
 
 log = get_plugin_logger(__name__)
+
+
+def _quiet_jieba() -> None:
+    """Material's Chinese search loads jieba, which logs its dictionary loading at DEBUG."""
+    try:
+        import jieba
+    except ImportError:
+        return
+    jieba.setLogLevel(logging.WARNING)
 
 ASSETS = Path(__file__).parent / "assets"
 CSS_PATH = "assets/vaultkit/vaultkit.css"
@@ -60,6 +70,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self.mermaid_js: Path | None = None
 
     def on_config(self, config):
+        _quiet_jieba()
         self._configure_markdown(config)
         vault = Vault.load(config.docs_dir)
         self.model = SiteModel(vault, self.slugify, tags_page=self.config.tags_page)
