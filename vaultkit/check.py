@@ -14,7 +14,9 @@ from .writer import StaleFileError, write_bytes
 
 
 def run(root: Path) -> tuple[Report, list[FileChange]]:
-    return Pipeline(Vault.load(root)).report()
+    pipeline = Pipeline(Vault.load(root))
+    pipeline.compute_notes()  # all notes at once: paused GC, and the CPUs shared out
+    return pipeline.report()
 
 
 def _print(report: Report, fmt: str, root: Path) -> None:

@@ -7,6 +7,9 @@ Check and fix share this code: check compares, fix writes, `--diff` prints.
 
 from __future__ import annotations
 
+import gc
+import multiprocessing
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +21,8 @@ from .vault import Note, Source, Vault
 
 if TYPE_CHECKING:
     from .examples.figures import FigureOutcome
+
+CHARS_PER_JOB = 250_000  # below this much note text per worker, forking costs more than it saves
 
 
 @dataclass
@@ -52,6 +57,34 @@ class Pipeline:
         if rel not in self._notes:
             self._notes[rel] = self._process(self.vault.notes[rel])
         return self._notes[rel]
+
+    def compute_notes(self, jobs: int | None = None) -> None:
+        """Compute every readable note's result now, for a one-shot command (check, fix).
+
+        The cyclic garbage collector is paused meanwhile: it would scan the kept tokens of
+        every note again and again, and the work makes almost no cycles. With `jobs` > 1,
+        forked workers share the notes, each parsing its own and sending back only results
+        (None: one per CPU and per `CHARS_PER_JOB` of notes). Never call this from a process
+        that runs threads (the watcher, the server): forking such a process is unsafe."""
+        pending = [note.rel for note in self.vault.readable_notes if note.rel not in self._notes]
+        chars = sum(len(self.vault.notes[rel].text) for rel in pending)
+        if jobs is None:
+            jobs = min(_cpu_count(), 1 + chars // CHARS_PER_JOB)
+        if "fork" not in multiprocessing.get_all_start_methods():
+            jobs = 1
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            if jobs > 1 and len(pending) > 1:
+                pending.sort(key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
+                with multiprocessing.get_context("fork").Pool(jobs, _adopt, (self,)) as pool:
+                    self._notes.update(zip(pending, pool.imap(_note_in_worker, pending)))
+            else:
+                for rel in pending:
+                    self.note(rel)
+        finally:
+            if paused:
+                gc.enable()
 
     def _process(self, note: Note) -> NoteResult:
         link_diags, link_count = links.check_links(note, self.index)
@@ -125,3 +158,21 @@ class Pipeline:
                     summary.skipped_claims += svg_claims.skipped
         report.finish()
         return report, changes
+
+
+def _cpu_count() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+_worker_pipeline: Pipeline | None = None  # the pipeline a forked worker computes notes of
+
+
+def _adopt(pipeline: Pipeline) -> None:
+    global _worker_pipeline
+    _worker_pipeline = pipeline
+
+
+def _note_in_worker(rel: str) -> NoteResult:
+    return _worker_pipeline.note(rel)
