@@ -28,7 +28,7 @@ def process(text: str, rel: str = "n.md"):
         pass
 
     note = Note()
-    note.rel, note.tokens = rel, parse(text)
+    note.rel, note.text, note.tokens = rel, text, parse(text)
     runner = ExampleRunner()
     collected = runner.collect([note])
     outcome = runner.process(rel, text, note.tokens)
