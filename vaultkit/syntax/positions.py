@@ -10,6 +10,7 @@ content may have been written `\\|`.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -39,9 +40,7 @@ class _Locator:
             offset += len(content_line) + 1
 
     def locate(self, offset: int) -> tuple[int, int]:
-        i = 0
-        while i + 1 < len(self.offsets) and self.offsets[i + 1] <= offset:
-            i += 1
+        i = max(bisect_right(self.offsets, offset) - 1, 0)
         line, start = self.starts[i]
         return line, start + offset - self.offsets[i]
 
