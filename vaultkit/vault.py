@@ -115,6 +115,9 @@ def parse_front_matter(text: str, rel: str) -> FrontMatter:
             Diagnostic(rel, line, col, "VK010", f"front matter is not valid YAML: {problem}")
         )
         return fm
+    except RecursionError:
+        fm.diagnostics.append(Diagnostic(rel, 1, 1, "VK010", "front matter is nested too deeply"))
+        return fm
     if data is None:
         return fm
     if not isinstance(data, dict):
@@ -203,23 +206,48 @@ class Note:
         return parse(self.text)
 
 
-def _walk(root: Path):
-    """Yield (rel, path) for every file in the vault, not following symlinks out of it."""
+def _walk(root: Path, problems: list[Diagnostic]):
+    """Yield (rel, path) for every regular file in the vault; symlinks out of it, dangling or
+    looping links and special files (FIFOs, sockets, devices) become `problems` instead."""
     root_real = root.resolve()
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames.sort()
         base = Path(dirpath)
+        for name in [d for d in dirnames if (base / d).is_symlink()]:
+            rel = PurePosixPath((base / name).relative_to(root).as_posix())
+            if not is_excluded(rel):
+                problems.append(Diagnostic(rel.as_posix(), 1, 1, "VK005", "symlinked folder; not followed"))
         for name in sorted(filenames):
             path = base / name
             rel = PurePosixPath(path.relative_to(root).as_posix())
+            if is_excluded(rel):
+                continue
             if path.is_symlink():
                 try:
                     target = path.resolve(strict=True)
                 except (OSError, RuntimeError):
-                    continue  # dangling or looping link
-                if not target.is_relative_to(root_real) or not target.is_file():
+                    problems.append(Diagnostic(rel.as_posix(), 1, 1, "VK005", "dangling or looping symlink; skipped"))
                     continue
+                if not target.is_relative_to(root_real):
+                    problems.append(Diagnostic(rel.as_posix(), 1, 1, "VK005", "symlink out of the vault; not followed"))
+                    continue
+            if not path.is_file():
+                problems.append(Diagnostic(rel.as_posix(), 1, 1, "VK002", "not a regular file; skipped"))
+                continue
             yield rel, path
+
+
+def _case_collisions(rels: list[str]) -> list[Diagnostic]:
+    """VK006 for each file whose path differs from another's only by case (Obsidian on macOS
+    and Windows sees one file; links to it are ambiguous)."""
+    groups: dict[str, list[str]] = {}
+    for rel in rels:
+        groups.setdefault(rel.casefold(), []).append(rel)
+    diags = []
+    for same in groups.values():
+        for rel in same[1:]:
+            diags.append(Diagnostic(rel, 1, 1, "VK006", f"{rel} and {same[0]} differ only by case"))
+    return diags
 
 
 @dataclass
@@ -232,13 +260,12 @@ class Vault:
     @classmethod
     def load(cls, root: str | os.PathLike) -> "Vault":
         vault = cls(root=Path(root))
-        for rel, path in _walk(vault.root):
-            if is_excluded(rel):
-                continue
+        for rel, path in _walk(vault.root, vault.diagnostics):
             if rel.suffix.lower() == ".md":
                 vault.add_note(rel.as_posix(), path)
             else:
                 vault.attachments.append(rel.as_posix())
+        vault.diagnostics += _case_collisions([*vault.notes, *vault.attachments])
         return vault
 
     def add_note(self, rel: str, path: Path) -> Note | None:
