@@ -7,7 +7,7 @@ from pathlib import Path, PurePosixPath
 
 from .. import figures
 from ..diagnostics import Diagnostic
-from ..vault import Source
+from ..vault import MAX_NOTE_BYTES, Source
 from .spec import Example, Outcome
 
 
@@ -47,6 +47,10 @@ def check_figure(example: Example, outcome: Outcome, vault) -> FigureOutcome:
         result.diagnostics.append(Diagnostic(*at, code, f"example {example.id}: figure {rel!r} {what}"))
         return result
     result.rel, result.path = clean.as_posix(), path
+    if path.exists() and (not path.is_file() or path.stat().st_size > MAX_NOTE_BYTES):
+        what = "not a file" if not path.is_file() else f"over the {MAX_NOTE_BYTES} byte limit"
+        result.diagnostics.append(Diagnostic(*at, "VK406", f"example {example.id}: figure {rel!r} is {what}"))
+        return result
     if path.exists():
         source = Source.read(path)
         result.old = source.raw
