@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from . import claims, links
 from .diagnostics import Diagnostic, Report
 from .examples import ExampleRunner, NoteOutcome
-from .vault import Note, Source, Vault
+from .vault import MAX_NOTE_BYTES, Note, Source, Vault
 
 if TYPE_CHECKING:
     from .examples.figures import FigureOutcome
@@ -148,8 +148,10 @@ class Pipeline:
             if fig.new is not None and fig.new != fig.old:
                 changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
         for rel in self.vault.attachments:
-            if rel.lower().endswith(".svg"):
-                path = self.vault.root / rel
+            path = self.vault.root / rel
+            if rel.lower().endswith(".svg") and path.stat().st_size > MAX_NOTE_BYTES:
+                report.add([Diagnostic(rel, 1, 1, "VK003", f"over the {MAX_NOTE_BYTES} byte limit; its numbers are not checked")])
+            elif rel.lower().endswith(".svg"):
                 source = Source.read(path)
                 if source.error is None:
                     svg_claims = claims.check_svg(source.text, rel)
