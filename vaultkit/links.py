@@ -115,6 +115,7 @@ class LinkIndex:
             self.by_name[name].append(rel)
             self.by_lower_name[name.casefold()].append(rel)
         self._backlinks: dict[str, list[str]] | None = None
+        self._cycles: set[tuple[str, int, int]] | None = None
 
     def resolve(self, path: str, source: str) -> Resolution:
         """Where a link path written in note `source` leads (see the module docstring)."""
@@ -149,6 +150,20 @@ class LinkIndex:
                 return Resolution("missing", None, tuple(sorted(names)))
         return Resolution("outside" if escapes else "missing", None)
 
+    def embed_cycles(self) -> set[tuple[str, int, int]]:
+        """(note, line, col) of every note embed that is part of a cycle of note embeds."""
+        if self._cycles is None:
+            edges = []  # (source, target, line, col)
+            for note in self.vault.readable_notes:
+                for link in extract_links(note):
+                    target = self.resolve(link.path, note.rel).target if link.embed else None
+                    if target in self.vault.notes:
+                        edges.append((note.rel, target, link.line, link.col))
+            component = _components({(a, b) for a, b, _, _ in edges})
+            self._cycles = {(a, line, col) for a, b, line, col in edges
+                            if a == b or component.get(a, a) == component.get(b, b)}
+        return self._cycles
+
     def _pick(self, candidates: list[str], source: str, status: str) -> Resolution:
         if len(candidates) == 1:
             return Resolution(status, candidates[0])
@@ -167,6 +182,44 @@ class LinkIndex:
                         found[target].add(note.rel)
             self._backlinks = {target: sorted(notes) for target, notes in found.items()}
         return self._backlinks.get(rel, [])
+
+
+def _components(edges: set[tuple[str, str]]) -> dict[str, str]:
+    """Strongly connected components (Tarjan's algorithm, iterative): node -> its component's root."""
+    graph: dict[str, list[str]] = defaultdict(list)
+    for a, b in sorted(edges):
+        graph[a].append(b)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    component: dict[str, int] = {}
+    stack: list[str] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(graph[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    work.append((child, iter(graph[child])))
+                elif child not in component:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    component[member] = node
+                    if member == node:
+                        break
+    return component
 
 
 def _describe(link: Link) -> str:
@@ -199,6 +252,8 @@ def check_links(note, index: LinkIndex) -> tuple[list[Diagnostic], int]:
         elif res.status == "ambiguous":
             others = ", ".join(res.candidates[1:4])
             report(link.line, link.col, "VK503", f"{what} matches {len(res.candidates)} files; using the nearest, {res.target} (also {others})")
+        if link.embed and (note.rel, link.line, link.col) in index.embed_cycles():
+            report(link.line, link.col, "VK509", f"{what} embeds a note that embeds this one; the cycle is cut")
         if res.target in index.unpublished and res.target != note.rel:
             report(link.line, link.col, "VK508", f"{what} points to {res.target}, which is not published")
         target = index.vault.notes.get(res.target)
