@@ -6,6 +6,7 @@ Thin: the logic lives in `model`, `transform`, `pages`, `math`, `nav` and `merma
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 
 from mkdocs.config import config_options as opt
@@ -24,6 +25,24 @@ from .nav import build_nav
 from .transform import transform
 
 log = get_plugin_logger(__name__)
+
+
+class Progress:
+    """`rendering page i/N` on one terminal line; silent when stderr is not a terminal."""
+
+    def __init__(self, total: int):
+        self.total, self.count = total, 0
+        self.shown = sys.stderr.isatty()
+
+    def step(self) -> None:
+        self.count += 1
+        if self.shown and self.count <= self.total:
+            sys.stderr.write(f"\rvaultkit: rendering page {self.count}/{self.total}")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.shown and self.count:
+            sys.stderr.write("\n")
 
 
 def _quiet_jieba() -> None:
@@ -115,9 +134,11 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         if self.mermaid_js:
             files.append(File.generated(config, MERMAID_PATH, abs_src_path=str(self.mermaid_js)))
         self.files = files
+        self.progress = Progress(len(files.documentation_pages()))
         return files
 
     def on_page_markdown(self, markdown, page, config, files):
+        self.progress.step()
         rel = page.file.src_uri
         note = self.model.published.get(rel)
         if note is None:
@@ -132,6 +153,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         return render_math(html)
 
     def on_post_build(self, config):
+        self.progress.done()
         if not self.config.feed:
             return
         urls = {rel: self.files.get_file_from_path(rel).url for rel in self.model.published}
