@@ -155,6 +155,8 @@ class LinkIndex:
         if self._cycles is None:
             edges = []  # (source, target, line, col)
             for note in self.vault.readable_notes:
+                if "![[" not in note.text:
+                    continue  # no embed here: spare the markdown parse
                 for link in extract_links(note):
                     target = self.resolve(link.path, note.rel).target if link.embed else None
                     if target in self.vault.notes:
