@@ -1,0 +1,67 @@
+"""`Pipeline.compute_notes`: forked workers and the paused GC give the report of a plain pass."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+
+import pytest
+
+from vaultkit.diagnostics import format_json
+from vaultkit.pipeline import Pipeline
+from vaultkit.vault import Vault
+
+Q = "[[0.5, 0.3], [0.1, -0.4]]"
+NOTES = {
+    "a.md": "# A\n\nSee [[b#Part two]] and [[b#Missing]], [[nowhere]].\n\n2 × 3 = 7 and 4 × 4 = 16.\n",
+    "dir/b.md": "---\ntitle: B\n---\n# B\n\n## Part two\n\nA block ^blk\n\n[[a]] ![[c]]\n",
+    "c.md": "![[dir/b]]\n\n| x | y |\n|---|---|\n| 10 / 4 = 2.5 | [[dir/b\\|alias]] |\n",
+    "ex.md": (
+        f"```vaultkit\nid: tiny\nkind: attention\ntokens: [x, y]\nQ: {Q}\nK: {Q}\n```\n\n"
+        "Score 0.00%%= tiny.scores[0][1] %%\n"
+    ),
+    "link-moved.md": "[[other/dir/b]] and [[../b]]\n",
+}
+
+
+def make_vault(root):
+    for rel, text in NOTES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def outcome(pipeline: Pipeline) -> tuple[str, list]:
+    report, changes = pipeline.report()
+    return format_json(report), [(c.rel, c.old, c.new) for c in changes]
+
+
+def test_plain_pass_reports_something(tmp_path):
+    report, changes = Pipeline(Vault.load(make_vault(tmp_path))).report()
+    codes = {d.code for d in report.diagnostics}
+    assert {"VK501", "VK504", "VK301"} <= codes
+    assert changes  # the inline value and the generated region
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="needs fork")
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_workers_give_the_plain_report(tmp_path, jobs):
+    root = make_vault(tmp_path)
+    expected = outcome(Pipeline(Vault.load(root)))
+    pipeline = Pipeline(Vault.load(root))
+    pipeline.compute_notes(jobs)
+    assert outcome(pipeline) == expected
+
+
+def test_gc_state_is_restored(tmp_path):
+    pipeline = Pipeline(Vault.load(make_vault(tmp_path)))
+    assert gc.isenabled()
+    pipeline.compute_notes(1)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        Pipeline(Vault.load(tmp_path)).compute_notes(1)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
