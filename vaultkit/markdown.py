@@ -8,6 +8,7 @@ Parse each note once: `Note.tokens` caches the result.
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
@@ -33,7 +34,14 @@ def make_parser() -> MarkdownIt:
     md.use(wikilinks_plugin).use(table_pipes_plugin).use(comments_plugin).use(tags_plugin)
     md.use(highlight_plugin).use(callouts_plugin).use(block_ids_plugin).use(headings_plugin)
     md.use(positions_plugin)  # last: turns offsets of inline tokens into lines and columns
+    md.core.ruler.at("normalize", _normalize)
     return md
+
+
+def _normalize(state: StateCore) -> None:
+    """Like markdown-it's own, but a lone `\r` is not a line break: vaultkit counts lines by
+    `\n` only (notes come with `\r\n` already made `\n`), so positions match the text."""
+    state.src = state.src.replace("\0", "\ufffd")
 
 
 _PARSER = make_parser()
