@@ -190,7 +190,8 @@ def find_blocks(runs: list[Run], rects: list[Rect]) -> list[Block]:
                 last.runs.append(run)
             else:
                 blocks.append(Block([cells], [run], run.pin, run.x, run.y, label))
-        elif SINGLE.fullmatch(run.text) and re.search(r"\d|∞|×", run.text):
+        elif (SINGLE.fullmatch(run.text) and re.search(r"\d|∞|×", run.text)
+              and math.isfinite(run.x) and math.isfinite(run.y)):  # a table cell needs a place
             lead = len(run.text) - len(run.text.lstrip())
             value = run.text.strip()
             cell = Cell(value, run.start + lead, run.start + lead)
