@@ -76,6 +76,8 @@ class Pipeline:
         gc.disable()
         try:
             if jobs > 1 and len(pending) > 1:
+                from . import markdown  # noqa: F401  (the parser, made once for every worker)
+
                 pending.sort(key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
                 with multiprocessing.get_context("fork").Pool(jobs, _adopt, (self,)) as pool:
                     self._notes.update(zip(pending, pool.imap(_note_in_worker, pending)))
