@@ -336,3 +336,33 @@ def test_exponential_embed_fan_out_is_bounded(tmp_path):
     except subprocess.TimeoutExpired:
         pytest.fail("build did not finish")
     assert done.returncode == 0
+
+
+def test_oversized_svg_attachment_is_not_read(tmp_path):
+    root = make_vault(tmp_path / "v", {"big.svg": "<svg>" + " " * (5 * 1024 * 1024) + "</svg>"})
+    report, _ = run(root)
+    assert codes(report, "big.svg") == ["VK003"]
+
+
+# -- watch: the same traps arriving while the watcher runs --------------------------------
+
+
+def test_watcher_pass_over_hostile_files_reads_nothing_outside(tmp_path, outside):
+    from vaultkit.watch import Syncer
+
+    root = make_vault(tmp_path / "v", {"n.md": ATTN.format(id="a", figure="assets/a.svg")})
+    syncer = Syncer(root)
+    (root / "secret.md").symlink_to(outside / "secret.md")
+    (root / "dir").symlink_to(outside, target_is_directory=True)
+    (root / "loop.md").symlink_to(root / "loop.md")
+    os.mkfifo(root / "pipe.md")
+    make_vault(root, {"huge.md": "x" * (5 * 1024 * 1024), "bin.md": b"\0\1\2",
+                      "bomb.md": f"---\n{BOMB}---\n", "n.md": ATTN.format(id="a", figure="../outside/x.svg")})
+    before = snapshot(outside)
+    result = syncer.sync({"secret.md", "dir", "dir/secret.md", "loop.md", "pipe.md", "huge.md", "bin.md",
+                          "bomb.md", "n.md"})
+    assert result is not None
+    assert SECRET not in repr(result.report) and "secret.md" not in syncer.vault.notes
+    assert {"VK405"} <= set(codes(result.report, "n.md"))
+    assert snapshot(outside) == before
+    assert not (tmp_path / "outside" / "x.svg").exists()
