@@ -10,6 +10,8 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,13 +66,14 @@ class Pipeline:
         The cyclic garbage collector is paused meanwhile: it would scan the kept tokens of
         every note again and again, and the work makes almost no cycles. With `jobs` > 1,
         forked workers share the notes, each parsing its own and sending back only results
-        (None: one per CPU and per `CHARS_PER_JOB` of notes). Never call this from a process
-        that runs threads (the watcher, the server): forking such a process is unsafe."""
+        (None: one per CPU and per `CHARS_PER_JOB` of notes). A process that runs threads
+        (the watcher, the server) is never forked: that is unsafe, so it computes the notes
+        itself."""
         pending = [note.rel for note in self.vault.readable_notes if note.rel not in self._notes]
         chars = sum(len(self.vault.notes[rel].text) for rel in pending)
         if jobs is None:
             jobs = min(_cpu_count(), 1 + chars // CHARS_PER_JOB)
-        if "fork" not in multiprocessing.get_all_start_methods():
+        if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
             jobs = 1
         paused = gc.isenabled()
         gc.disable()
@@ -79,8 +82,9 @@ class Pipeline:
                 from . import markdown  # noqa: F401  (the parser, made once for every worker)
 
                 pending.sort(key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
-                with multiprocessing.get_context("fork").Pool(jobs, _adopt, (self,)) as pool:
-                    self._notes.update(zip(pending, pool.imap(_note_in_worker, pending)))
+                fork = multiprocessing.get_context("fork")
+                with ProcessPoolExecutor(jobs, fork, _adopt, (self,)) as pool:
+                    self._notes.update(zip(pending, pool.map(_note_in_worker, pending)))
             else:
                 for rel in pending:
                     self.note(rel)
