@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import threading
 
 import pytest
 
+import vaultkit.pipeline
 from vaultkit.diagnostics import format_json
 from vaultkit.pipeline import Pipeline
 from vaultkit.vault import Vault
@@ -65,3 +67,22 @@ def test_gc_state_is_restored(tmp_path):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_process_with_threads_is_not_forked(tmp_path, monkeypatch):
+    def no_fork(*args, **kwargs):
+        raise AssertionError("forked a process that runs threads")
+
+    monkeypatch.setattr(vaultkit.pipeline, "ProcessPoolExecutor", no_fork)
+    root = make_vault(tmp_path)
+    expected = outcome(Pipeline(Vault.load(root)))
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        pipeline = Pipeline(Vault.load(root))
+        pipeline.compute_notes(2)
+    finally:
+        stop.set()
+        thread.join()
+    assert outcome(pipeline) == expected
