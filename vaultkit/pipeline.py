@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -83,8 +84,11 @@ class Pipeline:
 
                 pending.sort(key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
                 fork = multiprocessing.get_context("fork")
-                with ProcessPoolExecutor(jobs, fork, _adopt, (self,)) as pool:
+                pool = ProcessPoolExecutor(jobs, fork, _adopt, (self,))
+                try:
                     self._notes.update(zip(pending, pool.map(_note_in_worker, pending)))
+                finally:
+                    pool.shutdown(cancel_futures=True)  # on Ctrl-C: finish the notes begun, no more
             else:
                 for rel in pending:
                     self.note(rel)
@@ -178,6 +182,8 @@ _worker_pipeline: Pipeline | None = None  # the pipeline a forked worker compute
 
 
 def _adopt(pipeline: Pipeline) -> None:
+    """Set up a worker: the pipeline whose notes it computes; Ctrl-C is for the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_pipeline
     _worker_pipeline = pipeline
 
