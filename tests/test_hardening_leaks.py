@@ -123,9 +123,6 @@ def test_links_to_unpublished_notes_are_plain_text(built):
         assert f'href="notes/{target}/' not in page and f'href="{target}/' not in page
 
 
-@pytest.mark.xfail(strict=True, reason="site/model.py SiteModel.text drops the front matter with "
-                   "str.splitlines, which also splits at U+2028, U+0085, \\x0c...: a front matter value "
-                   "holding such a character leaves its last lines (fields) in the page and search index")
 def test_front_matter_never_reaches_the_page(tmp_path):
     vault = tmp_path / "vault"
     vault.mkdir()

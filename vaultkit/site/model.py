@@ -55,7 +55,9 @@ class SiteModel:
         if rel not in self._texts:
             text = self.pipeline.fresh_text(rel)
             end = self.vault.notes[rel].front.end_line
-            self._texts[rel] = "".join(text.splitlines(keepends=True)[end:])
+            # split at \n only: str.splitlines also breaks at U+2028, \x0c, ... and would
+            # leave front matter lines (and their secrets) in the page
+            self._texts[rel] = "\n".join(text.split("\n")[end:])
         return self._texts[rel]
 
     def forget(self, rel: str) -> None:

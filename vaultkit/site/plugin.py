@@ -6,6 +6,7 @@ Thin: the logic lives in `model`, `transform`, `pages`, `math`, `nav` and `merma
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -119,9 +120,11 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
 
     def on_files(self, files: Files, config) -> Files:
         model = self.model
-        docs_dir = Path(config.docs_dir).resolve()
+        docs_dir = os.path.abspath(config.docs_dir)
         for file in list(files):
-            from_vault = file.generated_by is None and Path(file.abs_src_path).resolve().is_relative_to(docs_dir)
+            # Judge every file found under docs_dir by where MkDocs found it, not where it
+            # resolves to: MkDocs follows symlinks, and the vault model does not.
+            from_vault = file.generated_by is None and file.src_dir and os.path.abspath(file.src_dir) == docs_dir
             if from_vault and not model.publishes(file.src_uri):
                 files.remove(file)
         for rel, svg in model.figures.items():

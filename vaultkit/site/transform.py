@@ -78,10 +78,16 @@ def transform(site: Site, page: str) -> str:
     return _Transformer(site, page).convert(site.text(page), page, (page,))
 
 
+MAX_EMBED_DEPTH = 10
+MAX_EMBEDS = 500  # per page: note embeds can fan out exponentially
+MAX_EMBEDDED_CHARS = 2_000_000  # per page
+
+
 class _Transformer:
     def __init__(self, site: Site, page: str):
         self.site = site
         self.page = page
+        self.embedded_chars = self.embeds = 0
 
     def convert(self, text: str, source: str, stack: tuple[str, ...]) -> str:
         """Rewrite `text` (written in note `source`) for the page; `stack` stops embed cycles."""
@@ -152,7 +158,13 @@ class _Transformer:
             return f"[{_escape_link_text(alias or name)}]({url(self.page, rel)})"
         if rel in stack:
             return _missing(alias or name, "embed cycle")
+        if len(stack) > MAX_EMBED_DEPTH:
+            return _missing(alias or name, "embed too deep")
         body = self.site.text(rel)
+        self.embeds += 1
+        self.embedded_chars += len(body)
+        if self.embeds > MAX_EMBEDS or self.embedded_chars > MAX_EMBEDDED_CHARS:
+            return _missing(alias or name, "too much embedded text on this page")
         if heading:
             body = heading_section(body, heading)
         elif block:
@@ -198,7 +210,7 @@ def strip_comments(text: str) -> str:
 
 def split_fences(text: str) -> list[tuple[str, str]]:
     """Split into ("text" | "code" | "vaultkit", chunk) pieces; fences keep their lines."""
-    lines = text.splitlines(keepends=True)
+    lines = [line for line in re.split(r"(?<=\n)", text) if line]  # \n only, as the parser counts lines
     pieces: list[tuple[str, str]] = []
     buf: list[str] = []
     i = 0
