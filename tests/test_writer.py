@@ -34,3 +34,21 @@ def test_create_new_file_and_refuse_if_it_appeared(tmp_path):
     assert write_bytes(path, b"<svg/>", expected=None)
     with pytest.raises(StaleFileError):
         write_bytes(path, b"<svg/>!", expected=None)
+
+
+def test_save_in_place_just_before_the_rename_is_put_back(tmp_path, monkeypatch):
+    """An editor truncates and writes the file between our last look and the rename."""
+    path = tmp_path / "n.md"
+    path.write_bytes(b"what we read")
+    real_replace = os.replace
+
+    def editor_saves_then_replace(src, dst):
+        with open(dst, "wb") as f:  # in place, as Obsidian saves
+            f.write(b"the editor's newest save")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", editor_saves_then_replace)
+    with pytest.raises(StaleFileError):
+        write_bytes(path, b"ours", expected=b"what we read")
+    assert path.read_bytes() == b"the editor's newest save"
+    assert [p.name for p in tmp_path.iterdir()] == ["n.md"]

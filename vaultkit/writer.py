@@ -2,13 +2,20 @@
 
 A write happens only when the bytes change, never over a file that changed on disk since it
 was read, and always as temp file + fsync + rename in the same folder, keeping the mode.
+
+An editor that saves in place (open with truncate, write — as Obsidian does) between our last
+look and the rename writes into the file we are replacing. We keep that file open across the
+rename and look at it once more afterwards: if it changed, the editor's bytes are put back.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
+
+SETTLE_SECONDS = 0.02  # how long a late save must stay unchanged before it is put back
 
 
 class StaleFileError(Exception):
@@ -37,10 +44,18 @@ def write_bytes(path: Path, data: bytes, *, expected: bytes | None) -> bool:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
-        # Last look before the rename: an editor may have saved while we wrote.
-        if _current(path) != expected:
-            raise StaleFileError(str(path))
-        os.replace(tmp, path)
+        replaced = _open_existing(path)
+        try:
+            # Last look before the rename: an editor may have saved while we wrote.
+            if (None if replaced is None else _read_fd(replaced)) != expected:
+                raise StaleFileError(str(path))
+            os.replace(tmp, path)
+            if replaced is not None and _read_fd(replaced) != expected:
+                _put_back(path, _settled(replaced), ours=data)
+                raise StaleFileError(str(path))
+        finally:
+            if replaced is not None:
+                os.close(replaced)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -49,6 +64,46 @@ def write_bytes(path: Path, data: bytes, *, expected: bytes | None) -> bool:
         raise
     _fsync_dir(path.parent)
     return True
+
+
+def _open_existing(path: Path) -> int | None:
+    try:
+        return os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+
+
+def _read_fd(fd: int) -> bytes:
+    chunks, offset = [], 0
+    while chunk := os.pread(fd, 1 << 20, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def _settled(fd: int, tries: int = 50) -> bytes:
+    """The content of `fd` once it stops changing (an editor may be mid-save)."""
+    last = _read_fd(fd)
+    for _ in range(tries):
+        time.sleep(SETTLE_SECONDS)
+        now = _read_fd(fd)
+        if now == last:
+            break
+        last = now
+    return last
+
+
+def _put_back(path: Path, late: bytes, *, ours: bytes) -> None:
+    """Restore an editor's save that landed in the file we replaced, unless newer bytes are there."""
+    if _current(path) != ours:
+        return
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".vaultkit-tmp", dir=path.parent)
+    with os.fdopen(fd, "wb") as f:
+        f.write(late)
+        f.flush()
+        os.fsync(f.fileno())
+    os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+    os.replace(tmp, path)
 
 
 def _current(path: Path) -> bytes | None:
