@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -92,6 +93,17 @@ def test_parse_address_rejects_garbage():
         _parse_address("localhost")
 
 
+def fetch_when_listening(url: str, deadline: float) -> str:
+    """The port is known once bound, a moment before the server listens on it."""
+    while True:
+        try:
+            return urllib.request.urlopen(url, timeout=TIMEOUT).read().decode("utf-8")
+        except urllib.error.URLError as exc:
+            if not isinstance(exc.reason, ConnectionRefusedError) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def test_served_page_follows_a_save(vault, tmp_path):
     """The real chain: watchdog event → pass → page rebuilt → served with the livereload script."""
     site = LiveSite(vault, tmp_path / "site")
@@ -106,7 +118,7 @@ def test_served_page_follows_a_save(vault, tmp_path):
         while not server.server_address[1] and time.monotonic() < deadline:
             time.sleep(0.05)
         url = f"http://127.0.0.1:{server.server_address[1]}/notes/b/"
-        first = urllib.request.urlopen(url, timeout=TIMEOUT).read().decode("utf-8")
+        first = fetch_when_listening(url, deadline)
         assert "乙的正文" in first and "livereload" in first
         (vault / "notes" / "b.md").write_text("# B\n\n保存之后的正文。\n", encoding="utf-8")
         page = first
