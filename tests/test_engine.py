@@ -332,3 +332,9 @@ def test_extreme_scores_stay_finite(a, b):
     result = engine.attention([[a, b]], [[b, a], [1e3, -1e3]], [[1.0], [2.0]])
     assert np.isfinite(result.weights).all() and np.isfinite(result.output).all()
     assert result.weights.sum() == pytest.approx(1)
+
+
+def test_scores_overflowing_to_minus_infinity_are_refused_not_masked():
+    """Huge opposite-sign inputs overflow to −inf, which must not pass for a masked cell."""
+    with pytest.raises(ValueError, match="overflow"):
+        engine.attention(np.array([[1e200, 1e200]]), np.array([[-1e200, -1e200]]))

@@ -229,8 +229,11 @@ def attention(q, k, v=None, *, mask=None, scale=None, causal=False, align="top-l
         raise ValueError(f"scale must be a finite number, got {scale!r}")
     scale = float(scale)
 
-    scores = q @ k.T  # (L, S)
-    scaled = scores * scale  # (L, S)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused just below
+        scores = q @ k.T  # (L, S)
+        scaled = scores * scale  # (L, S)
+    if not np.isfinite(scaled).all():
+        raise ValueError("the attention scores overflow float64: the inputs are too large")
 
     masked = scaled.copy()  # (L, S)
     if mask is not None:
@@ -243,7 +246,7 @@ def attention(q, k, v=None, *, mask=None, scale=None, causal=False, align="top-l
         masked[~causal_mask(L, S, align)] = -np.inf
 
     if np.isnan(masked).any() or np.isposinf(masked).any():
-        raise ValueError("the attention scores overflow float64: the inputs are too large")
+        raise ValueError("the additive mask makes a score NaN or +inf")
 
     weights = softmax_rows(masked)  # (L, S)
     output = None if v is None else weights @ v  # (L, dv)
