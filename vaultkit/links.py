@@ -44,17 +44,17 @@ def _walk(tokens):
             yield from token.children
 
 
-def extract_links(note) -> list[Link]:
-    """Wikilinks and embeds of a note, in order, from its tokens (so never from code)."""
-    links = []
-    for token in _walk(note.tokens):
-        if token.type == "wikilink" or token.type == "wikiembed":
-            m = token.meta
-            links.append(
-                Link(note.rel, m["line"], m["col"], m["end_col"], m["raw"], m["path"],
-                     m["heading"], m["block"], m["alias"], m["embed"])
-            )
-    return links
+def extract_links(note) -> tuple[Link, ...]:
+    """Wikilinks and embeds of a note, in order, from its tokens (so never from code).
+
+    Kept in `note.derived`, where a worker process may also have put them."""
+    if "links" not in note.derived:
+        note.derived["links"] = tuple(
+            Link(note.rel, m["line"], m["col"], m["end_col"], m["raw"], m["path"],
+                 m["heading"], m["block"], m["alias"], m["embed"])
+            for m in (t.meta for t in _walk(note.tokens) if t.type in ("wikilink", "wikiembed"))
+        )
+    return note.derived["links"]
 
 
 def markdown_links(note) -> list[tuple[int, str]]:

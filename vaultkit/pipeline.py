@@ -44,6 +44,7 @@ class NoteResult:
     values: int
     claims: int
     skipped_claims: int
+    found_links: tuple = ()  # extract_links of the note, handed back by worker processes
 
 
 class Pipeline:
@@ -86,7 +87,9 @@ class Pipeline:
                 fork = multiprocessing.get_context("fork")
                 pool = ProcessPoolExecutor(jobs, fork, _adopt, (self,))
                 try:
-                    self._notes.update(zip(pending, pool.map(_note_in_worker, pending)))
+                    for rel, result in zip(pending, pool.map(_note_in_worker, pending)):
+                        self._notes[rel] = result
+                        self.vault.notes[rel].derived.setdefault("links", result.found_links)
                 finally:
                     pool.shutdown(cancel_futures=True)  # on Ctrl-C: finish the notes begun, no more
             else:
@@ -108,6 +111,7 @@ class Pipeline:
             values=outcome.values,
             claims=claim_report.verified,
             skipped_claims=claim_report.skipped,
+            found_links=links.extract_links(note),
         )
 
     def fresh_text(self, rel: str) -> str:

@@ -170,6 +170,8 @@ class Note:
     rel: str  # vault-relative POSIX path, e.g. "07-Knowledge/x.md"
     source: Source
     front: FrontMatter = field(default_factory=FrontMatter)
+    # what was read off the tokens (e.g. "links"), kept so the tokens need not be parsed again
+    derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def text(self) -> str:

@@ -99,6 +99,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self._configure_markdown(config)
         vault = Vault.load(config.docs_dir)
         self.model = SiteModel(vault, self.slugify, tags_page=self.config.tags_page)
+        self.model.pipeline.compute_notes()  # every note's fresh text, on all cores when worth it
         if config.nav is None:
             titles = {rel: note.title for rel, note in self.model.published.items()}
             config.nav = build_nav(titles, extra=[{self.config.tags_title: self.config.tags_page}])
@@ -168,10 +169,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             gc.enable()
 
     def on_post_build(self, config):
-        self._restore_gc()
         self.progress.done()
-        if not self.config.feed:
-            return
-        urls = {rel: self.files.get_file_from_path(rel).url for rel in self.model.published}
-        feed = pages.feed_xml(self.model, config.site_name, config.site_url or "", urls)
-        Path(config.site_dir, FEED_PATH).write_text(feed, encoding="utf-8")
+        if self.config.feed:
+            urls = {rel: self.files.get_file_from_path(rel).url for rel in self.model.published}
+            feed = pages.feed_xml(self.model, config.site_name, config.site_url or "", urls)
+            Path(config.site_dir, FEED_PATH).write_text(feed, encoding="utf-8")
+        self._restore_gc()  # last: a collection now would scan every kept token once more
