@@ -149,9 +149,14 @@ def test_folder_move_is_followed(vault, running):
 
 
 def test_burst_is_one_pass(vault, running):
+    """60 files land within milliseconds (written aside, then moved in) and make one pass."""
     watcher, recorder = running
+    staging = vault.parent / "staging"
+    staging.mkdir()
     for i in range(60):
-        (vault / "notes" / f"n{i:02}.md").write_text(f"# N{i}\n\n[[a]]\n", encoding="utf-8")
+        (staging / f"n{i:02}.md").write_text(f"# N{i}\n\n[[a]]\n", encoding="utf-8")
+    for i in range(60):
+        os.replace(staging / f"n{i:02}.md", vault / "notes" / f"n{i:02}.md")
     result = recorder.wait()
     assert len(result.changed) == 60
     assert recorder.quiet() == 1
