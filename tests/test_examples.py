@@ -248,3 +248,12 @@ def test_summary_counts_what_was_verified(tmp_path):
     report, _ = run(root)
     assert report.summary.examples == 1 and report.summary.notes == 1
     assert "1 examples" in report.summary.line()
+
+
+def test_tables_and_figures_round_a_decimal_tie_alike():
+    """0.27 / 2 is 0.13499999999999998 in binary but 0.135 to the reader: both say 0.14."""
+    from vaultkit.figures.style import fmt as figure_fmt
+    from vaultkit.numbers import fmt
+
+    assert fmt(0.27 / 2, 2) == figure_fmt(0.27 / 2, 2) == "0.14"
+    assert fmt(-0.27 / 2, 2) == figure_fmt(-0.27 / 2, 2) == "-0.14"

@@ -1,7 +1,8 @@
 """Writing numbers the way a person does, and judging numbers a person wrote.
 
-Rounding is half away from zero on the shortest decimal form of the float (so 0.145 → 0.15,
-as a person would round it). A written number is right when it is a correct rounding of the
+Rounding is half away from zero on the float taken to 12 significant digits, so float noise
+(0.32499999999999996 for a decimal 0.325) does not decide a tie: 0.145 → 0.15, 0.325 → 0.33,
+as a person would round them. Tables, inline values and figures all round through here. A written number is right when it is a correct rounding of the
 computed value at the precision it is written with; a tie may round either way.
 """
 
@@ -16,7 +17,7 @@ NUMBER_RE = re.compile(r"[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]
 
 
 def round_half_away(value: float, digits: int) -> Decimal:
-    return Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return Decimal(f"{float(value):.12g}").quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
 
 
 def fmt(value: float, digits: int, *, thousands: bool = False) -> str:

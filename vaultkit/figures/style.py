@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from decimal import ROUND_HALF_UP, Decimal
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
+
+from ..numbers import round_half_away
 
 WIDTH = 680
 FORMAT_VERSION = 1  # part of the input hash: bump when the drawing changes for the same inputs
@@ -65,15 +66,10 @@ def num(value: float) -> str:
 
 
 def fmt(value: float, digits: int) -> str:
-    """`value` rounded half away from zero at `digits` decimals; −inf is written `-inf`.
-
-    The value is first taken to 12 significant digits so float noise (0.32499999999999996)
-    does not decide a tie that is exact in decimal.
-    """
+    """`value` rounded as everywhere in vaultkit (`numbers.round_half_away`); −inf is `-inf`."""
     if np.isneginf(value):
         return "-inf"
-    exact = Decimal(f"{float(value):.12g}")
-    text = str(exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+    text = str(round_half_away(value, digits))
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
