@@ -19,10 +19,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from decimal import Decimal
 
 import numpy as np
 
+from ..numbers import written_matches
 from .style import fmt
 
 NUMBER = r"[-−]?(?:\d+(?:\.\d*)?|\.\d+)"
@@ -238,10 +238,6 @@ def quantity_from_text(text: str, quantities: dict) -> str | None:
     return None
 
 
-def parse_number(written: str) -> Decimal:
-    return Decimal(written.replace("−", "-"))
-
-
 def is_mask(written: str) -> bool:
     return re.fullmatch(MASK, written) is not None
 
@@ -250,12 +246,7 @@ def agrees(written: str, computed: float, masked_here: bool) -> bool:
     """A correct rounding of `computed` at the precision `written` has (ties either way)."""
     if is_mask(written):
         return masked_here or np.isneginf(computed)
-    if np.isneginf(computed):
-        return False
-    value = parse_number(written)
-    exponent = value.as_tuple().exponent
-    half = 0.5 * 10.0 ** exponent
-    return abs(float(value) - float(computed)) <= half * (1 + 1e-9) + 1e-12
+    return written_matches(written, computed)  # False for −inf computed
 
 
 def styled(computed: float, like: str, digits: int, minus: str) -> str:
