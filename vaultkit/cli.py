@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -102,4 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         return USAGE_ERROR
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `vaultkit check | head`: the reader left; stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return USAGE_ERROR
