@@ -42,3 +42,15 @@ def test_github_format(tmp_path):
                          capture_output=True, text=True, cwd=tmp_path.parent)
     assert run.returncode == 1
     assert run.stdout.startswith(f"::error file={tmp_path.name}/a.md,line=1,col=1,title=VK501::VK501 ")
+
+
+def test_closed_pipe_ends_quietly(tmp_path):
+    block = "```vaultkit\nid: e{i}\nkind: attention\ntokens: [a, b]\nseed: {i}\n```\n\n"
+    (tmp_path / "n.md").write_text("".join(block.format(i=i) for i in range(60)), encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "vaultkit", "fix", "--diff", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.read(100)
+    proc.stdout.close()  # like `| head`
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1
+    assert "Traceback" not in stderr
