@@ -46,7 +46,8 @@ def test_github_format(tmp_path):
 
 def test_closed_pipe_ends_quietly(tmp_path):
     block = "```vaultkit\nid: e{i}\nkind: attention\ntokens: [a, b]\nseed: {i}\n```\n\n"
-    (tmp_path / "n.md").write_text("".join(block.format(i=i) for i in range(60)), encoding="utf-8")
+    for i in range(100):  # a diff of many files, printed one after another
+        (tmp_path / f"n{i}.md").write_text(block.format(i=i), encoding="utf-8")
     proc = subprocess.Popen([sys.executable, "-m", "vaultkit", "fix", "--diff", str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.read(100)
