@@ -62,7 +62,7 @@ def test_escaped_brackets_in_prose_are_not_math():
 
 
 def test_heading_anchor_and_meta():
-    assert heading_anchor("主线 5：存储现代化") == "主线-5存储现代化"
+    assert heading_anchor("第 3 步：算出分数") == "第-3-步算出分数"
     assert heading_anchor("Hello, World!") == "hello-world"
     tokens = parse("# Intro\n\n## Intro\n\n## `code` and #tag\n")
     heads = [t for t in tokens if t.type == "heading_open"]

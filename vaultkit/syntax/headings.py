@@ -17,7 +17,7 @@ def heading_anchor(text: str) -> str:
     """The anchor id the site gives a heading: Python-Markdown `toc`'s `slugify_unicode`
     (unicode kept, lower case, punctuation dropped, runs of spaces and dashes become `-`);
     not made unique here (the core rule adds `_1`, `_2` like `toc`).
-    E.g. `heading_anchor("主线 5：存储现代化")` is `"主线-5存储现代化"`."""
+    E.g. `heading_anchor("第 3 步：算出分数")` is `"第-3-步算出分数"`."""
     return slugify_unicode(text, "-")
 
 
