@@ -37,13 +37,8 @@ def write_bytes(path: Path, data: bytes, *, expected: bytes | None) -> bool:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o644 & ~_umask()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".vaultkit-tmp", dir=path.parent)
+    tmp = _temp_copy(path, data, mode)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
         replaced = _open_existing(path)
         try:
             # Last look before the rename: an editor may have saved while we wrote.
@@ -64,6 +59,17 @@ def write_bytes(path: Path, data: bytes, *, expected: bytes | None) -> bool:
         raise
     _fsync_dir(path.parent)
     return True
+
+
+def _temp_copy(path: Path, data: bytes, mode: int) -> str:
+    """A hidden, fsynced file beside `path` holding `data`, ready to be renamed over it."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".vaultkit-tmp", dir=path.parent)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.chmod(tmp, mode)
+    return tmp
 
 
 def _open_existing(path: Path) -> int | None:
@@ -97,13 +103,7 @@ def _put_back(path: Path, late: bytes, *, ours: bytes) -> None:
     """Restore an editor's save that landed in the file we replaced, unless newer bytes are there."""
     if _current(path) != ours:
         return
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".vaultkit-tmp", dir=path.parent)
-    with os.fdopen(fd, "wb") as f:
-        f.write(late)
-        f.flush()
-        os.fsync(f.fileno())
-    os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-    os.replace(tmp, path)
+    os.replace(_temp_copy(path, late, os.stat(path).st_mode & 0o7777), path)
 
 
 def _current(path: Path) -> bytes | None:

@@ -22,12 +22,7 @@ SCALE_LETTERS = {
 }
 # Byte units: (decimal factor, binary factor) — people write GB meaning GiB.
 BYTE_UNITS = {
-    "KB": (1e3, 2.0**10),
-    "kB": (1e3, 2.0**10),
-    "MB": (1e6, 2.0**20),
-    "GB": (1e9, 2.0**30),
-    "TB": (1e12, 2.0**40),
-    "PB": (1e15, 2.0**50),
+    **{f"{letter}B": factors for letter, factors in SCALE_LETTERS.items() if letter != "B"},
     "KiB": (2.0**10, 2.0**10),
     "MiB": (2.0**20, 2.0**20),
     "GiB": (2.0**30, 2.0**30),
