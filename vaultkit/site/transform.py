@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Callable
 from urllib.parse import quote
 
+from ..syntax.tags import TAG_NAME
 from .cards import example_card
 
 IMAGE_SUFFIXES = {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".avif"}
@@ -32,7 +33,7 @@ _FENCE_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*)(?P<fence>`{3,}|~{3,})
 _CALLOUT = re.compile(r"^(?P<indent> {0,3})>[ \t]?\[!(?P<type>[^\]\n]+)\](?P<fold>[+-]?)[ \t]*(?P<title>.*)$")
 _COMMENT = re.compile(r"%%.*?%%", re.S)
 _WIKILINK = re.compile(r"(?P<embed>!?)\[\[(?P<body>[^\[\]\n]+?)\]\]")
-_TAG = re.compile(r"(?:(?<=\s)|^)#(?P<tag>[\w\-/]*[^\W\d_][\w\-/]*)", re.M)
+_TAG = re.compile(rf"(?:(?<=\s)|^)#(?P<tag>{TAG_NAME})", re.M)
 _BLOCK_ID = re.compile(r"[ \t]\^(?P<id>[A-Za-z0-9-]+)[ \t]*$", re.M)
 _SIZE = re.compile(r"^(?P<w>\d+)(?:x(?P<h>\d+))?$")
 

@@ -15,7 +15,8 @@ from markdown_it.rules_inline import StateInline
 
 from .dispatch import register_inline
 
-TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
+TAG_NAME = r"[\w/-]*[^\W\d][\w/-]*"  # shared with the site, which finds tags in fresh text
+TAG = re.compile(rf"#({TAG_NAME})")
 
 
 def _tag(state: StateInline, silent: bool) -> bool:
