@@ -1,60 +1,48 @@
 """Check and fix the numbers in a hand-drawn SVG without touching anything else.
 
-The drawing is read as raw text so every byte outside the rewritten numbers stays as it was.
-What it shows is found in three shapes:
+The drawing is read through `svgtext.read_svg` and `layouts.find_matrices`; only the spans of
+wrong numbers are rewritten, so every other byte stays as it was. Besides matrices it reads
+worked dot products: `(0.1)×(0.4) + …` then `= 0.04 + … = -0.10`, under a caption naming the
+cell (`Scores[1][2]`, or the two tokens).
 
-- bracketed rows in one `<text>`: `[ 0.35 -0.18 -0.25  0.15]  "我"`;
-- tables of single-number `<text>` nodes, one row per y;
-- worked dot products: `(0.1)×(0.4) + …` then `= 0.04 + … = -0.10`, under a caption naming the
-  cell (`Scores[1][2]`, or the two tokens).
-
-Consecutive rows at the same x form a matrix; its quantity comes from an explicit
-`data-vk="scores"` on the `<text>` or an enclosing `<g>`, else from the caption of the card
-(`<rect>`) it sits in, else from its values. A matrix that cannot be matched with certainty is
-reported as "uncertain" and never rewritten.
+A matrix's quantity comes from an explicit `data-vk="scores"` on an enclosing element, else
+from its caption (the nearest text above it in its group or card, or just above the card),
+else from the label beside it, else from its values. A matrix that cannot be matched with
+certainty is reported as "uncertain" and never rewritten.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..numbers import written_matches
+from ..svgtext import SvgText, TextRun, read_svg
+from .layouts import MASK, NUMBER, Cell, Matrix, find_matrices
 from .style import fmt
 
-NUMBER = r"[-−]?(?:\d+(?:\.\d*)?|\.\d+)"
-MASK = r"-?inf|[-−]∞|×|—|-(?=[\s,\]]|$)"
-CELL = re.compile(rf"(?P<mask>{MASK})|(?P<num>{NUMBER})")
-ROW = re.compile(r"\[([^\[\]]*)\]")
-ROW_BODY = re.compile(rf"\s*(?:(?:{MASK}|{NUMBER})\s*,?\s*)+")
-SINGLE = re.compile(rf"\s*(?:{MASK}|{NUMBER})\s*")
 PRODUCT = re.compile(rf"\(?\s*({NUMBER})\s*\)?\s*[×*·]\s*\(?\s*({NUMBER})\s*\)?")
 PRODUCTS_LINE = re.compile(rf"^\s*(?:{PRODUCT.pattern}\s*\+\s*)+{PRODUCT.pattern}\s*$")
 SUM_TERM = re.compile(rf"\(?\s*({NUMBER})\s*\)?")
 SUM_LINE = re.compile(rf"^\s*=\s*(?:\(?\s*{NUMBER}\s*\)?\s*\+\s*)+\(?\s*{NUMBER}\s*\)?\s*=\s*{NUMBER}\s*$")
 CELL_REF = re.compile(r"([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*\[\s*(\d+)\s*\]|([A-Za-z_]\w*)\s*\[\s*(\d+)\s*,\s*(\d+)\s*\]")
 QUOTED = re.compile(r"[「“\"']([^」”\"']+)[」”\"']")
-TAG = re.compile(
-    r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<![^>]*>"
-    r"|<(/?)([\w:.-]+)((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)(/?)>",
-    re.S,
-)
-ATTR = re.compile(r"([\w:.-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
+CAPTION_REACH = 2.5  # font sizes above a card or matrix where its caption may stand
 
 # caption keywords, most specific first: the first that matches names the quantity
 KEYWORDS = [
-    ("weights", re.compile(r"weight|权重|softmax|概率|attn", re.I)),
-    ("output", re.compile(r"output|输出|×\s*V\b", re.I)),
+    ("weights", re.compile(r"weight|权重|softmax|概率|probabilit|attn", re.I)),
+    ("output", re.compile(r"output|输出|context|×\s*V\b|·\s*V\b", re.I)),
     ("masked", re.compile(r"mask|掩码|遮", re.I)),
     ("scaled", re.compile(r"scaled|缩放|除以|÷|/\s*√", re.I)),
-    ("scores", re.compile(r"score|分数|Q\s*[×·*]?\s*K", re.I)),
-    ("V", re.compile(r"(?<![A-Za-z])V(?![A-Za-z])")),
-    ("K", re.compile(r"(?<![A-Za-z])K(?![A-Za-z])")),
-    ("Q", re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")),
+    ("scores", re.compile(r"score|分数|logit|Q\s*[×·*]?\s*K", re.I)),
+    ("V", re.compile(r"(?<![A-Za-z])V(?![A-Za-z])|\bvalues?\b", re.I)),
+    ("K", re.compile(r"(?<![A-Za-z])K(?![A-Za-z])|\bkeys?\b", re.I)),
+    ("Q", re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])|\bquer(?:y|ies)\b", re.I)),
 ]
+TRANSPOSED = re.compile(r"K\s*(?:ᵀ|\^\s*\{?\s*T\b|\.T\b|转置)|\bkeys?\s*ᵀ", re.I)
 
 
 @dataclass
@@ -75,167 +63,55 @@ class HandDrawnReport:
     fixed_text: str
 
 
-@dataclass
-class Run:
-    """Character data inside a <text>, with where it is and what pins it."""
-
-    text: str
-    start: int
-    x: float
-    y: float
-    pin: str | None
+def _caption_runs(model: SvgText, matrices: list[Matrix]) -> list[TextRun]:
+    """Runs that may caption a matrix: written, placed, and not a row of any matrix."""
+    rows = {id(run) for m in matrices for run in m.runs}
+    return [r for r in model.runs if id(r) not in rows and r.text.strip()
+            and np.isfinite(r.x) and np.isfinite(r.y) and not PRODUCTS_LINE.match(r.text)]
 
 
-@dataclass
-class Cell:
-    written: str
-    start: int  # offset of the number in the file
-    field_start: int  # offset where its padding starts (the space-aligned slot)
+def caption_of(matrix: Matrix, model: SvgText, candidates: list[TextRun]) -> str:
+    """The nearest text above the matrix in its group or card, else just above the card."""
+    group, _ = matrix.container
+    card = model.card_of(matrix.x, matrix.y)
+    reach = CAPTION_REACH * matrix.runs[0].font_size
+    above = [r for r in candidates if r.y < matrix.y]
+    inside = [r for r in above if group is not None and group in r.groups()] or \
+             [r for r in above if card is not None and card.holds(r.x, r.y)]
+    if not inside and card is not None:  # a caption over the card
+        inside = [r for r in above if card.y - reach <= r.y <= card.y and card.x <= r.x <= card.x + card.w]
+    if not inside and card is None:
+        inside = [r for r in above if matrix.y - r.y <= reach and abs(r.x - matrix.x) <= 12 * reach]
+    return max(inside, key=lambda r: r.y).text if inside else ""
 
 
-@dataclass
-class Block:
-    rows: list[list[Cell]]
-    runs: list[Run]
-    pin: str | None
-    x: float
-    y: float
-    label: str = ""  # text beside the first row (e.g. `← "我"的 Q`)
+def side_label(matrix: Matrix, candidates: list[TextRun]) -> str:
+    """Text on the first row's line, to its left (`Q =`, `Scores:`)."""
+    first = matrix.runs[0]
+    left = [r for r in candidates if abs(r.y - first.y) < 1 and r.x < first.x and r.element != first.element]
+    return max(left, key=lambda r: r.x).text if left else ""
 
 
-@dataclass
-class Rect:
-    x: float
-    y: float
-    w: float
-    h: float
-
-    def holds(self, x: float, y: float) -> bool:
-        return self.x <= x <= self.x + self.w and self.y <= y <= self.y + self.h
-
-
-def _float(value: str | None) -> float:
-    try:
-        return float(value) if value is not None else math.nan
-    except ValueError:
-        return math.nan
-
-
-def scan(svg: str) -> tuple[list[Run], list[Rect]]:
-    """Text runs (inside <text>) and card rectangles, in document order."""
-    runs, rects, stack = [], [], []
-    pos = 0
-    for tag in TAG.finditer(svg):
-        if pos < tag.start() and any(name in ("text", "tspan") for name, _ in stack):
-            x = y = math.nan
-            pin = None
-            for name, attrs in stack:
-                if name in ("text", "tspan"):
-                    x = _float(attrs.get("x")) if "x" in attrs else x
-                    y = _float(attrs.get("y")) if "y" in attrs else y
-                pin = attrs.get("data-vk", pin)
-            runs.append(Run(svg[pos:tag.start()], pos, x, y, pin))
-        pos = tag.end()
-        closing, name, attr_text, empty = tag.groups()
-        if name is None:
-            continue
-        if closing:
-            while stack and stack.pop()[0] != name:
-                pass
-            continue
-        attrs = {m[1]: m[2] if m[2] is not None else m[3] for m in ATTR.finditer(attr_text)}
-        if name == "rect":
-            rects.append(Rect(*(_float(attrs.get(k)) for k in ("x", "y", "width", "height"))))
-        if not empty:
-            stack.append((name, attrs))
-    return runs, rects
-
-
-def bracket_row(run: Run) -> tuple[list[Cell], str] | None:
-    """The cells of the first bracketed numeric row in a run, and the text after it."""
-    for match in ROW.finditer(run.text):
-        body = match.group(1)
-        if match.start() and re.match(r"[\w\]]", run.text[match.start() - 1]):
-            continue  # an index such as Scores[1][2], not a row
-        if not body.strip() or not ROW_BODY.fullmatch(body) or not re.search(r"\d", body):
-            continue
-        cells, last = [], 0
-        for cell in CELL.finditer(body):
-            gap = body[last:cell.start()]
-            pad = len(gap) - len(gap.rstrip(" "))
-            begin = run.start + match.start(1)
-            cells.append(Cell(cell.group(), begin + cell.start(), begin + cell.start() - pad))
-            last = cell.end()
-        return cells, run.text[match.end():]
-    return None
-
-
-def smallest_card(rects: list[Rect], x: float, y: float) -> Rect | None:
-    holding = [r for r in rects if r.holds(x, y)]
-    return min(holding, key=lambda r: r.w * r.h) if holding else None
-
-
-def find_blocks(runs: list[Run], rects: list[Rect]) -> list[Block]:
-    """Matrices: bracketed rows, and tables of single-number nodes (one per pin and card)."""
-    blocks: list[Block] = []
-    table: dict[tuple, list[tuple[Run, Cell]]] = {}
-    for run in runs:
-        parsed = bracket_row(run)
-        if parsed:
-            cells, label = parsed
-            last = blocks[-1] if blocks else None
-            if (last and last.x == run.x and last.pin == run.pin and run.y > last.runs[-1].y
-                    and len(last.rows[0]) == len(cells) and last.runs[-1] is runs_before(runs, run)):
-                last.rows.append(cells)
-                last.runs.append(run)
-            else:
-                blocks.append(Block([cells], [run], run.pin, run.x, run.y, label))
-        elif (SINGLE.fullmatch(run.text) and re.search(r"\d|∞|×", run.text)
-              and math.isfinite(run.x) and math.isfinite(run.y)):  # a table cell needs a place
-            lead = len(run.text) - len(run.text.lstrip())
-            value = run.text.strip()
-            cell = Cell(value, run.start + lead, run.start + lead)
-            card = smallest_card(rects, run.x, run.y)
-            table.setdefault((run.pin, id(card)), []).append((run, cell))
-    for (pin, _), nodes in table.items():
-        by_y: dict[float, list[tuple[Run, Cell]]] = {}
-        for run, cell in nodes:
-            by_y.setdefault(round(run.y), []).append((run, cell))
-        rows = [sorted(r, key=lambda rc: rc[0].x) for _, r in sorted(by_y.items())]
-        widths = [len(r) for r in rows]
-        common = max(sorted(set(widths)), key=widths.count)
-        rows = [r for r in rows if len(r) == common]
-        if len(rows) < 2 or common < 2:
-            continue  # lone numbers (counts, labels) are not a matrix
-        first = rows[0][0][0]
-        blocks.append(Block([[c for _, c in r] for r in rows], [r[0][0] for r in rows], pin,
-                            first.x, first.y))
-    return blocks
-
-
-def runs_before(runs: list[Run], run: Run) -> Run | None:
-    """The numeric-row run just before `run` (captions between rows break a matrix)."""
-    index = runs.index(run)
-    for previous in reversed(runs[:index]):
-        if previous.text.strip():
-            return previous
-    return None
-
-
-def caption_of(block: Block, runs: list[Run], rects: list[Rect]) -> str:
-    """The nearest text above the block inside the smallest card that holds it."""
-    card = smallest_card(rects, block.x, block.y)
-    members = {id(r) for r in block.runs}
-    above = [r for r in runs if id(r) not in members and r.y < block.y and r.text.strip()
-             and (card.holds(r.x, r.y) if card else block.y - r.y < 40)]
-    return max(above, key=lambda r: r.y).text if above else ""
-
-
-def quantity_from_text(text: str, quantities: dict) -> str | None:
+def quantity_from_text(text: str, quantities) -> str | None:
     for name, pattern in KEYWORDS:
         if name in quantities and pattern.search(text):
             return name
     return None
+
+
+def name_of(matrix: Matrix, model: SvgText, candidates: list[TextRun], quantities) -> tuple[str | None, str]:
+    """The quantity a matrix shows, by pin, caption, side label or row label; and the text that said so."""
+    if matrix.pin:
+        return (matrix.pin if matrix.pin in quantities else None), f'data-vk="{matrix.pin}"'
+    for text in (caption_of(matrix, model, candidates), side_label(matrix, candidates), matrix.labels[0]):
+        name = quantity_from_text(text, quantities)
+        if name:
+            return name, text
+    return None, ""
+
+
+def is_transposed(caption: str) -> bool:
+    return bool(TRANSPOSED.search(caption))
 
 
 def is_mask(written: str) -> bool:
@@ -265,8 +141,9 @@ def styled(computed: float, like: str, digits: int, minus: str) -> str:
 class Checker:
     """Compares what the drawing writes with the computed quantities and collects the edits."""
 
-    def __init__(self, svg: str, quantities: dict, digits: int, tokens: list[str]):
+    def __init__(self, svg: str, quantities: dict, digits: int, tokens: list[str], skip=frozenset()):
         self.svg = svg
+        self.skip = skip
         self.quantities = {k: np.asarray(v, dtype=float) for k, v in quantities.items()}
         self.digits = digits
         self.tokens = tokens
@@ -279,6 +156,14 @@ class Checker:
     def where(self, offset: int) -> tuple[int, int]:
         line = self.svg.count("\n", 0, offset) + 1
         return line, offset - (self.svg.rfind("\n", 0, offset) + 1) + 1
+
+    def apply(self) -> str:
+        """The drawing with every collected edit made."""
+        fixed = self.svg
+        for start in sorted(self.edits, reverse=True):
+            end, replacement = self.edits[start]
+            fixed = fixed[:start] + replacement + fixed[end:]
+        return fixed
 
     def uncertain(self, offset: int, quantity: str, written: str, why: str) -> None:
         line, col = self.where(offset)
@@ -299,51 +184,53 @@ class Checker:
             replacement = " " + replacement
         self.edits[cell.field_start] = (cell.start + len(cell.written), replacement)
 
-    def block(self, block: Block, caption: str) -> None:
-        first = block.rows[0][0]
-        shape = (len(block.rows), len(block.rows[0]))
-        name = block.pin or quantity_from_text(caption, self.quantities) \
-            or quantity_from_text(block.label, self.quantities)
-        has_mask = any(is_mask(c.written) for row in block.rows for c in row)
+    def matrix(self, matrix: Matrix, name: str | None, caption: str) -> None:
+        first = matrix.rows[0][0]
+        shape = matrix.shape
+        has_mask = any(is_mask(c.written) for row in matrix.rows for c in row)
         if name == "scaled" and has_mask and "masked" in self.quantities:
             name = "masked"
         if name is None:
-            name = self.by_values(block, shape)
+            name = self.by_values(matrix, shape)
+        if name in self.skip:
+            return
         if name is None:
             row_text = self.svg[first.start:first.start + 60].split("<")[0]
             self.uncertain(first.start, "?", row_text, "no caption or value match")
             return
         values = self.quantities.get(name)
+        if values is not None and name == "K" and is_transposed(caption) and values.T.shape == shape:
+            values = values.T  # Kᵀ drawn: a column per key
         if values is None or values.shape != shape:
             got = "missing" if values is None else f"shape {values.shape}"
             self.uncertain(first.start, name, f"{shape[0]}×{shape[1]} numbers", got)
             return
-        minus = "−" if any("−" in c.written for row in block.rows for c in row) else "-"
-        for i, row in enumerate(block.rows):
+        minus = "−" if any("−" in c.written for row in matrix.rows for c in row) else "-"
+        for i, row in enumerate(matrix.rows):
             for j, cell in enumerate(row):
                 masked_here = name == "weights" and self.mask is not None and \
                     self.mask.shape == shape and bool(self.mask[i, j])
                 self.compare(cell, name, (i, j), values[i, j], masked_here, minus)
 
-    def by_values(self, block: Block, shape: tuple) -> str | None:
+    def by_values(self, matrix: Matrix, shape: tuple) -> str | None:
         """The one quantity of this shape that most of the written cells agree with."""
         scores = {}
         for name, values in self.quantities.items():
             if values.shape == shape:
-                cells = [(c, values[i, j]) for i, r in enumerate(block.rows) for j, c in enumerate(r)]
+                cells = [(c, values[i, j]) for i, r in enumerate(matrix.rows) for j, c in enumerate(r)]
                 scores[name] = sum(agrees(c.written, v, False) for c, v in cells) / len(cells)
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
         if ranked and ranked[0][1] >= 0.5 and (len(ranked) == 1 or ranked[1][1] < ranked[0][1]):
             return ranked[0][0]
         return None
 
-    def worked(self, runs: list[Run], index: int) -> None:
+    def worked(self, runs: list[TextRun], index: int) -> None:
         """A products line `(a)×(b) + …` and the sum line after it."""
         run = runs[index]
         q, k, scores = (self.quantities.get(n) for n in ("Q", "K", "scores"))
         cells = [(Cell(m.group(1), run.start + m.start(1), run.start + m.start(1)),
                   Cell(m.group(2), run.start + m.start(2), run.start + m.start(2)))
-                 for m in PRODUCT.finditer(run.text)]
+                 for m in PRODUCT.finditer(run.raw)]
         if q is None or k is None or q.ndim != 2 or len(cells) != q.shape[1]:
             self.uncertain(run.start, "Q·K", run.text.strip(), "cannot tell which Q and K it uses")
             return
@@ -355,10 +242,10 @@ class Checker:
         for t, (a, b) in enumerate(cells):
             self.compare(a, "Q", (i, t), q[i, t])
             self.compare(b, "K", (j, t), k[j, t])
-        total_run = next((r for r in runs[index + 1:index + 3] if SUM_LINE.match(r.text)), None)
+        total_run = next((r for r in runs[index + 1:index + 3] if SUM_LINE.match(r.raw)), None)
         if total_run is None:
             return
-        terms = [(m.group(1), m.start(1)) for m in SUM_TERM.finditer(total_run.text)]
+        terms = [(m.group(1), m.start(1)) for m in SUM_TERM.finditer(total_run.raw)]
         if len(terms) != len(cells) + 1:
             self.uncertain(total_run.start, "Q·K", total_run.text.strip(), "term count differs")
             return
@@ -403,19 +290,23 @@ class Checker:
         return found[0] if len(found) == 1 else None
 
 
-def check_handdrawn(svg_text: str, quantities: dict, *, digits: int,
-                    tokens: list[str]) -> HandDrawnReport:
-    """Find the drawing's numbers, report wrong and uncertain ones, and rewrite the wrong ones."""
-    runs, rects = scan(svg_text)
-    checker = Checker(svg_text, quantities, digits, tokens)
-    for block in find_blocks(runs, rects):
-        checker.block(block, caption_of(block, runs, rects))
+def check_handdrawn(svg: str | SvgText, quantities: dict, *, digits: int, tokens: list[str],
+                    skip: frozenset = frozenset()) -> HandDrawnReport:
+    """Find the drawing's numbers, report wrong and uncertain ones, and rewrite the wrong ones.
+
+    Matrices named one of `skip` are left alone (a quantity the drawing's inputs do not settle)."""
+    model = read_svg(svg) if isinstance(svg, str) else svg
+    if model is None:
+        return HandDrawnReport([], 0, svg)
+    checker = Checker(model.source, quantities, digits, tokens, skip)
+    matrices = find_matrices(model)
+    candidates = _caption_runs(model, matrices)
+    for matrix in matrices:
+        name, caption = name_of(matrix, model, candidates, checker.quantities)
+        checker.matrix(matrix, name, caption)
+    runs = [r for r in model.runs if r.text.strip()]
     for index, run in enumerate(runs):
-        if PRODUCTS_LINE.match(run.text):
+        if PRODUCTS_LINE.match(run.raw):
             checker.worked(runs, index)
-    fixed = svg_text
-    for start in sorted(checker.edits, reverse=True):
-        end, replacement = checker.edits[start]
-        fixed = fixed[:start] + replacement + fixed[end:]
-    findings = sorted(checker.findings, key=lambda f: (f.line, f.col))
-    return HandDrawnReport(findings, checker.checked, fixed)
+    return HandDrawnReport(sorted(checker.findings, key=lambda f: (f.line, f.col)), checker.checked,
+                           checker.apply())
