@@ -72,15 +72,13 @@ def test_hand_drawn_attention_figure_is_checked_and_patched_in_place(tmp_path):
     run = vaultkit("check", str(tmp_path), "--format", "json")
     assert run.returncode == 1
     figure = [d for d in json.loads(run.stdout)["diagnostics"] if d["path"] == DRAWING]
-    wrong = {(d["message"].split(" ")[0]) for d in figure if d["code"] == "VK402"}
-    scores = {w for w in wrong if w.startswith("scores[")}
-    assert len(scores) == 15 and "scores[1][2]" not in scores  # only Scores[1][2] = −0.10 is right
-    assert sum(w.startswith("scaled[") for w in wrong) == 15
-    assert sum(w.startswith("weights[") for w in wrong) == 16  # the "causal mask" step is not masked
-    assert not any(w.startswith(("Q[", "K[")) for w in wrong)
     assert all(d["code"] == "VK402" for d in figure)  # nothing uncertain
-    first = next(d for d in figure if d["message"].startswith("scores[0][0]"))
-    assert (first["written"], first["computed"]) == ("0.35", "0.04")
+    rows = [d["message"].split(" ")[0] for d in figure]
+    assert rows == [f"{q}[{i}]" for q in ("scores", "scaled", "weights") for i in range(4)]
+    counts = [d["message"].split("(")[1].split(" wrong")[0] for d in figure]
+    assert counts[:8] == ["4 of 4", "3 of 4", "4 of 4", "4 of 4"] * 2  # Scores[1][2] = −0.10 is right
+    assert (figure[0]["written"], figure[0]["computed"]) == ("[0.35 -0.18 -0.25 0.15]", "[0.04 -0.20 0.65 -0.14]")
+    assert figure[8]["computed"] == "[1.00 0.00 0.00 0.00]"  # the causal mask the drawing names
 
     assert vaultkit("fix", str(tmp_path)).returncode == 0
     fixed = (tmp_path / DRAWING).read_bytes()
@@ -88,3 +86,27 @@ def test_hand_drawn_attention_figure_is_checked_and_patched_in_place(tmp_path):
     assert len(original.split(b"\n")) == len(fixed.split(b"\n"))
     assert len(changed) == 12  # the four rows of scores, scaled and weights; every other line as it was
     assert vaultkit("check", str(tmp_path)).returncode == 0
+
+
+@needs_corpus
+def test_the_real_drawing_is_checked_with_nothing_annotated(tmp_path):
+    """A fresh copy of the vault, no file changed: the wrong rows are named, fixed, and then clean."""
+    root = tmp_path / "vault146"
+    shutil.copytree(CORPUS, root)
+    original = (root / DRAWING).read_text(encoding="utf-8")
+    data = json.loads(vaultkit("check", str(root), "--format", "json").stdout)
+    figure = [d for d in data["diagnostics"] if d["path"] == DRAWING]
+    assert [(d["code"], d["line"], d["message"].split(" ")[0]) for d in figure] == [
+        ("VK402", line, f"{q}[{i}]") for q, first in (("scores", 83), ("scaled", 96), ("weights", 109))
+        for i, line in enumerate(range(first, first + 4))]
+    assert "causal mask" in figure[8]["message"] and "Causal Mask" in figure[8]["message"]
+    assert data["summary"]["figures"] == 1
+    assert not any(d["code"].startswith("VK4") for d in data["diagnostics"] if d["path"] != DRAWING)
+
+    vaultkit("fix", str(root))
+    fixed = (root / DRAWING).read_text(encoding="utf-8")
+    changed = [n + 1 for n, (a, b) in enumerate(zip(original.split("\n"), fixed.split("\n"))) if a != b]
+    assert changed == [*range(83, 87), *range(96, 100), *range(109, 113)]
+    assert len(original) == len(fixed)  # columns keep their width; every other byte as it was
+    after = json.loads(vaultkit("check", str(root), "--format", "json").stdout)
+    assert not [d for d in after["diagnostics"] if d["path"] == DRAWING]

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 from . import claims, links
 from .diagnostics import Diagnostic, Report
 from .examples import ExampleRunner, NoteOutcome
+from .figures import is_generated
+from .svgtext import SvgText, read_svg
 from .vault import MAX_NOTE_BYTES, Note, Source, Vault
 
 if TYPE_CHECKING:
@@ -55,6 +57,7 @@ class Pipeline:
         self.example_diagnostics = self.runner.collect(vault.readable_notes)
         self._notes: dict[str, NoteResult] = {}
         self._figures: list[FigureOutcome] | None = None
+        self._svgs: dict[str, tuple[Source, SvgText | None] | None] = {}
 
     def note(self, rel: str) -> NoteResult:
         """Diagnostics of one note and the text it should have (cached)."""
@@ -123,6 +126,8 @@ class Pipeline:
         return self.runner.process(note.rel, text, note.tokens).text
 
     def figures(self) -> list[FigureOutcome]:
+        """Figures of examples (generated or hand-drawn), then drawings no example names that
+        imply an example of their own (their Q and K drawn)."""
         if self._figures is None:
             self._figures = []
             if self.runner.outcomes:  # imported only then: the renderers need numpy
@@ -133,7 +138,29 @@ class Pipeline:
                     for example in self.runner.examples.values()
                     if figure_rel(example) is not None and example.id in self.runner.outcomes
                 ]
+            named = {f.rel for f in self._figures}
+            for rel in self.vault.attachments:
+                if rel not in named and (drawing := self.drawing(rel)) is not None:
+                    self._figures.append(drawing)
         return self._figures
+
+    def svg(self, rel: str) -> tuple[Source, SvgText | None] | None:
+        """An SVG attachment read once, with its text model (None: not an SVG we read)."""
+        if rel not in self._svgs:
+            path = self.vault.root / rel
+            readable = rel.lower().endswith(".svg") and path.is_file() and path.stat().st_size <= MAX_NOTE_BYTES
+            source = Source.read(path) if readable else None
+            self._svgs[rel] = None if source is None or source.error else (source, read_svg(source.text))
+        return self._svgs[rel]
+
+    def drawing(self, rel: str) -> FigureOutcome | None:
+        """The check of a drawing that shows its own Q and K, or None."""
+        read = self.svg(rel)
+        if read is None or read[1] is None or is_generated(read[0].text):
+            return None
+        from .examples.figures import check_drawing
+
+        return check_drawing(rel, self.vault.root / rel, *read)
 
     def fresh_figures(self) -> dict[str, str]:
         """Vault-relative path → fresh SVG text of every example figure vaultkit can compute."""
@@ -165,13 +192,11 @@ class Pipeline:
             path = self.vault.root / rel
             if rel.lower().endswith(".svg") and path.stat().st_size > MAX_NOTE_BYTES:
                 report.add([Diagnostic(rel, 1, 1, "VK003", f"over the {MAX_NOTE_BYTES} byte limit; its numbers are not checked")])
-            elif rel.lower().endswith(".svg"):
-                source = Source.read(path)
-                if source.error is None:
-                    svg_claims = claims.check_svg(source.text, rel)
-                    report.add(svg_claims.diagnostics)
-                    summary.claims += svg_claims.verified
-                    summary.skipped_claims += svg_claims.skipped
+            elif (read := self.svg(rel)) is not None:
+                svg_claims = claims.check_svg(read[0].text, rel)
+                report.add(svg_claims.diagnostics)
+                summary.claims += svg_claims.verified
+                summary.skipped_claims += svg_claims.skipped
         report.finish()
         return report, changes
 

@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 from .. import figures
 from ..diagnostics import Diagnostic
 from ..vault import MAX_NOTE_BYTES, Source
-from .spec import Example, Outcome
+from .spec import Example, ExampleError, Outcome
 
 
 @dataclass
@@ -77,15 +77,61 @@ def _check_handdrawn(example: Example, outcome: Outcome, result: FigureOutcome, 
     params = example.params if isinstance(example.params, dict) else {}
     report = figures.check_handdrawn(source.text, outcome.quantities, digits=example.digits,
                                      tokens=params.get("tokens", []))
-    for f in report.findings:
-        where = f"{f.quantity}{''.join(f'[{i}]' for i in f.index)}"
-        if f.status == "wrong":
-            result.diagnostics.append(Diagnostic(
-                result.rel, f.line, f.col, "VK402", f"{where} is {f.computed}, the drawing shows {f.written} (example {example.id})",
-                written=f.written, computed=f.computed))
+    result.diagnostics += finding_diagnostics(result.rel, report.findings, f"example {example.id}")
+    result.new = source.encode(report.fixed_text)
+    return result
+
+
+def finding_diagnostics(rel: str, findings, origin: str, notes: dict | None = None) -> list[Diagnostic]:
+    """One diagnostic per wrong matrix row (or worked number), one per uncertain matrix.
+
+    `origin` says what the numbers were computed from; `notes` adds a remark to the rows of
+    a quantity (e.g. what says the weights are masked)."""
+    out, rows = [], {}
+    for f in findings:
+        if f.status != "wrong":
+            out.append(Diagnostic(rel, f.line, f.col, "VK403",
+                                  f"{f.written!r} could not be matched with certainty ({f.computed}; {origin}); pin it with a data-vk attribute"))
+        elif f.row[0]:
+            rows.setdefault((f.quantity, f.index[0]), []).append(f)
         else:
-            result.diagnostics.append(Diagnostic(
-                result.rel, f.line, f.col, "VK403",
-                f"{f.written!r} could not be matched with certainty ({f.computed}; example {example.id}); pin it with a data-vk attribute"))
+            where = f"{f.quantity}{''.join(f'[{i}]' for i in f.index)}"
+            out.append(Diagnostic(rel, f.line, f.col, "VK402", f"{where} is {f.computed}; the drawing has written {f.written} ({origin})",
+                                  written=f.written, computed=f.computed))
+    for (quantity, i), wrong in rows.items():
+        drawn, computed = wrong[0].row
+        count = len(drawn.strip("[]").split())
+        note = (notes or {}).get(quantity, "")
+        out.append(Diagnostic(rel, wrong[0].line, wrong[0].col, "VK402",
+                              f"{quantity}[{i}] is {computed}; the drawing has written {drawn} ({len(wrong)} of {count} wrong; {origin}{note})",
+                              written=drawn, computed=computed))
+    return out
+
+
+def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome | None:
+    """A drawing no block names, checked against the example it implies (None: it implies none)."""
+    from .kinds import attention
+
+    derivation = figures.infer(model, rel)
+    if derivation is None:
+        return None
+    result = FigureOutcome(rel=rel, path=path, old=source.raw)
+    for doubt in derivation.doubts:
+        line, col = model.where(doubt.offset)
+        result.diagnostics.append(Diagnostic(rel, line, col, "VK403",
+                                             f"drawing not checked in full: {doubt.reason}; settle it with {doubt.pin}"))
+    if not derivation.spec:
+        return result
+    spec = derivation.spec
+    try:
+        run = attention.run(attention.parse(spec))
+    except (ExampleError, ValueError) as exc:
+        result.diagnostics.append(Diagnostic(rel, 1, 1, "VK403", f"the drawing's Q and K cannot be run: {getattr(exc, 'message', exc)}"))
+        return result
+    report = figures.check_handdrawn(model, run.quantities, digits=spec["digits"],
+                                     tokens=spec.get("tokens", []), skip=derivation.skip)
+    said = derivation.mask_reason
+    notes = {q: f"; causal mask: “{said}”" for q in ("masked", "weights", "output")} if said else {}
+    result.diagnostics += finding_diagnostics(rel, report.findings, "computed from the drawing's own Q and K", notes)
     result.new = source.encode(report.fixed_text)
     return result

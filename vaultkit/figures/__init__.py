@@ -6,9 +6,10 @@ import re
 
 from . import attention, kv_cache, kv_memory, multihead
 from .handdrawn import FigureFinding, HandDrawnReport, check_handdrawn
+from .inferred import Derivation, infer
 
-__all__ = ["FigureFinding", "HandDrawnReport", "check_handdrawn", "generated_hash",
-           "is_generated", "render_figure"]
+__all__ = ["Derivation", "FigureFinding", "HandDrawnReport", "check_handdrawn", "generated_hash",
+           "infer", "is_generated", "render_figure"]
 
 RENDERERS = {
     "attention": attention.render,

@@ -54,6 +54,7 @@ class FigureFinding:
     written: str
     computed: str
     status: str  # "wrong" | "uncertain"
+    row: tuple[str, str] = ("", "")  # a matrix cell's whole row: as drawn, as computed
 
 
 @dataclass
@@ -170,14 +171,15 @@ class Checker:
         self.findings.append(FigureFinding(line, col, quantity, (), written, why, "uncertain"))
 
     def compare(self, cell: Cell, quantity: str, index: tuple, computed: float,
-                masked_here: bool = False, minus: str = "-") -> None:
+                masked_here: bool = False, minus: str = "-", row=("", "")) -> None:
+        """Check one written number; a wrong one becomes a finding and an edit."""
         self.checked += 1
         if agrees(cell.written, computed, masked_here):
             return
         line, col = self.where(cell.start)
         new = styled(computed, cell.written, self.digits, minus)
         self.findings.append(FigureFinding(line, col, quantity, index, cell.written,
-                                           fmt(computed, self.digits), "wrong"))
+                                           fmt(computed, self.digits), "wrong", row))
         field = self.svg[cell.field_start:cell.start + len(cell.written)]
         replacement = new.rjust(len(field))
         if field[:1] == " " and replacement[:1] != " ":
@@ -207,10 +209,12 @@ class Checker:
             return
         minus = "−" if any("−" in c.written for row in matrix.rows for c in row) else "-"
         for i, row in enumerate(matrix.rows):
+            drawn = "[" + " ".join(c.written for c in row) + "]"
+            computed = "[" + " ".join(fmt(v, self.digits) for v in values[i]) + "]"
             for j, cell in enumerate(row):
                 masked_here = name == "weights" and self.mask is not None and \
                     self.mask.shape == shape and bool(self.mask[i, j])
-                self.compare(cell, name, (i, j), values[i, j], masked_here, minus)
+                self.compare(cell, name, (i, j), values[i, j], masked_here, minus, (drawn, computed))
 
     def by_values(self, matrix: Matrix, shape: tuple) -> str | None:
         """The one quantity of this shape that most of the written cells agree with."""
