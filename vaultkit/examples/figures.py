@@ -131,7 +131,7 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
     report = figures.check_handdrawn(model, run.quantities, digits=spec["digits"],
                                      tokens=spec.get("tokens", []), skip=derivation.skip)
     said = derivation.mask_reason
-    notes = {q: f"; causal mask: “{said}”" for q in ("masked", "weights", "output")} if said else {}
+    notes = {q: f"; {said}" for q in ("weights", "output")} if said else {}
     result.diagnostics += finding_diagnostics(rel, report.findings, "computed from the drawing's own Q and K", notes)
     result.new = source.encode(report.fixed_text)
     return result

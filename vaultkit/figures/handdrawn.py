@@ -39,7 +39,7 @@ KEYWORDS = [
     ("scaled", re.compile(r"scaled|缩放|除以|÷|/\s*√", re.I)),
     ("scores", re.compile(r"score|分数|logit|Q\s*[×·*]?\s*K", re.I)),
     ("V", re.compile(r"(?<![A-Za-z])V(?![A-Za-z])|\bvalues?\b", re.I)),
-    ("K", re.compile(r"(?<![A-Za-z])K(?![A-Za-z])|\bkeys?\b", re.I)),
+    ("K", re.compile(r"(?<![A-Za-z])K(?![A-Za-z])|\bkeys?(?![a-z])", re.I)),
     ("Q", re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])|\bquer(?:y|ies)\b", re.I)),
 ]
 TRANSPOSED = re.compile(r"K\s*(?:ᵀ|\^\s*\{?\s*T\b|\.T\b|转置)|\bkeys?\s*ᵀ", re.I)
@@ -82,8 +82,10 @@ def caption_of(matrix: Matrix, model: SvgText, candidates: list[TextRun]) -> str
     if not inside and card is not None:  # a caption over the card
         inside = [r for r in above if card.y - reach <= r.y <= card.y and card.x <= r.x <= card.x + card.w]
     if not inside and card is None:
-        inside = [r for r in above if matrix.y - r.y <= reach and abs(r.x - matrix.x) <= 12 * reach]
-    return max(inside, key=lambda r: r.y).text if inside else ""
+        inside = [r for r in above if matrix.y - r.y <= reach]
+    # nearest first; a caption straight above beats one as close but off to the side
+    nearest = min(inside, key=lambda r: (matrix.y - r.y) + abs(r.x - matrix.x) / 2, default=None)
+    return nearest.text if nearest else ""
 
 
 def side_label(matrix: Matrix, candidates: list[TextRun]) -> str:
@@ -94,9 +96,12 @@ def side_label(matrix: Matrix, candidates: list[TextRun]) -> str:
 
 
 def quantity_from_text(text: str, quantities) -> str | None:
-    for name, pattern in KEYWORDS:
-        if name in quantities and pattern.search(text):
-            return name
+    """The quantity a caption names; in `A = B` the A side is what is shown."""
+    head = text.split("=")[0] if "=" in text else ""
+    for part in (head, text):
+        for name, pattern in KEYWORDS:
+            if name in quantities and pattern.search(part):
+                return name
     return None
 
 
@@ -210,7 +215,9 @@ class Checker:
         minus = "−" if any("−" in c.written for row in matrix.rows for c in row) else "-"
         for i, row in enumerate(matrix.rows):
             drawn = "[" + " ".join(c.written for c in row) + "]"
-            computed = "[" + " ".join(fmt(v, self.digits) for v in values[i]) + "]"
+            computed = "[" + " ".join(c.written if is_mask(c.written) and np.isneginf(v)
+                                      else styled(v, c.written, self.digits, minus)
+                                      for c, v in zip(row, values[i])) + "]"
             for j, cell in enumerate(row):
                 masked_here = name == "weights" and self.mask is not None and \
                     self.mask.shape == shape and bool(self.mask[i, j])

@@ -9,7 +9,8 @@ scaled, masked, weights, output, worked dot products) can be checked with no ```
 - scale: the number a caption gives (`除以 √4 = 2`, `÷ 8`), else 1/√d of the drawn width;
 - mask: causal when a text says so (`Causal Mask`, `因果掩码`), or a drawn masked matrix or
   weight matrix is zero above its diagonal; none when nothing mentions a mask;
-- digits: the most decimals written in a derived matrix.
+- digits: the decimals most often written in the derived matrices (a cell written with more
+  keeps its own).
 
 What the text does not settle with certainty (two Q's, two different scales, a mask of unknown
 kind, a negated "causal") is a `Doubt`: one warning naming the pin that settles it —
@@ -51,7 +52,7 @@ class Derivation:
     """The example a drawing implies, what the reading rests on, and what it leaves open."""
 
     spec: dict  # kind, tokens, Q, K, V?, mask, scale?, digits: a ```vaultkit attention block
-    mask_reason: str = ""  # the text that says the mask
+    mask_reason: str = ""  # what says the weights are masked
     doubts: list[Doubt] = field(default_factory=list)
     skip: frozenset = frozenset()  # quantities not checked: the drawing does not settle them
 
@@ -119,7 +120,7 @@ def _mask(model: SvgText, matrices: list[Matrix], named: dict, doubts: list[Doub
     """The mask and the text that says it."""
     pinned = model.root.get("data-vk-mask")
     if pinned in ("causal", "none"):
-        return pinned, f'data-vk-mask="{pinned}"'
+        return pinned, f'the mask pinned by data-vk-mask="{pinned}"'
     mentions = [(o, t) for o, t in _texts(model, matrices) if MASK_WORD.search(t) or CAUSAL.search(t)]
     causal = [(o, t) for o, t in mentions if CAUSAL.search(t)]
     if any(NEGATION.search(t) for _, t in causal):
@@ -128,18 +129,18 @@ def _mask(model: SvgText, matrices: list[Matrix], named: dict, doubts: list[Doub
                             'data-vk-mask="causal" or "none" on the <svg>'))
         return "", ""
     if causal:
-        return "causal", causal[0][1].strip()
+        return "causal", f"the causal mask “{causal[0][1].strip()}” names"
     masked = named.get("masked")
     if _upper_is(masked, is_mask) and not any(is_mask(c.written) for i, row in enumerate(masked.rows)
                                               for c in row[:i + 1]):
-        return "causal", "the masked matrix hides every cell after the diagonal"
+        return "causal", "the causal mask its masked matrix shows"
     if mentions or masked is not None:
         doubts.append(Doubt(mentions[0][0] if mentions else masked.rows[0][0].start,
                             "the drawing speaks of a mask but not of which cells it hides",
                             'data-vk-mask="causal" or "none" on the <svg>'))
         return "", ""
     if _upper_is(named.get("weights"), _zero):
-        return "causal", "the weights are zero after the diagonal"
+        return "causal", "the causal mask its zero weights show"
     return "none", ""
 
 
@@ -202,6 +203,6 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
         skip |= AFTER_SCALE
     decimals = [parse_written(c.written)[1] for name, m in named.items() if name not in INPUTS
                 for row in m.rows for c in row if not is_mask(c.written)]
-    spec["digits"] = min(max(decimals, default=2), 6)
+    spec["digits"] = min(max(set(decimals), key=lambda d: (decimals.count(d), -d), default=2), 6)  # the usual
     spec["figure"] = rel
     return Derivation(spec, mask_reason, doubts, frozenset(skip))

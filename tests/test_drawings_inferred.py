@@ -1,0 +1,192 @@
+"""Zero annotation: drawings that show their own Q and K are checked with no ```vaultkit block.
+
+Fixtures in tests/fixtures/handdrawn/: `<layout>.svg`, drawn with seeded wrong cells, and
+`<layout>.expected`, the diagnostics `vaultkit check` must print for it.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from vaultkit import engine
+from vaultkit.diagnostics import format_text
+from vaultkit.figures import infer
+from vaultkit.figures.style import fmt
+from vaultkit.svgtext import read_svg
+from vaultkit.pipeline import Pipeline
+from vaultkit.vault import Vault
+
+FIXTURES = Path(__file__).parent / "fixtures" / "handdrawn"
+LAYOUTS = sorted(p.stem for p in FIXTURES.glob("*.svg"))
+
+
+def run(root: Path):
+    """(diagnostic lines of figures, changes fix would write) for a vault folder."""
+    report, changes = Pipeline(Vault.load(root)).report()
+    lines = [line for line in format_text(report).splitlines() if ": VK4" in line]
+    return lines, changes
+
+
+def vault_with(tmp_path: Path, name: str, svg: str, note: str | None = None) -> Path:
+    root = tmp_path / "v"
+    root.mkdir(exist_ok=True)
+    (root / name).write_text(svg, encoding="utf-8")
+    if note is not None:
+        (root / "note.md").write_text(note, encoding="utf-8")
+    return root
+
+
+def test_there_are_four_layouts():
+    assert LAYOUTS == ["cards-caption-above", "cell-grid-groups", "transposed-masked", "tspan-rows-english"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_seeded_wrong_cells_are_found_and_fixed(tmp_path, layout):
+    svg = (FIXTURES / f"{layout}.svg").read_text(encoding="utf-8")
+    root = vault_with(tmp_path, f"{layout}.svg", svg)
+    lines, changes = run(root)
+    assert lines == (FIXTURES / f"{layout}.expected").read_text(encoding="utf-8").splitlines()
+    [change] = changes
+    fixed = change.new.decode("utf-8")
+    wrong_lines = {int(line.split(":")[1]) for line in lines}
+    before, after = svg.split("\n"), fixed.split("\n")
+    assert len(before) == len(after)
+    assert {n + 1 for n, (a, b) in enumerate(zip(before, after)) if a != b} == wrong_lines
+    assert all(len(a) == len(b) for a, b in zip(before, after))  # columns keep their width
+
+    (root / f"{layout}.svg").write_text(fixed, encoding="utf-8")  # the right drawing
+    assert run(root) == ([], [])
+
+
+def test_a_block_naming_the_drawing_wins(tmp_path):
+    svg = (FIXTURES / "cards-caption-above.svg").read_text(encoding="utf-8")
+    note = """# 猫和狗
+
+```vaultkit
+id: pets
+kind: attention
+Q: [[0.2, 0.4, -0.1, 0.3], [-0.5, 0.1, 0.6, 0.2]]
+K: [[0.3, -0.2, 0.5, 0.1], [0.0, 0.7, -0.3, 0.5]]
+figure: cards-caption-above.svg
+```
+"""
+    lines, _ = run(vault_with(tmp_path, "cards-caption-above.svg", svg, note))
+    assert lines and all("example pets" in line for line in lines)  # computed from the block's K
+    assert any("K[1]" in line for line in lines)
+
+
+DOUBTFUL = """<svg xmlns="http://www.w3.org/2000/svg">
+  <text x="10" y="20">Q</text>
+  <text x="10" y="40">[0.5 0.1]</text>
+  <text x="10" y="56">[0.2 0.3]</text>
+  <text x="200" y="20">K</text>
+  <text x="200" y="40">[0.4 0.2]</text>
+  <text x="200" y="56">[0.1 0.6]</text>
+  <text x="10" y="100">scores</text>
+  <text x="10" y="120">[{s00} 0.11]</text>
+  <text x="10" y="136">[0.14 0.20]</text>
+  <text x="200" y="100">weights {caption}</text>
+  <text x="200" y="120">[0.99 0.01]</text>
+  <text x="200" y="136">[0.50 0.50]</text>
+</svg>
+"""
+
+
+@pytest.mark.parametrize("caption, reason", [
+    ("(mask applied)", "speaks of a mask but not of which cells"),
+    ("(no causal mask here)", "may deny it"),
+    ("÷ √2, ÷ 4", "different scales"),
+])
+def test_what_the_text_does_not_settle_is_one_warning_and_no_rewrite(tmp_path, caption, reason):
+    root = vault_with(tmp_path, "d.svg", DOUBTFUL.format(s00="0.22", caption=caption))
+    lines, changes = run(root)
+    assert len(lines) == 1 and ": VK403 " in lines[0] and reason in lines[0] and "data-vk-" in lines[0]
+    assert changes == []
+    # what the doubt does not touch is still checked: the scores
+    lines, changes = run(vault_with(tmp_path, "d.svg", DOUBTFUL.format(s00="0.90", caption=caption)))
+    assert any(": VK402 scores[0]" in line for line in lines) and len(changes) == 1
+
+
+def test_a_pin_settles_the_doubt(tmp_path):
+    svg = DOUBTFUL.format(s00="0.22", caption="(mask applied)").replace("<svg ", '<svg data-vk-mask="none" ', 1)
+    lines, _ = run(vault_with(tmp_path, "d.svg", svg))
+    assert [line.split(" ")[1:3] for line in lines] == [["VK402", "weights[0]"], ["VK402", "weights[1]"]]
+
+
+NOT_DERIVATIONS = [
+    # an architecture diagram with sizes, a memory table, a flowchart with numbered steps
+    '<svg xmlns="http://www.w3.org/2000/svg"><text x="10" y="20">Q 投影 4096 → 4096</text>'
+    '<text x="10" y="40">K 投影 4096 → 1024</text><text x="10" y="60">32 层 × 8 KV 头</text></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg"><text x="10" y="20">显存 (GB)</text>'
+    '<text x="10" y="40">7   13   70</text><text x="10" y="56">14  26  140</text></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg"><g><text x="10" y="20">1</text><text x="60" y="20">2</text>'
+    '<text x="10" y="40">3</text><text x="60" y="40">4</text></g><text x="10" y="80">Q&amp;A 流程</text></svg>',
+]
+
+
+@pytest.mark.parametrize("svg", NOT_DERIVATIONS)
+def test_drawings_that_show_no_inputs_give_no_finding(tmp_path, svg):
+    lines, changes = run(vault_with(tmp_path, "d.svg", svg))
+    assert lines == [] and changes == []
+
+
+# --- fuzz: random layouts drawn from right numbers never give an error --------------------
+
+def cell(v: float, digits: int, minus: str) -> str:
+    return ("−∞" if np.isneginf(v) else fmt(v, digits)).replace("-", minus)
+
+
+def draw(layout: str, x: float, y: float, caption: str, m, digits: int, minus: str, labels=None) -> str:
+    rows = [[cell(v, digits, minus) for v in row] for row in np.asarray(m)]
+    label = (lambda i: f'  "{labels[i]}"') if labels else (lambda i: "")
+    if layout == "brackets":
+        body = "".join(f'<text x="{x}" y="{y + 18 * (i + 1)}">[{" ".join(r)}]{label(i)}</text>'
+                       for i, r in enumerate(rows))
+        return f'<text x="{x}" y="{y}">{caption}</text>{body}'
+    if layout == "tspans":
+        body = "".join(f'<tspan x="{x}" dy="1.3em">{"  ".join(r)}</tspan>' for r in rows)
+        return f'<text x="{x}" y="{y}">{caption}</text><text x="{x}" y="{y}">{body}</text>'
+    if layout == "grid":
+        body = "".join(f'<text x="{48 * j}" y="{20 * (i + 1)}">{c}</text>'
+                       for i, r in enumerate(rows) for j, c in enumerate(r))
+        return f'<g transform="translate({x},{y})"><text x="0" y="0">{caption}</text>{body}</g>'
+    body = "".join(f'<text x="{x + 10}" y="{y + 30 + 18 * i}">[{" ".join(r)}]</text>' for i, r in enumerate(rows))
+    return (f'<text x="{x + 10}" y="{y}">{caption}</text>'
+            f'<rect x="{x}" y="{y + 8}" width="200" height="{20 + 18 * len(rows)}"/>{body}')
+
+
+matrices = st.integers(2, 4).flatmap(lambda n: st.integers(2, 4).flatmap(lambda d: st.tuples(
+    *(st.lists(st.lists(st.integers(-9, 9).map(lambda v: v / 10), min_size=d, max_size=d),
+               min_size=n, max_size=n) for _ in range(2)))))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(qk=matrices, layout=st.sampled_from(["brackets", "tspans", "grid", "cards"]),
+       english=st.booleans(), causal=st.booleans(), scale=st.sampled_from([None, 2.0, 8.0]),
+       digits=st.integers(2, 3), minus=st.sampled_from(["-", "−"]), transposed=st.booleans())
+def test_random_right_drawings_never_give_an_error(tmp_path, qk, layout, english, causal, scale, digits,
+                                                    minus, transposed):
+    q, k = (np.array(m) for m in qk)
+    r = engine.attention(q, k, scale=None if scale is None else 1 / scale, causal=causal)
+    words = (["Query", "Key" + ("ᵀ" if transposed else ""), "Scores", "Weights"] if english
+             else ["Q 矩阵", "K" + ("ᵀ" if transposed else "") + " 矩阵", "分数", "权重"])
+    how = "" if scale is None else (f" ÷ {scale:g}" if english else f"（除以 {scale:g}）")
+    mask = (" causal" if english else "（因果掩码）") if causal else ""
+    parts = [draw(layout, 20, 30, words[0], q, 1, minus),
+             draw(layout, 300, 30, words[1], k.T if transposed else k, 1, minus),
+             draw(layout, 20, 200, words[2], r.scores, digits, minus),
+             draw(layout, 300, 200, words[3] + how + mask, r.weights, digits, minus)]
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 400">{"".join(parts)}</svg>'
+    shutil.rmtree(tmp_path / "v", ignore_errors=True)  # one folder for every example of the run
+    lines, changes = run(vault_with(tmp_path, "d.svg", svg))
+    assert not [line for line in lines if ": VK402 " in line], svg
+    assert changes == []
+    derivation = infer(read_svg(svg), "d.svg")  # the drawing was read, not passed over
+    assert derivation.spec["mask"] == ("causal" if causal else "none") and not derivation.doubts, svg
+    assert derivation.spec.get("scale", 1 / np.sqrt(q.shape[1])) == pytest.approx(r.scale)
