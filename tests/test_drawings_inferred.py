@@ -190,3 +190,33 @@ def test_random_right_drawings_never_give_an_error(tmp_path, qk, layout, english
     derivation = infer(read_svg(svg), "d.svg")  # the drawing was read, not passed over
     assert derivation.spec["mask"] == ("causal" if causal else "none") and not derivation.doubts, svg
     assert derivation.spec.get("scale", 1 / np.sqrt(q.shape[1])) == pytest.approx(r.scale)
+
+
+# --- adopt: the implied example becomes a block in the note, on request only ---------------
+
+def test_adopt_writes_the_implied_example_into_the_embedding_note(tmp_path, capsys):
+    from vaultkit.cli import main
+
+    svg = (FIXTURES / "cards-caption-above.svg").read_text(encoding="utf-8")
+    root = vault_with(tmp_path, "cards-caption-above.svg", svg,
+                      "# 两个词\n\n看图：\n![[cards-caption-above.svg]]\n\n## 下一节\n")
+    assert main(["fix", str(root)]) == 0
+    assert "```vaultkit" not in (root / "note.md").read_text(encoding="utf-8")  # not without --adopt
+
+    assert main(["fix", "--adopt", str(root)]) == 0
+    note = (root / "note.md").read_text(encoding="utf-8")
+    assert "看图：\n![[cards-caption-above.svg]]\n\n```vaultkit\nid: cards-caption-above\nkind: attention\n" \
+           "tokens: [猫, 狗]\nQ: [[0.2, 0.4, -0.1, 0.3], [-0.5, 0.1, 0.6, 0.2]]\n" in note
+    assert "digits: 2\nfigure: cards-caption-above.svg\n```\n\n<!-- vaultkit:begin cards-caption-above -->" in note
+    assert note.endswith("<!-- vaultkit:end cards-caption-above -->\n\n## 下一节\n")
+    assert main(["check", str(root)]) == 0
+    capsys.readouterr()
+
+    # from now on the note is the source: a changed Q recomputes the drawing's numbers
+    (root / "note.md").write_text(note.replace("Q: [[0.2, 0.4,", "Q: [[0.3, 0.4,"), encoding="utf-8")
+    assert main(["check", str(root)]) == 1
+    assert "example cards-caption-above" in capsys.readouterr().out
+    assert main(["fix", str(root)]) == 0
+    assert main(["check", str(root)]) == 0
+    assert main(["fix", "--adopt", str(root)]) == 0  # a named drawing is not adopted twice
+    assert (root / "note.md").read_text(encoding="utf-8").count("```vaultkit") == 1

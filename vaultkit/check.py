@@ -54,7 +54,27 @@ def apply_changes(changes: list[FileChange]) -> tuple[list[str], list[Diagnostic
     return written, refused
 
 
-def fix_command(root: Path, *, diff: bool = False, fmt: str = "text") -> int:
+def adopt_command(root: Path, *, diff: bool = False) -> None:
+    """Write the example each drawing implies into the note that embeds it (`fix --adopt`)."""
+    from .adopt import adoptions
+
+    changes, skipped = adoptions(Pipeline(Vault.load(root)))
+    for why in skipped:
+        print(f"vaultkit: not adopted: {why}", file=sys.stderr)
+    if diff:
+        for change in changes:
+            sys.stdout.write(unified_diff(change))
+        return
+    written, refused = apply_changes(changes)
+    for diagnostic in refused:
+        print(f"vaultkit: {diagnostic.path}: {diagnostic.message}", file=sys.stderr)
+    if written:
+        print(f"Adopted drawings into {', '.join(written)}.")
+
+
+def fix_command(root: Path, *, diff: bool = False, fmt: str = "text", adopt: bool = False) -> int:
+    if adopt:
+        adopt_command(root, diff=diff)
     report, changes = run(root)
     if diff:
         for change in changes:

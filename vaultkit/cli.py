@@ -51,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     fix = sub.add_parser("fix", help="rewrite generated regions, inline values, figures and fixable links")
     fix.add_argument("vault", nargs="?")
     fix.add_argument("--diff", action="store_true", help="print a unified diff and write nothing")
+    fix.add_argument("--adopt", action="store_true",
+                     help="write the example a drawing implies (its own Q and K) as a vaultkit block into the note that embeds it")
     fix.add_argument("--format", choices=["text", "json", "github"], default="text")
 
     build = sub.add_parser("build", help="build the mkdocs-material site")
@@ -85,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "fix":
             from .check import fix_command
 
-            return fix_command(root, diff=args.diff, fmt=args.format)
+            return fix_command(root, diff=args.diff, fmt=args.format, adopt=args.adopt)
         if args.command == "build":
             from .site.build import build_command
 

@@ -19,6 +19,7 @@ class FigureOutcome:
     old: bytes | None = None  # bytes on disk (None when absent)
     new: bytes | None = None  # bytes it should have (None when vaultkit cannot say)
     generated: bool = False
+    implied: dict | None = None  # the example a drawing implies, when it reads with no doubt
 
 
 def figure_rel(example: Example) -> str | None:
@@ -130,6 +131,8 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
         return result
     report = figures.check_handdrawn(model, run.quantities, digits=spec["digits"],
                                      tokens=spec.get("tokens", []), skip=derivation.skip)
+    if not derivation.doubts:
+        result.implied = spec
     said = derivation.mask_reason
     notes = {q: f"; {said}" for q in ("weights", "output")} if said else {}
     result.diagnostics += finding_diagnostics(rel, report.findings, "computed from the drawing's own Q and K", notes)
