@@ -215,3 +215,14 @@ def test_stop_is_prompt(vault):
     started = time.monotonic()
     watcher.stop()
     assert time.monotonic() - started < TIMEOUT
+
+
+def test_a_saved_drawing_with_its_own_q_and_k_is_checked_and_fixed(vault):
+    """No block names it: the watcher reads the drawing's own example, as check does."""
+    fixture = Path(__file__).parent / "fixtures" / "handdrawn" / "cell-grid-groups.svg"
+    drawing = vault / "assets" / "grid.svg"
+    drawing.write_text(fixture.read_text(encoding="utf-8"), encoding="utf-8")
+    result = Syncer(vault).sync({"assets/grid.svg"})
+    assert codes(result, "assets/grid.svg") == ["VK402"] * 3 and result.report.summary.figures == 1
+    assert "assets/grid.svg" in result.written
+    assert "0.13<" not in drawing.read_text(encoding="utf-8")

@@ -192,8 +192,8 @@ class Pipeline:
             path = self.vault.root / rel
             if rel.lower().endswith(".svg") and path.stat().st_size > MAX_NOTE_BYTES:
                 report.add([Diagnostic(rel, 1, 1, "VK003", f"over the {MAX_NOTE_BYTES} byte limit; its numbers are not checked")])
-            elif (read := self.svg(rel)) is not None:
-                svg_claims = claims.check_svg(read[0].text, rel)
+            elif (read := self.svg(rel)) is not None and read[1] is not None:
+                svg_claims = claims.check_svg(read[1], rel)
                 report.add(svg_claims.diagnostics)
                 summary.claims += svg_claims.verified
                 summary.skipped_claims += svg_claims.skipped

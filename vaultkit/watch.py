@@ -225,15 +225,19 @@ class Syncer:
                 if fig.new is not None and fig.new != fig.old:
                     changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
         for rel in result.changed:
-            if rel.lower().endswith(".svg") and rel in self.vault.attachments:
-                try:
-                    svg = (self.root / rel).read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError):
-                    continue
-                claims = check_svg(svg, rel)
-                summary.claims += claims.verified
-                summary.skipped_claims += claims.skipped
-                result.report.add(claims.diagnostics)
+            read = pipeline.svg(rel) if rel in self.vault.attachments else None
+            if read is None or read[1] is None:
+                continue
+            claims = check_svg(read[1], rel)
+            summary.claims += claims.verified
+            summary.skipped_claims += claims.skipped
+            result.report.add(claims.diagnostics)
+            drawing = pipeline.drawing(rel) if rel not in checked else None
+            if drawing is not None:  # a drawing that shows its own Q and K
+                summary.figures += 1
+                result.report.add(drawing.diagnostics)
+                if drawing.new is not None and drawing.new != drawing.old:
+                    changes.append(FileChange(rel, drawing.path, drawing.old, drawing.new))
         summary.examples = len(self.runner.outcomes)
         return changes
 

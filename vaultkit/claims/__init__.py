@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
+from ..svgtext import SvgText, read_svg
 from .compare import ERROR, PASS, Verdict, judge
 from .finder import Found, Side, find_claims, markdown_lines, svg_pieces
 from .parser import Operand
@@ -88,9 +89,11 @@ def check_markdown(text: str, rel: str, *, first_line: int = 1) -> ClaimReport:
     return report
 
 
-def check_svg(text: str, rel: str) -> ClaimReport:
-    """Claims in the `<text>` nodes of an SVG; positions are the SVG's own line and column."""
+def check_svg(svg: str | SvgText, rel: str) -> ClaimReport:
+    """Claims in the `<text>` nodes of an SVG (its text, or its model read once by the caller);
+    positions are the SVG's own line and column. An SVG that is not well-formed has none."""
     report = ClaimReport()
-    for lineno, col0, piece in svg_pieces(text):
+    model = read_svg(svg) if isinstance(svg, str) else svg
+    for lineno, col0, piece in svg_pieces(model) if model else ():
         report.add(check_line(piece, rel, lineno, col0))
     return report

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import html
 import re
-from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterator
+
+from ..svgtext import SvgText
 
 from .parser import (
     GLUE,
@@ -308,25 +309,11 @@ def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
         yield number, _mask_marker(masked)
 
 
-def svg_pieces(svg: str) -> Iterator[tuple[int, int, str]]:
-    """(line, col offset, text) for the character data of every `<text>` element."""
-    line_starts = [0] + [m.end() for m in re.finditer("\n", svg)]
-    pos = 0
-    while True:
-        start = svg.find("<text", pos)
-        if start < 0:
-            return
-        open_end = svg.find(">", start)
-        close = svg.find("</text>", open_end)
-        if open_end < 0 or close < 0:
-            return
-        for piece in re.finditer(r"[^<>]+", svg[open_end + 1 : close]):
-            if piece.start() > 0 and svg[open_end + piece.start()] == "<":
-                continue  # inside a tag such as <tspan x="1">
-            offset = open_end + 1 + piece.start()
-            for part in piece.group().split("\n"):
-                row = bisect_right(line_starts, offset) - 1
-                text = html.unescape(part) if "&" in part else part
-                yield row + 1, offset - line_starts[row], text
-                offset += len(part) + 1
-        pos = close + 7
+def svg_pieces(model: SvgText) -> Iterator[tuple[int, int, str]]:
+    """(line, col offset, text) of each line of character data in the SVG's `<text>` elements."""
+    for run in model.runs:
+        offset = run.start
+        for part in run.raw.split("\n"):
+            line, col = model.where(offset)
+            yield line, col - 1, html.unescape(part) if "&" in part else part
+            offset += len(part) + 1
