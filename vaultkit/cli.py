@@ -44,7 +44,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"vaultkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    check = sub.add_parser("check", help="verify every note; never writes")
+    check = sub.add_parser(
+        "check", help="verify every note; never writes",
+        description="Verify links, front matter, examples, inline values, arithmetic claims and figures; never writes. "
+                    "A hand-drawn SVG that shows its own Q and K is checked with no annotation: the example is read "
+                    "from the drawing (captions, row labels, scale and mask); what it cannot read with certainty is a "
+                    "VK403 warning naming the data-vk pin that settles it. `vaultkit fix --adopt` turns such a drawing "
+                    "into a vaultkit block.")
     check.add_argument("vault", nargs="?", help="vault folder (default: docs_dir of mkdocs.yml, or vault)")
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
 

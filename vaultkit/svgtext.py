@@ -89,7 +89,7 @@ class SvgText:
     root: dict  # attributes of the root <svg>
     runs: list[TextRun] = field(default_factory=list)
     cards: list[Card] = field(default_factory=list)
-    title: str = ""  # <title> and <desc> of the root, joined
+    titles: list[str] = field(default_factory=list)  # the root's <title> and <desc>
 
     def where(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
@@ -248,7 +248,7 @@ class _Reader:
         self.flush()
         element = self.stack.pop()[0]
         if element.name in ("title", "desc") and len(self.stack) == 1:
-            self.model.title += " " + self.title_text
+            self.model.titles.append(self.title_text.strip())
         self.title_text = ""
 
     def chars(self, data: str) -> None:
@@ -265,5 +265,4 @@ def read_svg(source: str) -> SvgText | None:
         reader.parser.Parse(reader.data, True)
     except xml.parsers.expat.ExpatError:
         return None
-    reader.model.title = reader.model.title.strip()
     return reader.model

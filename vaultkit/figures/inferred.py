@@ -35,7 +35,8 @@ SQRT_SCALE = re.compile(r"√\s*\(?\s*(\d+(?:\.\d+)?)(?![\d.])")
 DIV_SCALE = re.compile(r"(?:÷|除以|divided by)\s*(\d+(?:\.\d+)?)(?![\d.])", re.I)
 CAUSAL = re.compile(r"causal|因果|下三角|look-?ahead", re.I)
 MASK_WORD = re.compile(r"mask|掩码|遮", re.I)
-NEGATION = re.compile(r"不|无|没有|未|\bnon-?|\bno\b|\bnot\b|\bwithout\b", re.I)
+NEGATED = re.compile(r"(?:不|无|没有|未|非|\bnon-?|\bno\b|\bnot\b|\bwithout\b)\s*"
+                     r"(?:a\s+|the\s+|加|用|做|需要|使用|带)?\s*(?:causal|因果)", re.I)
 AFTER_SCALE = frozenset({"scaled", "masked", "weights", "output"})
 AFTER_MASK = frozenset({"masked", "weights", "output"})
 
@@ -77,7 +78,8 @@ def _tokens(matrix: Matrix) -> list[str] | None:
 
 def _texts(model: SvgText, matrices: list[Matrix]):
     """(offset, text) of every caption-like text, the root's title and description first."""
-    yield 0, model.title
+    for title in model.titles:
+        yield 0, title
     for run in _caption_runs(model, matrices):
         yield run.start, run.text
 
@@ -123,8 +125,8 @@ def _mask(model: SvgText, matrices: list[Matrix], named: dict, doubts: list[Doub
         return pinned, f'the mask pinned by data-vk-mask="{pinned}"'
     mentions = [(o, t) for o, t in _texts(model, matrices) if MASK_WORD.search(t) or CAUSAL.search(t)]
     causal = [(o, t) for o, t in mentions if CAUSAL.search(t)]
-    if any(NEGATION.search(t) for _, t in causal):
-        offset = next(o for o, t in causal if NEGATION.search(t))
+    if any(NEGATED.search(t) for _, t in causal):
+        offset = next(o for o, t in causal if NEGATED.search(t))
         doubts.append(Doubt(offset, "a caption speaks of a causal mask in a way that may deny it",
                             'data-vk-mask="causal" or "none" on the <svg>'))
         return "", ""
