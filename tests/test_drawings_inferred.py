@@ -113,6 +113,14 @@ def test_what_the_text_does_not_settle_is_one_warning_and_no_rewrite(tmp_path, c
     assert any(": VK402 scores[0]" in line for line in lines) and len(changes) == 1
 
 
+def test_a_division_elsewhere_in_the_drawing_is_not_the_scale(tmp_path):
+    right = DOUBTFUL.format(s00="0.22", caption="").replace("[0.99 0.01]", "[0.52 0.48]").replace(
+        "[0.50 0.50]", "[0.49 0.51]")  # the softmax at 1/√2; at 1/2 the first row would be [0.51 0.49]
+    svg = right.replace("</svg>", '<text x="10" y="300">显存 ÷ 2 = 一半</text></svg>')
+    assert run(vault_with(tmp_path, "d.svg", right)) == ([], [])
+    assert run(vault_with(tmp_path, "d.svg", svg)) == ([], [])
+
+
 def test_a_pin_settles_the_doubt(tmp_path):
     svg = DOUBTFUL.format(s00="0.22", caption="(mask applied)").replace("<svg ", '<svg data-vk-mask="none" ', 1)
     lines, _ = run(vault_with(tmp_path, "d.svg", svg))
@@ -127,6 +135,11 @@ NOT_DERIVATIONS = [
     '<text x="10" y="40">7   13   70</text><text x="10" y="56">14  26  140</text></svg>',
     '<svg xmlns="http://www.w3.org/2000/svg"><g><text x="10" y="20">1</text><text x="60" y="20">2</text>'
     '<text x="10" y="40">3</text><text x="60" y="40">4</text></g><text x="10" y="80">Q&amp;A 流程</text></svg>',
+    # projection weights are not Q and K
+    '<svg xmlns="http://www.w3.org/2000/svg"><text x="10" y="20">W_Q</text><text x="10" y="40">[0.1 0.2]</text>'
+    '<text x="10" y="56">[0.3 0.4]</text><text x="200" y="20">W_K</text><text x="200" y="40">[0.5 0.6]</text>'
+    '<text x="200" y="56">[0.7 0.8]</text><text x="10" y="100">scores</text><text x="10" y="120">[9.9 9.9]</text>'
+    '<text x="10" y="136">[9.9 9.9]</text></svg>',
 ]
 
 

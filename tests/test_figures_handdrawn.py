@@ -134,13 +134,21 @@ def own_drawing(scores_wrong=None, weight_wrong=None, scaled_wrong=None) -> str:
 """
 
 
-def test_own_layout_right_numbers_pass_and_the_unplaced_block_is_uncertain():
+def test_own_layout_right_numbers_pass_and_a_legend_of_another_shape_is_not_read():
     report = check_handdrawn(own_drawing(), quantities(Q, K), digits=2, tokens=["a", "b", "c"])
-    assert [(f.status, f.quantity) for f in report.findings] == [("uncertain", "?")]
-    legend = own_drawing().split("\n").index('  <text x="400" y="200">1</text><text x="450" y="200">2</text>')
-    assert (report.findings[0].line, report.findings[0].col) == (legend + 1, 25)
+    assert report.findings == []
     assert report.checked == 27
     assert report.fixed_text == own_drawing()
+
+
+def test_an_unplaced_block_of_a_quantity_shape_is_uncertain():
+    legend = '<text x="400" y="200">1</text><text x="450" y="200">2</text>'
+    unplaced = "".join(f'<text x="{400 + 50 * j}" y="{250 + 18 * i}">{i + j + 7}</text>'
+                       for i in range(3) for j in range(2))
+    drawn = own_drawing().replace(legend, legend + unplaced)
+    report = check_handdrawn(drawn, quantities(Q, K), digits=2, tokens=["a", "b", "c"])
+    assert [(f.status, f.quantity, f.written) for f in report.findings] == [("uncertain", "?", "7")]
+    assert report.fixed_text == drawn
 
 
 def test_own_layout_wrong_numbers_are_fixed_in_the_drawings_style():

@@ -38,9 +38,9 @@ KEYWORDS = [
     ("masked", re.compile(r"mask|掩码|遮", re.I)),
     ("scaled", re.compile(r"scaled|缩放|除以|÷|/\s*√", re.I)),
     ("scores", re.compile(r"score|分数|logit|Q\s*[×·*]?\s*K", re.I)),
-    ("V", re.compile(r"(?<![A-Za-z])V(?![A-Za-z])|\bvalues?\b", re.I)),
-    ("K", re.compile(r"(?<![A-Za-z])K(?![A-Za-z])|\bkeys?(?![a-z])", re.I)),
-    ("Q", re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])|\bquer(?:y|ies)\b", re.I)),
+    ("V", re.compile(r"(?<![A-Za-z_^])V(?![A-Za-z])|\bvalues?\b", re.I)),
+    ("K", re.compile(r"(?<![A-Za-z_^])K(?![A-Za-z])|\bkeys?(?![a-z])", re.I)),  # not W_K
+    ("Q", re.compile(r"(?<![A-Za-z_^])Q(?![A-Za-z])|\bquer(?:y|ies)\b", re.I)),
 ]
 TRANSPOSED = re.compile(r"K\s*(?:ᵀ|\^\s*\{?\s*T\b|\.T\b|转置)|\bkeys?\s*ᵀ", re.I)
 
@@ -201,6 +201,8 @@ class Checker:
             name = self.by_values(matrix, shape)
         if name in self.skip:
             return
+        if name is None and not any(v.shape == shape for v in self.quantities.values()):
+            return  # numbers of another shape are not part of the derivation
         if name is None:
             row_text = self.svg[first.start:first.start + 60].split("<")[0]
             self.uncertain(first.start, "?", row_text, "no caption or value match")

@@ -33,6 +33,7 @@ NAMES = ("Q", "K", "V", "scores", "scaled", "masked", "weights", "output")
 INPUTS = ("Q", "K", "V")
 SQRT_SCALE = re.compile(r"√\s*\(?\s*(\d+(?:\.\d+)?)(?![\d.])")
 DIV_SCALE = re.compile(r"(?:÷|除以|divided by)\s*(\d+(?:\.\d+)?)(?![\d.])", re.I)
+SCALE_WORD = re.compile(r"缩放|除以|÷|/|scal", re.I)
 CAUSAL = re.compile(r"causal|因果|下三角|look-?ahead", re.I)
 MASK_WORD = re.compile(r"mask|掩码|遮", re.I)
 NEGATED = re.compile(r"(?:不|无|没有|未|非|\bnon-?|\bno\b|\bnot\b|\bwithout\b)\s*"
@@ -84,7 +85,8 @@ def _texts(model: SvgText, matrices: list[Matrix]):
         yield run.start, run.text
 
 
-def _scale(model: SvgText, matrices: list[Matrix], doubts: list[Doubt]) -> float | None:
+def _scale(model: SvgText, matrices: list[Matrix], captions: list[str], doubts: list[Doubt]) -> float | None:
+    """The scale a caption of a scaled / masked / weight matrix gives, or a text on scaling by √."""
     pinned = model.root.get("data-vk-scale")
     if pinned is not None:
         try:
@@ -94,6 +96,8 @@ def _scale(model: SvgText, matrices: list[Matrix], doubts: list[Doubt]) -> float
             return None
     said: dict[float, int] = {}
     for offset, text in _texts(model, matrices):
+        if text not in captions and not (SCALE_WORD.search(text) and "√" in text):
+            continue  # "÷ 2" elsewhere may divide anything
         for match in SQRT_SCALE.finditer(text):
             said.setdefault(round(1 / math.sqrt(float(match.group(1))), 12), offset)
         for match in DIV_SCALE.finditer(text):
@@ -198,7 +202,8 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
         spec["mask"] = mask
     else:
         skip |= AFTER_MASK
-    scale = _scale(model, matrices, doubts)
+    captions = [c for name in AFTER_SCALE for _, c in by_name.get(name, ())]
+    scale = _scale(model, matrices, captions, doubts)
     if scale is not None:
         spec["scale"] = scale
     elif any("scale" in d.pin for d in doubts):
