@@ -19,7 +19,7 @@ Affine = tuple[float, float, float, float, float, float]  # a b c d e f: x' = a 
 IDENTITY: Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
-LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(em|px)?")
+LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(em|px|%)?")
 FONT_SIZE = re.compile(r"font-size\s*:\s*([\d.]+)\s*px")
 WIDE = re.compile(r"[\u1100-\uffff]")  # CJK and other full-width glyphs: about 1 em wide
 DEFAULT_FONT = 16.0
@@ -146,8 +146,8 @@ def _length(value: str | None, font: float) -> float | None:
     match = LENGTH.match(value)
     if not match:
         return math.nan
-    number = float(match.group(1))
-    return number * font if match.group(2) == "em" else number
+    number, unit = float(match.group(1)), match.group(2)
+    return number * font if unit == "em" else math.nan if unit == "%" else number
 
 
 def _font_size(attrs: dict, inherited: float) -> float:

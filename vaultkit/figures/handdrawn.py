@@ -64,7 +64,7 @@ class HandDrawnReport:
     fixed_text: str
 
 
-def _caption_runs(model: SvgText, matrices: list[Matrix]) -> list[TextRun]:
+def caption_runs(model: SvgText, matrices: list[Matrix]) -> list[TextRun]:
     """Runs that may caption a matrix: written, placed, and not a row of any matrix."""
     rows = {id(run) for m in matrices for run in m.runs}
     return [r for r in model.runs if id(r) not in rows and r.text.strip()
@@ -313,7 +313,7 @@ def check_handdrawn(svg: str | SvgText, quantities: dict, *, digits: int, tokens
         return HandDrawnReport([], 0, svg)
     checker = Checker(model.source, quantities, digits, tokens, skip)
     matrices = find_matrices(model)
-    candidates = _caption_runs(model, matrices)
+    candidates = caption_runs(model, matrices)
     for matrix in matrices:
         name, caption = name_of(matrix, model, candidates, checker.quantities)
         checker.matrix(matrix, name, caption)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from ..numbers import parse_written
 from ..svgtext import SvgText
-from .handdrawn import QUOTED, _caption_runs, caption_of, is_mask, is_transposed, name_of
+from .handdrawn import QUOTED, caption_runs, is_mask, is_transposed, name_of
 from .layouts import Matrix, find_matrices
 
 NAMES = ("Q", "K", "V", "scores", "scaled", "masked", "weights", "output")
@@ -81,7 +81,7 @@ def _texts(model: SvgText, matrices: list[Matrix]):
     """(offset, text) of every caption-like text, the root's title and description first."""
     for title in model.titles:
         yield 0, title
-    for run in _caption_runs(model, matrices):
+    for run in caption_runs(model, matrices):
         yield run.start, run.text
 
 
@@ -153,7 +153,7 @@ def _mask(model: SvgText, matrices: list[Matrix], named: dict, doubts: list[Doub
 def infer(model: SvgText, rel: str) -> Derivation | None:
     """The example the drawing implies; None when it shows no Q and K (nothing to say)."""
     matrices = find_matrices(model)
-    candidates = _caption_runs(model, matrices)
+    candidates = caption_runs(model, matrices)
     by_name: dict[str, list[tuple[Matrix, str]]] = {}
     for matrix in matrices:
         name, caption = name_of(matrix, model, candidates, NAMES)
