@@ -54,7 +54,7 @@ def apply_changes(changes: list[FileChange]) -> tuple[list[str], list[Diagnostic
     return written, refused
 
 
-def adopt_command(root: Path, *, diff: bool = False) -> None:
+def adopt_command(root: Path, *, diff: bool = False, quiet: bool = False) -> None:
     """Write the example each drawing implies into the note that embeds it (`fix --adopt`)."""
     from .adopt import adoptions
 
@@ -68,13 +68,13 @@ def adopt_command(root: Path, *, diff: bool = False) -> None:
     written, refused = apply_changes(changes)
     for diagnostic in refused:
         print(f"vaultkit: {diagnostic.path}: {diagnostic.message}", file=sys.stderr)
-    if written:
+    if written and not quiet:
         print(f"Adopted drawings into {', '.join(written)}.")
 
 
 def fix_command(root: Path, *, diff: bool = False, fmt: str = "text", adopt: bool = False) -> int:
     if adopt:
-        adopt_command(root, diff=diff)
+        adopt_command(root, diff=diff, quiet=fmt != "text")
     report, changes = run(root)
     if diff:
         for change in changes:
