@@ -60,6 +60,10 @@ CODES: dict[str, tuple[str, str]] = {
     "VK404": (ERROR, "figure file is missing"),
     "VK405": (ERROR, "figure path is outside the vault"),
     "VK406": (ERROR, "figure file is not valid SVG"),
+    "VK420": (ERROR, "weights row of a worked text matrix does not sum to 1"),
+    "VK421": (ERROR, "number of a worked text matrix does not follow from the matrices above it"),
+    "VK422": (WARNING, "illustrative worked text matrix: its numbers are not the real ones"),
+    "VK423": (WARNING, "worked text matrix could not be read with certainty; not compared"),
     # links and embeds
     "VK501": (ERROR, "link target does not exist"),
     "VK502": (WARNING, "link path is wrong but the file name is unique"),

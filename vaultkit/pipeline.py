@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from . import claims, links
 from .diagnostics import Diagnostic, Report
-from .examples import ExampleRunner, NoteOutcome
+from .examples import ExampleRunner, NoteOutcome, textmatrices
 from .figures import is_generated
 from .svgtext import SvgText, read_svg
 from .vault import MAX_NOTE_BYTES, Note, Source, Vault
@@ -107,13 +107,14 @@ class Pipeline:
         text = links.fix_links(note.text, note, self.index)
         outcome: NoteOutcome = self.runner.process(note.rel, text, note.tokens)
         claim_report = claims.check_markdown(note.text, note.rel)
+        worked = textmatrices.check_markdown(note.text, note.tokens, note.rel)  # rows count as claims
         return NoteResult(
             text=outcome.text,
-            diagnostics=link_diags + outcome.diagnostics + claim_report.diagnostics,
+            diagnostics=link_diags + outcome.diagnostics + claim_report.diagnostics + worked.diagnostics,
             links=link_count,
             values=outcome.values,
-            claims=claim_report.verified,
-            skipped_claims=claim_report.skipped,
+            claims=claim_report.verified + worked.verified,
+            skipped_claims=claim_report.skipped + worked.skipped,
             found_links=links.extract_links(note),
         )
 

@@ -17,8 +17,8 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 
-def _line_start(source: str, content: str) -> int:
-    """Column where a paragraph/heading content line starts in its source line."""
+def content_column(source: str, content: str) -> int:
+    """Column where a content line (of a paragraph, heading or fence) starts in its source line."""
     stripped, wanted = source.rstrip(), content.rstrip()
     if stripped.endswith(wanted):
         return len(stripped) - len(wanted)
@@ -35,7 +35,7 @@ class _Locator:
         offset = 0
         for i, content_line in enumerate(inline.content.split("\n")):
             line = min(first + i, len(lines) - 1)
-            self.starts.append((line, _line_start(lines[line], content_line)))
+            self.starts.append((line, content_column(lines[line], content_line)))
             self.offsets.append(offset)
             offset += len(content_line) + 1
 
@@ -107,6 +107,7 @@ def positions_rule(state: StateCore) -> None:
             if in_cell:
                 locator = _CellLocator(lines, token, cell_from)
                 cell_from = locator.end
+                token.meta["cell_col"] = locator.start + 1  # 1-based column of the cell's content
                 if not any(child.meta for child in token.children or ()):
                     continue
             elif any(child.meta for child in token.children or ()):
