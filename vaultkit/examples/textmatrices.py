@@ -224,7 +224,11 @@ def _fence_matrices(fence, lines: list[str], outer_caption: list[str]) -> list[T
         header = None
         if above and start - 1 >= above_from and content[start - 1].strip() == above[-1]:
             words = above[-1].split()
-            if len(words) == len(rows[0].cells) and not all(CELL_RE.fullmatch(w) for w in words):
+            if (
+                len(words) == len(rows[0].cells)
+                and not all(CELL_RE.fullmatch(w) for w in words)
+                and not re.search(r"[=:：()（）]", above[-1])
+            ):
                 header, above = words, above[:-1]
         first_label = parsed[start][0]
         if first_label.endswith(("=", ":", "：")):  # `Q = [ 1 0 ]`: the label is the caption
