@@ -4,7 +4,6 @@ derives them (sentences written for these tests; the real vault is only read).""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -288,30 +287,58 @@ def worked_example(draw):
 
     divide = {"literal": f"√{d}", "width": "√d_k", "stated": "√d_k"}[scale]
     mask = "因果" if causal else ""
-    lines = [f"## 例子 d_k = {d}" if scale == "stated" else "## 例子", ""]
-    blocks = []
-    if show_qk:
-        blocks.append(("Q：", None, q_labels, written(Q)))
-        blocks.append(("K：", None, k_labels, written(K)))
-    blocks.append(("Scores = Q × Kᵀ", k_labels, q_labels, written(result.scores)))
-    blocks.append((f"{mask}Weights = Softmax(Scores / {divide})", k_labels, q_labels, written(result.weights)))
-    if layout is _fence:
-        lines.append("```")
-        for block in blocks:
-            lines += _fence(*block)
-        lines.append("```")
-    else:
-        for block in blocks:
-            lines += _table(*block)
-    return "\n".join(lines) + "\n"
+
+    def render(scores, weights) -> str:
+        lines = [f"## 例子 d_k = {d}" if scale == "stated" else "## 例子", ""]
+        blocks = []
+        if show_qk:
+            blocks.append(("Q：", None, q_labels, written(Q)))
+            blocks.append(("K：", None, k_labels, written(K)))
+        blocks.append(("Scores = Q × Kᵀ", k_labels, q_labels, written(scores)))
+        blocks.append((f"{mask}Weights = Softmax(Scores / {divide})", k_labels, q_labels, written(weights)))
+        if layout is _fence:
+            lines.append("```")
+            for block in blocks:
+                lines += _fence(*block)
+            lines.append("```")
+        else:
+            for block in blocks:
+                lines += _table(*block)
+        return "\n".join(lines) + "\n"
+
+    wrong_score = result.scores.copy()
+    wrong_score[-1, 0] += 1  # far beyond what the rounding of Q and K allows (never masked)
+    wrong_weight = result.weights.copy()
+    last = wrong_weight[-1]
+    low, high = np.argsort(last, kind="stable")[[0, -1]]  # two different cells
+    last[high] -= 0.1  # the row still sums to 1
+    last[low] += 0.1
+    return {
+        "right": render(result.scores, result.weights),
+        "wrong score": render(wrong_score, result.weights),
+        "wrong weight": render(result.scores, wrong_weight),
+        "Q and K shown": show_qk,
+    }
 
 
 @settings(max_examples=150, deadline=None)
 @given(worked_example())
-def test_right_numbers_never_yield_an_error(text):
+def test_right_numbers_never_yield_an_error(example):
+    text = example["right"]
     report = check(text)
     assert [d for d in report.diagnostics if d.severity == ERROR] == [], text
     assert report.verified > 0, text
+
+
+@settings(max_examples=50, deadline=None)
+@given(worked_example())
+def test_seeded_wrong_numbers_are_errors(example):
+    findings = check(example["wrong weight"]).diagnostics
+    assert findings and {d.code for d in findings} == {"VK421"}, example["wrong weight"]
+    assert all(d.line == findings[0].line for d in findings)  # only the seeded row
+    if example["Q and K shown"]:
+        first = check(example["wrong score"]).diagnostics[0]
+        assert first.code == "VK421" and "Q·Kᵀ" in first.message, example["wrong score"]
 
 
 # ---------------------------------------------------------------------------
