@@ -198,8 +198,23 @@ def test_an_unlabelled_row_matched_by_position_is_at_most_a_warning():
     assert "by position" in report.diagnostics[0].message
 
 
+def test_a_caption_before_softmax_names_scaled_scores():
+    text = RIGHT_ZH.replace("分数 = Q × Kᵀ", "Scaled scores = Q·Kᵀ / √4 (before softmax)").replace(
+        "  猫  [ 2    1    2 ]\n  坐  [ 0    2    2 ]\n  垫  [ 1    1    5 ]",
+        "  猫  [ 1.0  0.5  1.0 ]\n  坐  [ 0.0  1.0  1.0 ]\n  垫  [ 0.5  0.5  2.5 ]",
+    )
+    report = check(text)
+    assert report.diagnostics == [] and report.verified == 9
+    wrong = check(text.replace("[ 0.0  1.0  1.0 ]", "[ 0.0  2.0  1.0 ]")).diagnostics
+    # one finding: the weights below are compared with the computed score, not the wrong one
+    assert [(d.code, d.written, d.computed) for d in wrong] == [("VK421", "2.0", "1.0")]
+    assert "Q·Kᵀ / √4" in wrong[0].message
+
+
 def test_a_causal_caption_masks_the_future():
-    text = RIGHT_ZH.replace("权重 = Softmax(分数 / √d_k)，每行加起来 = 1", "因果掩码后的权重 = Softmax(分数 / √d_k)").replace(
+    caption = "权重 = Softmax(分数 / √d_k)，每行加起来 = 1"
+    text = RIGHT_ZH.replace(caption, "因果掩码后的权重 = Softmax(分数 / √d_k)")
+    text = text.replace(
         "[ 0.38  0.23  0.38 ]\n  坐  [ 0.16  0.42  0.42 ]", "[ 1     0     0    ]\n  坐  [ 0.27  0.73  0    ]"
     )
     assert check(text).diagnostics == []
@@ -217,6 +232,11 @@ def test_numbers_that_are_not_a_derivation_give_no_finding():
         "```\n  a [ 0.5  0.3  0.3 ]\n```\n",
         # a table of sizes
         "| 模型 | 7B | 13B |\n|---|---|---|\n| 显存 | 14 | 26 |\n",
+        # the first few probabilities of a vocabulary: not a whole distribution
+        "下一个词的概率（只列前三个）：\n\n```\n  [ 0.6  0.2  0.1 ]\n```\n",
+        "Softmax over the vocabulary:\n\n```\n  [ 0.6  0.2  0.1 ]  ...\n```\n",
+        # weights with no scores above them: not a derivation
+        "LoRA 的权重：\n\n```\n  [ 0.1  0.2  0.3 ]\n```\n",
     ]
     for text in texts:
         report = check(text)
@@ -225,7 +245,8 @@ def test_numbers_that_are_not_a_derivation_give_no_finding():
 
 
 def test_generated_regions_are_left_to_the_example_checker():
-    text = "**weights = softmax**\n\n<!-- vaultkit:begin ex -->\n\n| | a | b |\n|---|---|---|\n| a | 0.9 | 0.9 |\n\n<!-- vaultkit:end ex -->\n"
+    table = "| | a | b |\n|---|---|---|\n| a | 0.9 | 0.9 |\n"
+    text = f"**weights = softmax**\n\n<!-- vaultkit:begin ex -->\n\n{table}\n<!-- vaultkit:end ex -->\n"
     assert check(text).diagnostics == []
     assert check(text.replace("<!-- vaultkit:begin ex -->", "")).diagnostics != []
 
@@ -233,7 +254,8 @@ def test_generated_regions_are_left_to_the_example_checker():
 def test_fix_does_not_rewrite_text_matrices(tmp_path):
     from vaultkit.pipeline import Pipeline
 
-    (tmp_path / "note.md").write_text(RIGHT_ZH.replace("[ 0.16  0.42  0.42 ]", "[ 0.16  0.42  0.52 ]"), encoding="utf-8")
+    wrong = RIGHT_ZH.replace("[ 0.16  0.42  0.42 ]", "[ 0.16  0.42  0.52 ]")
+    (tmp_path / "note.md").write_text(wrong, encoding="utf-8")
     report, changes = Pipeline(Vault.load(tmp_path)).report()
     assert "VK420" in [d.code for d in report.diagnostics]
     assert changes == []

@@ -19,7 +19,11 @@ language, or a table whose cells are numbers), names each from its nearest capti
   half a unit in the last place; a cell written without decimals (a masked 0) is exact;
 * weights are the softmax of the scores shown above them, at the scale the caption states
   (a number, or √d_k with d_k the width of a shown Q, or `d_k = 64` stated in the section);
-* scores (or scaled scores) are Q·Kᵀ (scaled) where Q and K are shown above them.
+* scores (or scaled scores) are Q·Kᵀ (scaled) where Q and K are shown above them; the weights
+  below are then compared with the computed scores, so one wrong number is reported once.
+
+A caption that only says 权重 / weights names weights only below shown scores (model weights
+such as W_Q are not a derivation); a row elided with `…` is not a whole distribution.
 
 The numbers a row is derived from are rounded as written too, so a derived number is wrong
 only when no inputs within their rounding give it. A matrix the note calls illustrative (示意,
@@ -46,8 +50,11 @@ ROW_RE = re.compile(r"^(?P<label>[^\[\]]*?)\s*\[(?P<body>[^\[\]]*)\](?P<tail>.*)
 SEPARATOR_RE = re.compile(r"[^\s,，]+")
 
 WEIGHTS_RE = re.compile(
-    r"softmax|概率|probabilit|加起来\s*[=＝]?\s*1|和为\s*1|sums? to 1|权重|\bweights?\b", re.IGNORECASE
+    r"softmax|概率分布|probability distribution|加起来\s*[=＝]?\s*1|和为\s*1|sums? to 1"
+    r"|注意力权重|attention weights?",
+    re.IGNORECASE,
 )
+PLAIN_WEIGHTS_RE = re.compile(r"权重|\bweights?\b", re.IGNORECASE)  # weights only where scores are shown above
 NOT_WEIGHTS_RE = re.compile(r"W_|权重矩阵|weight matri|可学习|learnable|之前|before", re.IGNORECASE)
 SCALED_RE = re.compile(r"\bscaled\b|缩放|[/÷]\s*(?:√|sqrt)", re.IGNORECASE)
 SCORES_RE = re.compile(r"\bscores?\b|分数|Q\s*[×x·@*]?\s*K\s*(?:ᵀ|\^\{?T\}?|\.T\b|T\b)", re.IGNORECASE)
@@ -91,8 +98,9 @@ class TextMatrix:
     header: list[str] | None
     caption: list[str]  # caption lines, nearest first
     illustrative: bool
-    role: str | None = None  # Q, K, scores, scaled, masked, weights
+    role: str | None = None  # Q, K, scores, scaled, masked, weights, plain weights
     transposed: bool = False  # K written as Kᵀ
+    corrected: tuple | None = None  # (values, halves), each number found wrong replaced by the computed one
 
     @property
     def line(self) -> int:
@@ -198,7 +206,7 @@ def _fence_matrices(fence, lines: list[str], outer_caption: list[str]) -> list[T
         if m:
             start = content_column(source, raw) + m.start("body") + 1
             cells = _cells(m.group("body"), first + n + 1, start)
-            if cells:
+            if cells and not re.search(r"…|\.\.\.", m.group("tail")):  # an elided row is not whole
                 row = (m.group("label").strip(), Row(m.group("label").strip() or None, cells), m.group("tail"))
         parsed.append(row)
 
@@ -287,22 +295,35 @@ def _is_illustrative(lines: list[str]) -> bool:
 def _named(matrix: TextMatrix) -> TextMatrix:
     """The role of a matrix, from its nearest caption line that names one."""
     for line in matrix.caption:
-        text = line.strip().strip("*`#> ").strip()
-        if WEIGHTS_RE.search(text) and not NOT_WEIGHTS_RE.search(text):
-            matrix.role = "weights"
-        elif MASK_RE.search(text) or CAUSAL_RE.search(text):
-            matrix.role = "masked"
-        elif SCALED_RE.search(text) and SCORES_RE.search(text):
-            matrix.role = "scaled"
-        elif SCORES_RE.search(text):
-            matrix.role = "scores"
-        elif Q_RE.match(text):
-            matrix.role = "Q"
-        elif m := K_RE.match(text):
-            matrix.role, matrix.transposed = "K", bool(m.group("t"))
-        if matrix.role:
-            return matrix
+        role = _line_role(line.strip().strip("*`#> ").strip())
+        if role == "K transposed":
+            matrix.role, matrix.transposed = "K", True
+        elif role != "other":
+            matrix.role = role
+        if role:
+            break
     return matrix
+
+
+def _line_role(text: str) -> str | None:
+    """The role a caption line gives the matrix below it; "other" when it names something that
+    is no part of a derivation (model weights); None when it names nothing."""
+    if WEIGHTS_RE.search(text) or PLAIN_WEIGHTS_RE.search(text):
+        if not NOT_WEIGHTS_RE.search(text):
+            return "weights" if WEIGHTS_RE.search(text) else "plain weights"
+        if not SCORES_RE.search(text):
+            return "other"
+    if MASK_RE.search(text) or CAUSAL_RE.search(text):
+        return "masked"
+    if SCALED_RE.search(text) and SCORES_RE.search(text):
+        return "scaled"
+    if SCORES_RE.search(text):
+        return "scores"
+    if Q_RE.match(text):
+        return "Q"
+    if m := K_RE.match(text):
+        return "K transposed" if m.group("t") else "K"
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -391,7 +412,7 @@ class _SectionChecker:
                 if q is not None and k is not None:
                     self.check_products(matrix, q, k)
                 source = matrix
-            elif matrix.role == "weights":
+            elif matrix.role == "weights" or (matrix.role == "plain weights" and source is not None):
                 values = [c.value for row in matrix.rows for c in row.cells]
                 if not all(0 <= v <= 1 for v in values):  # not probabilities: not attention weights
                     self.report.skipped += len(matrix.rows)
@@ -414,8 +435,9 @@ class _SectionChecker:
             index = section.parent
         return None
 
-    def divisor(self, matrix: TextMatrix, q: TextMatrix | None, k: TextMatrix | None) -> tuple[float, str] | str:
-        """What the caption of `matrix` divides the scores by, or why that cannot be told."""
+    def divisor(self, matrix: TextMatrix, q: TextMatrix | None, k: TextMatrix | None):
+        """What the caption of `matrix` divides the scores by, (number, as shown), or a string
+        saying why that cannot be told."""
         for line in matrix.caption:
             stated = _stated_divisor(line)
             if stated is None:
@@ -428,7 +450,8 @@ class _SectionChecker:
                     width = len(k.rows) if k.transposed else k.width
                 width = width or self.stated_d()
                 if width is None:
-                    return "the caption divides by √d_k, but d_k is neither stated once in the section (`d_k = 64`) nor the width of a Q shown"
+                    return ("the caption divides by √d_k, but d_k is neither stated once in the section "
+                            "(`d_k = 64`) nor the width of a Q shown")
                 return math.sqrt(width), f"√{width}"
             return stated
         return "the caption does not state the scale (for example `Softmax(Scores / √d_k)`)"
@@ -448,7 +471,8 @@ class _SectionChecker:
             written = fmt(total, digits)
             name = _row_name(weights, row)
             if weights.illustrative:
-                self.add("VK422", row.cells[0], f"illustrative weights row {name} sums to {written}, not 1", written, "1")
+                message = f"illustrative weights row {name} sums to {written}, not 1"
+                self.add("VK422", row.cells[0], message, written, "1")
             else:
                 slack = f" (rounding allows ±{fmt(allowed, digits + 1)})" if allowed else ""
                 self.add("VK420", row.cells[0], f"weights row {name} sums to {written}, not 1{slack}", written, "1")
@@ -468,14 +492,15 @@ class _SectionChecker:
             stated = self.divisor(weights, q, k)
             if isinstance(stated, str):
                 self.add("VK423", weights.rows[0].cells[0],
-                          f"weights not compared with the scores at line {source.line}: {stated}")
+                         f"weights not compared with the scores at line {source.line}: {stated}")
                 self.report.skipped += len(weights.rows)
                 return
             divisor, shown = stated
             scale = f" / {shown}" if divisor != 1 else ""
             formula = f"Softmax(Scores{scale}) of the scores at line {source.line}"
-        scaled = source.values() / divisor  # (L, S)
-        eps = source.halves() / divisor
+        values, halves = source.corrected or (source.values(), source.halves())
+        scaled = values / divisor  # (L, S): a wrong score is reported once, not again in its weights
+        eps = halves / divisor
         captions = weights.caption + source.caption
         if any(CAUSAL_RE.search(line) for line in captions):
             if scaled.shape[0] != scaled.shape[1]:
@@ -495,7 +520,8 @@ class _SectionChecker:
         for row, i in pairs:
             self.report.verified += 1
             self.compare_row(weights, row, p[i], low[i], high[i], "weight", formula,
-                             source_name=_row_name(source, source.rows[i]), illustrative=weights.illustrative or source.illustrative, guessed=guessed)
+                             source_name=_row_name(source, source.rows[i]),
+                             illustrative=weights.illustrative or source.illustrative, guessed=guessed)
 
     def check_products(self, scores: TextMatrix, q: TextMatrix, k: TextMatrix) -> None:
         import numpy as np
@@ -526,24 +552,30 @@ class _SectionChecker:
             formula = f"Q·Kᵀ / {shown} of the Q at line {q.line} and the K at line {k.line}"
         point = engine.attention(Q, K, scale=1.0 / divisor).scaled  # (L, S)
         radius = (np.abs(Q) @ Hk.T + Hq @ np.abs(K).T + Hq @ Hk.T) / divisor
+        values, halves = scores.values(), scores.halves()
         pairs, guessed = pairs
-        for row, i in pairs:
+        for r, (row, i) in enumerate(pairs):
             self.report.verified += 1
-            self.compare_row(scores, row, point[i], point[i] - radius[i], point[i] + radius[i], "score", formula,
-                             source_name=_row_name(q, q.rows[i]), illustrative=scores.illustrative or q.illustrative or k.illustrative, guessed=guessed)
+            wrong = self.compare_row(scores, row, point[i], point[i] - radius[i], point[i] + radius[i], "score",
+                                     formula, source_name=_row_name(q, q.rows[i]),
+                                     illustrative=scores.illustrative or q.illustrative or k.illustrative,
+                                     guessed=guessed)
+            for j in wrong:
+                values[r, j], halves[r, j] = point[i, j], radius[i, j]
+        scores.corrected = values, halves
 
-    def compare_row(self, matrix, row, point, low, high, what, formula, *, source_name, illustrative, guessed) -> None:
-        """Report the cells of `row` that no value in [low, high] rounds to as written."""
+    def compare_row(self, matrix, row, point, low, high, what, formula, *, source_name, illustrative, guessed):
+        """Report the cells of `row` that no value in [low, high] rounds to as written; their indices."""
         wrong = [
             (j, cell)
             for j, cell in enumerate(row.cells)
             if math.isfinite(cell.value) and not written_matches(cell.text, min(max(cell.value, low[j]), high[j]))
         ]
         if not wrong:
-            return
+            return []
         name = _row_name(matrix, row)
         if illustrative or guessed:
-            digits = max(3, *(parse_written(c.text)[1] for c in row.cells if math.isfinite(c.value)))
+            digits = max([3] + [parse_written(c.text)[1] for c in row.cells if math.isfinite(c.value)])
             real = "[ " + "  ".join(fmt(v, digits) for v in point) + " ]"
             written = "[ " + "  ".join(c.text for c in row.cells) + " ]"
             if guessed:
@@ -553,10 +585,12 @@ class _SectionChecker:
             else:
                 code, message = "VK423", f"{what}s row {name} is not {formula}"
             self.add(code, wrong[0][1], message, written, real)
-            return
+            return [j for j, _ in wrong]
         for j, cell in wrong:
             column = matrix.header[j] if matrix.header else str(j + 1)
-            self.add("VK421", cell, f"{what} {name}→{column} is not {formula}", cell.text, rewrite_like(cell.text, point[j]))
+            computed = rewrite_like(cell.text, point[j])
+            self.add("VK421", cell, f"{what} {name}→{column} is not {formula}", cell.text, computed)
+        return [j for j, _ in wrong]
 
     # -- diagnostics
 
