@@ -143,10 +143,10 @@ class TextMatrixReport:
 
 def read_sections(text: str, tokens) -> list[Section]:
     """The note's sections (split at every heading) with their text matrices, in order."""
-    lines = text.split("\n")
+    lines: list[str] = []  # the note's lines, split once a fence may hold a matrix
     sections = [Section(0, None)]
     stack = [0]  # indices of the open sections, outermost first
-    caption: list[str] = []  # lines of the paragraph or heading just read
+    caption = ""  # the paragraph or heading just read
     generated = False  # inside a generated region: vaultkit's own output, checked as such (VK101)
     i = 0
     while i < len(tokens):
@@ -165,21 +165,23 @@ def read_sections(text: str, tokens) -> list[Section]:
             stack.append(len(sections) - 1)
         section = sections[stack[-1]]
         if tok.type == "inline":
-            caption = tok.content.split("\n")
-            section.text.append(tok.content)
+            caption = tok.content
+            section.text.append(caption)
         elif tok.type == "fence" and tok.map and tok.info.strip().lower() in PLAIN_FENCES:
             section.text.append(tok.content)
-            section.matrices += _fence_matrices(tok, lines, caption)
-            caption = []
+            if "[" in tok.content:
+                lines = lines or text.split("\n")
+                section.matrices += _fence_matrices(tok, lines, caption.split("\n"))
+            caption = ""
         elif tok.type == "table_open":
             close = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
-            matrix = _table_matrix(tokens[i:close], caption)
+            matrix = _table_matrix(tokens[i:close], caption.split("\n"))
             if matrix is not None:
                 section.matrices.append(matrix)
-            caption = []
+            caption = ""
             i = close
         elif tok.type in ("fence", "code_block", "html_block", "hr"):
-            caption = []
+            caption = ""
         i += 1
     return sections
 
