@@ -100,6 +100,17 @@ def test_right_chinese_example_checks_the_scores_against_q_and_k():
     assert report.skipped == 0
 
 
+def test_k_written_transposed_is_read_by_columns():
+    k_rows = "K：\n  猫  [ 1  0  0  0 ]\n  坐  [ 0  1  1  0 ]\n  垫  [ 1  0  0  2 ]\n"
+    k_columns = "Kᵀ：\n      猫  坐  垫\n    [ 1  0  1 ]\n    [ 0  1  0 ]\n    [ 0  1  0 ]\n    [ 0  0  2 ]\n"
+    text = RIGHT_ZH.replace(k_rows, k_columns)
+    assert text != RIGHT_ZH
+    report = check(text)
+    assert report.diagnostics == [] and report.verified == 9
+    wrong = check(text.replace("  坐  [ 0    2    2 ]", "  坐  [ 0    2    1 ]")).diagnostics
+    assert [(d.code, d.written, d.computed) for d in wrong] == [("VK421", "1", "2")]
+
+
 def test_a_weights_row_that_does_not_sum_to_one_is_an_error_at_its_first_cell():
     text = RIGHT_ZH.replace("[ 0.16  0.42  0.42 ]", "[ 0.16  0.42  0.52 ]")
     report = check(text)
