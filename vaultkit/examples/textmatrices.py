@@ -552,7 +552,11 @@ class _SectionChecker:
                 return
             divisor, shown = stated
             formula = f"Q·Kᵀ / {shown} of the Q at line {q.line} and the K at line {k.line}"
-        point = engine.attention(Q, K, scale=1.0 / divisor).scaled  # (L, S)
+        try:
+            point = engine.attention(Q, K, scale=1.0 / divisor).scaled  # (L, S)
+        except ValueError:  # numbers too large for float64
+            self.report.skipped += len(scores.rows)
+            return
         radius = (np.abs(Q) @ Hk.T + Hq @ np.abs(K).T + Hq @ Hk.T) / divisor
         values, halves = scores.values(), scores.halves()
         pairs, guessed = pairs
