@@ -50,7 +50,8 @@ def _parser() -> argparse.ArgumentParser:
                     "A hand-drawn SVG that shows its own Q and K is checked with no annotation: the example is read "
                     "from the drawing (captions, row labels, scale and mask); what it cannot read with certainty is a "
                     "VK403 warning naming the data-vk pin that settles it. `vaultkit fix --adopt` turns such a drawing "
-                    "into a vaultkit block.")
+                    "into a vaultkit block. Matrices worked by hand in a note's text (a softmax row under the scores "
+                    "it normalizes, scores under Q and K) are checked too; illustrative ones (示意, e.g.) only warn.")
     check.add_argument("vault", nargs="?", help="vault folder (default: docs_dir of mkdocs.yml, or vault)")
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
 
