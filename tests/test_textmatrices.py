@@ -233,6 +233,12 @@ def test_a_causal_caption_masks_the_future():
     assert set(codes(check(wrong))) == {"VK421"}
 
 
+def test_a_caption_that_denies_the_mask_does_not_mask():
+    assert check(RIGHT_ZH.replace("，每行加起来 = 1", "，不加因果掩码")).diagnostics == []
+    unmasked = RIGHT_EN.replace("softmax(Scores / √d_k)", "softmax(Scores / √d_k), without a causal mask")
+    assert check(unmasked).diagnostics == []
+
+
 def test_numbers_that_are_not_a_derivation_give_no_finding():
     texts = [
         # model weights, not attention weights

@@ -61,8 +61,13 @@ SCORES_RE = re.compile(r"\bscores?\b|分数|Q\s*[×x·@*]?\s*K\s*(?:ᵀ|\^\{?T\}
 Q_RE = re.compile(r"^(?:Q|Query|查询)\s*(?:[=:：(（]|$)", re.IGNORECASE)
 K_RE = re.compile(r"^(?:K|Key|键)(?P<t>ᵀ|\^\{?T\}?)?\s*(?:[=:：(（]|$)", re.IGNORECASE)
 ILLUSTRATIVE_RE = re.compile(r"示意|假设|例如|e\.g\.|for illustration|illustrative|for example", re.IGNORECASE)
-CAUSAL_RE = re.compile(r"causal|因果", re.IGNORECASE)
+CAUSAL_RE = re.compile(r"causal|因果|下三角|look-?ahead", re.IGNORECASE)
 MASK_RE = re.compile(r"mask|掩码|遮", re.IGNORECASE)
+NO_MASK_RE = re.compile(  # `不加因果掩码`, `without a causal mask`: the words deny a mask
+    r"(?:不|无|没有|未|非|\bnon-?|\bno\b|\bnot\b|\bwithout\b)\s*(?:a\s+|the\s+|加|用|做|需要|使用|带)?\s*"
+    r"(?:causal|因果|mask|掩码)",
+    re.IGNORECASE,
+)
 D_STATED_RE = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_head|head_dim|d)\s*[=＝]\s*(\d+)(?![\d.])")
 
 
@@ -315,7 +320,7 @@ def _line_role(text: str) -> str | None:
             return "weights" if WEIGHTS_RE.search(text) else "plain weights"
         if not SCORES_RE.search(text):
             return "other"
-    if MASK_RE.search(text) or CAUSAL_RE.search(text):
+    if (MASK_RE.search(text) or CAUSAL_RE.search(text)) and not NO_MASK_RE.search(text):
         return "masked"
     if SCALED_RE.search(text) and SCORES_RE.search(text):
         return "scaled"
@@ -504,6 +509,7 @@ class _SectionChecker:
         scaled = values / divisor  # (L, S): a wrong score is reported once, not again in its weights
         eps = halves / divisor
         captions = weights.caption + source.caption
+        captions = [line for line in captions if not NO_MASK_RE.search(line)]
         if any(CAUSAL_RE.search(line) for line in captions):
             if scaled.shape[0] != scaled.shape[1]:
                 self.report.skipped += len(weights.rows)
