@@ -209,6 +209,28 @@ def test_an_unlabelled_row_matched_by_position_is_at_most_a_warning():
     assert "by position" in report.diagnostics[0].message
 
 
+SCALED_TABLE = """\
+**Scaled = Scores / √d_k**
+
+| | cat | sat | mat |
+|---|---|---|---|
+| cat | 1.0 | 0.5 | 1.0 |
+| sat | 0.0 | 1.0 | 1.0 |
+| mat | 0.5 | 0.5 | 2.5 |
+
+"""
+
+
+def test_scaled_scores_under_the_scores_are_the_scores_divided_by_the_scale():
+    text = RIGHT_EN.replace("**Weights", SCALED_TABLE + "**Weights")
+    report = check(text)
+    assert report.diagnostics == [] and report.verified == 9
+    wrong = text.replace("| sat | 0.0 | 1.0 | 1.0 |", "| sat | 0.0 | 1.0 | 2.0 |")
+    # one finding: the weights below are compared with the computed scaled score
+    assert [(d.code, d.written, d.computed) for d in check(wrong).diagnostics] == [("VK421", "2.0", "1.0")]
+    assert "Scores / √4" in check(wrong).diagnostics[0].message
+
+
 def test_a_caption_before_softmax_names_scaled_scores():
     text = RIGHT_ZH.replace("分数 = Q × Kᵀ", "Scaled scores = Q·Kᵀ / √4 (before softmax)").replace(
         "  猫  [ 2    1    2 ]\n  坐  [ 0    2    2 ]\n  垫  [ 1    1    5 ]",
@@ -320,6 +342,7 @@ def worked_example(draw):
     layout = draw(st.sampled_from([_fence, _table]))
     scale = draw(st.sampled_from(["literal", "width", "stated"]))
     show_qk = scale == "width" or draw(st.booleans())
+    show_scaled = draw(st.booleans())
 
     def written(m):
         return [[fmt(v, digits) for v in row] for row in m]
@@ -334,6 +357,8 @@ def worked_example(draw):
             blocks.append(("Q：", None, q_labels, written(Q)))
             blocks.append(("K：", None, k_labels, written(K)))
         blocks.append(("Scores = Q × Kᵀ", k_labels, q_labels, written(scores)))
+        if show_scaled:
+            blocks.append((f"Scaled = Scores / {divide}", k_labels, q_labels, written(result.scaled)))
         blocks.append((f"{mask}Weights = Softmax(Scores / {divide})", k_labels, q_labels, written(weights)))
         if layout is _fence:
             lines.append("```")

@@ -418,6 +418,8 @@ class _SectionChecker:
             elif matrix.role in ("scores", "scaled"):
                 if q is not None and k is not None:
                     self.check_products(matrix, q, k)
+                elif matrix.role == "scaled" and source is not None and source.role == "scores":
+                    self.check_scaled(matrix, source, q, k)
                 source = matrix
             elif matrix.role == "weights" or (matrix.role == "plain weights" and source is not None):
                 values = [c.value for row in matrix.rows for c in row.cells]
@@ -564,17 +566,41 @@ class _SectionChecker:
             self.report.skipped += len(scores.rows)
             return
         radius = (np.abs(Q) @ Hk.T + Hq @ np.abs(K).T + Hq @ Hk.T) / divisor
-        values, halves = scores.values(), scores.halves()
+        illustrative = scores.illustrative or q.illustrative or k.illustrative
+        self.check_derived(scores, pairs, point, radius, formula, q, illustrative)
+
+    def check_scaled(self, scaled: TextMatrix, scores: TextMatrix, q, k) -> None:
+        """Scaled scores shown under scores (and no Q, K): the scores divided by the stated scale."""
+        pairs = _pair_rows(scaled, scores)
+        if pairs is None or scaled.width != scores.width or (
+            scaled.header and scores.header and scaled.header != scores.header
+        ):
+            self.report.skipped += len(scaled.rows)
+            return
+        stated = self.divisor(scaled, q, k)
+        if isinstance(stated, str):
+            self.add("VK423", scaled.rows[0].cells[0], f"scaled scores not compared with the scores: {stated}")
+            self.report.skipped += len(scaled.rows)
+            return
+        divisor, shown = stated
+        values, halves = scores.corrected or (scores.values(), scores.halves())
+        formula = f"Scores / {shown} of the scores at line {scores.line}"
+        self.check_derived(scaled, pairs, values / divisor, halves / divisor, formula, scores,
+                           scaled.illustrative or scores.illustrative)
+
+    def check_derived(self, matrix: TextMatrix, pairs, point, radius, formula, source, illustrative) -> None:
+        """Compare each row of `matrix` with `point` ± `radius` of the source row it is paired with;
+        keep the computed numbers in place of the wrong ones for the checks below it."""
+        values, halves = matrix.values(), matrix.halves()
         pairs, guessed = pairs
         for r, (row, i) in enumerate(pairs):
             self.report.verified += 1
-            wrong = self.compare_row(scores, row, point[i], point[i] - radius[i], point[i] + radius[i], "score",
-                                     formula, source_name=_row_name(q, q.rows[i]),
-                                     illustrative=scores.illustrative or q.illustrative or k.illustrative,
-                                     guessed=guessed)
+            wrong = self.compare_row(matrix, row, point[i], point[i] - radius[i], point[i] + radius[i], "score",
+                                     formula, source_name=_row_name(source, source.rows[i]),
+                                     illustrative=illustrative, guessed=guessed)
             for j in wrong:
                 values[r, j], halves[r, j] = point[i, j], radius[i, j]
-        scores.corrected = values, halves
+        matrix.corrected = values, halves
 
     def compare_row(self, matrix, row, point, low, high, what, formula, *, source_name, illustrative, guessed):
         """Report the cells of `row` that no value in [low, high] rounds to as written; their indices."""
