@@ -19,8 +19,9 @@ language, or a table whose cells are numbers), names each from its nearest capti
   half a unit in the last place; a cell written without decimals (a masked 0) is exact;
 * weights are the softmax of the scores shown above them, at the scale the caption states
   (a number, or √d_k with d_k the width of a shown Q, or `d_k = 64` stated in the section);
-* scores (or scaled scores) are Q·Kᵀ (scaled) where Q and K are shown above them; the weights
-  below are then compared with the computed scores, so one wrong number is reported once.
+* scores (or scaled scores) are Q·Kᵀ (scaled) where Q and K are shown above them, and scaled
+  scores shown under the scores alone are the scores divided by the scale; what is below is then
+  compared with the computed numbers, so one wrong number is reported once.
 
 A caption that only says 权重 / weights names weights only below shown scores (model weights
 such as W_Q are not a derivation); a row elided with `…` is not a whole distribution.
