@@ -54,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
                     "it normalizes, scores under Q and K) are checked too; illustrative ones (示意, e.g.) only warn.")
     check.add_argument("vault", nargs="?", help="vault folder (default: docs_dir of mkdocs.yml, or vault)")
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
+    check.add_argument("--explain", action="store_true", help="list every claim read and every one skipped, with why")
 
     fix = sub.add_parser("fix", help="rewrite generated regions, inline values, figures and fixable links")
     fix.add_argument("vault", nargs="?")
@@ -90,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "check":
             from .check import check_command
 
+            if args.explain:
+                from .claims.explain import print_explained
+
+                print_explained(root, sys.stdout if args.format == "text" else sys.stderr)
             return check_command(root, fmt=args.format)
         if args.command == "fix":
             from .check import fix_command

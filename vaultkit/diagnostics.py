@@ -53,6 +53,7 @@ CODES: dict[str, tuple[str, str]] = {
     # arithmetic claims
     "VK301": (ERROR, "arithmetic claim is wrong"),
     "VK302": (WARNING, "arithmetic claim is imprecise"),
+    "VK303": (ERROR, "matrix shapes do not match"),
     # figures
     "VK401": (ERROR, "generated figure is stale or missing"),
     "VK402": (ERROR, "number in a hand-drawn figure is wrong"),

@@ -4,12 +4,15 @@
   `280 GB` → 10 GB (trailing zeros of an integer are not significant), `1600 万` → 100 万.
 - `=` passes when the value is a rounding (or a truncation) of the computed one at that
   precision; `≈ ~ ≅` pass within one full unit. `2 × 3 = 6`-style claims between plain
-  integers must be exact.
-- Otherwise it is an error when it is off by more than 5 % and by more than one unit (two
-  for `≈`), else a warning (imprecise). `4096² = 1600 万` is a warning: 1677.7 万 is 4.6 % off.
+  integers must be exact. Trailing zeros widen what passes only up to 5 %: `100 亿` is not a
+  rounding of 60 亿.
+- Otherwise it is an error when it is off by more than 5 %, or by more than one unit of its
+  precision (two for `≈`); else a warning (imprecise). `4096² = 1600 万` is a warning: 1677.7 万
+  is 4.6 % off and within one unit; `512² = 100 亿` and `8KB × 1024 ≈ 6MB` are errors.
 - Every reading of ambiguous units (GB as 10⁹ or 2³⁰, B as billion or bytes, % as /100 or as a
-  label when only one side has it) is tried; the best verdict wins: an error is reported only
-  when the claim is wrong under every reading.
+  label when only one side has it) is tried, one reading for the whole claim (every `B` in it
+  is bytes, or every one is billions); the best verdict wins: an error is reported only when
+  the claim is wrong under every reading.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class Verdict:
 
 
 def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
+    """Every way to read the ambiguous units of a whole claim, the same way on both sides."""
     leaves = [leaf for node in nodes for leaf in operands(node)]
     suffixes = [s for leaf in leaves for s in leaf.suffixes]
     binary = [False, True] if any(s.byte_unit or s.scale not in ("", "B") for s in suffixes) else [False]
@@ -44,31 +48,35 @@ def _has_percent(node: Node) -> bool:
     return any(leaf.percent for leaf in operands(node))
 
 
-def _written(value: Node, reading: Reading) -> tuple[float, float, float, bool]:
-    """Written value, one unit of its precision, the factor of its units, and whether a
-    truncation is a plausible way to have written it (not for 1600: its zeros are rounded)."""
+def _written(value: Node, reading: Reading) -> tuple[float, float, float, bool, bool]:
+    """Written value, one unit of its precision, the factor of its units, whether a truncation
+    is a plausible way to have written it (not for 1600: its zeros are rounded), and whether
+    the precision comes from trailing zeros."""
     sign, leaf = 1.0, value
     if isinstance(value, tuple) and value[0] == "neg" and isinstance(value[1], Operand):
         sign, leaf = -1.0, value[1]
     if isinstance(leaf, Operand):
         factor = leaf.factor(reading)
-        return sign * leaf.mantissa * factor, leaf.unit_digit * factor, factor, not leaf.rounded_zeros
+        zeros = leaf.rounded_zeros
+        return sign * leaf.mantissa * factor, leaf.unit_digit * factor, factor, not zeros, zeros
     written, _ = evaluate(value, reading)
     rel = max((x.unit_digit / abs(x.mantissa) for x in operands(value) if x.mantissa), default=0.0)
-    return written, rel * abs(written), 1.0, False
+    return written, rel * abs(written), 1.0, False, True
 
 
-def _level(computed: float, written: float, unit: float, loose: bool, truncation: bool) -> int:
+def _level(computed: float, written: float, unit: float, loose: bool, truncation: bool, zeros: bool) -> int:
+    """PASS, WARNING or ERROR; `zeros`: the precision comes from an integer's trailing zeros."""
     diff = abs(computed - written)
     slack = _EPS * max(abs(computed), abs(written))
+    far = diff > ERROR_REL * abs(computed) + slack
     if loose:
         passes = diff <= unit + slack
     else:
         truncated = truncation and computed * written >= 0 and abs(written) <= abs(computed) < abs(written) + unit
         passes = diff <= unit / 2 + slack or truncated
-    if passes:
+    if passes and not (zeros and far):
         return PASS
-    if diff > ERROR_REL * abs(computed) and diff > (2 * unit if loose else unit) + slack:
+    if far or diff > (2 * unit if loose else unit) + slack:
         return ERROR
     return WARNING
 
@@ -78,22 +86,18 @@ def judge(expr: Node, value: Node, *, loose: bool) -> Verdict | None:
     percent_label = _has_percent(expr) != _has_percent(value)
     exact = not loose and all(leaf.plain_int for leaf in operands(expr) + operands(value))
     best: tuple[int, float, str] | None = None
-    for r_expr, r_value in itertools.product(
-        _readings([expr], percent_label), _readings([value], percent_label)
-    ):
-        if r_expr.percent_fraction != r_value.percent_fraction:
-            continue
+    for reading in _readings([expr, value], percent_label):
         try:
-            computed, t_expr = evaluate(expr, r_expr)
-            written, unit, factor, truncation = _written(value, r_value)
-            _, t_value = evaluate(value, r_value)
+            computed, t_expr = evaluate(expr, reading)
+            written, unit, factor, truncation, zeros = _written(value, reading)
+            _, t_value = evaluate(value, reading)
         except (Uncertain, OverflowError, ZeroDivisionError):
             return None
         if t_expr != t_value:
             return None
         if exact and computed == int(computed):
             unit = 0.0
-        level = _level(computed, written, unit, loose, truncation)
+        level = _level(computed, written, unit, loose, truncation, zeros)
         closeness = abs(computed - written) / (unit or 1.0)
         if best is None or (level, closeness) < best[:2]:
             best = (level, closeness, _show(computed / factor))

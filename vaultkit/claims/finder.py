@@ -62,9 +62,36 @@ class Found:
 
 
 @dataclass
+class Skipped:
+    """A claim-like span not read with certainty, and why."""
+
+    start: int
+    end: int
+    reason: str
+
+
+@dataclass
 class LineClaims:
     found: list[Found]
-    skipped: int
+    skipped: list[Skipped]
+
+
+_CONTINUATION = re.compile(r"[ \t]*(?:=(?![=>])|≈|→)")
+
+
+def continues_above(line: str) -> bool:
+    """A (masked) line starting with `=`, `≈` or `→` continues the expression of the line above."""
+    return _CONTINUATION.match(line) is not None
+
+
+def _span(left: list[Token], right: list[Token]) -> tuple[int, int]:
+    """Where the text around a relation sign starts and ends (at most 60 characters each way)."""
+    first = _significant(left, 0, 1)
+    last = _significant(right, len(right) - 1, -1)
+    start = left[first].start if first is not None else (right[0].start if right else 0)
+    end = right[last].end if last is not None else (left[-1].end if left else start)
+    rel_at = left[-1].end if left else start
+    return max(start, rel_at - 60), min(end, rel_at + 61)
 
 
 def _significant(tokens: list[Token], i: int, step: int) -> int | None:
@@ -193,16 +220,20 @@ def _bare_conversion(lhs: Node, rhs: Node) -> bool:
     return kinds[0][0] == kinds[1][0] and kinds[0][1] != kinds[1][1]
 
 
-def find_claims(line: str) -> LineClaims:
-    """Every claim written in one (already masked) line."""
-    if not _MAY_HAVE_CLAIM.search(line) or not any(map(str.isdigit, line)):
-        return LineClaims([], 0)
+def find_claims(line: str, arrows: list[int] = ()) -> LineClaims:
+    """Every claim written in one (already masked) logical line; `arrows` are the offsets of
+    `→` signs that begin a continuation line and read as `≈`."""
+    if not (_MAY_HAVE_CLAIM.search(line) or arrows) or not any(map(str.isdigit, line)):
+        return LineClaims([], [])
     tokens = tokenize(line)
+    for tok in tokens:
+        if tok.start in arrows:
+            tok.kind = "rel"
     rels = [i for i, tok in enumerate(tokens) if tok.kind == "rel"]
     bounds = [-1, *rels, len(tokens)]
     segments = [tokens[bounds[k] + 1 : bounds[k + 1]] for k in range(len(bounds) - 1)]
     found: list[Found] = []
-    skipped = 0
+    skipped: list[Skipped] = []
     ref: tuple[Side, bool] | None = None  # the expression a chain `a = b ≈ c` compares to
     for k, rel_index in enumerate(rels):
         rel = tokens[rel_index].text
@@ -214,11 +245,11 @@ def find_claims(line: str) -> LineClaims:
         try:
             lhs = parse_suffix(left, line)
             rhs = parse_prefix(right, line)
-        except Uncertain:
-            skipped += 1
+        except Uncertain as exc:
+            skipped.append(Skipped(*_span(left, right), str(exc)))
             continue
         if lhs is None or rhs is None:
-            skipped += 1
+            skipped.append(Skipped(*_span(left, right), "no complete expression on both sides"))
             continue
         alternatives: list[tuple[Side, Node, bool]] = []
         expr, value = lhs, rhs
@@ -237,8 +268,8 @@ def find_claims(line: str) -> LineClaims:
             alternatives.append((rhs, lhs.node, loose))
         elif _bare_conversion(lhs.node, rhs.node):
             alternatives.append((lhs, rhs.node, loose))
-        else:
-            skipped += 1  # `1 柜 = 64 GPU`: not arithmetic we can read
+        else:  # `1 柜 = 64 GPU`: not arithmetic we can read
+            skipped.append(Skipped(*_span(left, right), "two values and no arithmetic"))
             continue
         more = k + 1 < len(rels)
         if has_operator(rhs.node) and rhs.whole and more and value is rhs:
@@ -276,8 +307,7 @@ def _mask_marker(line: str) -> str:
 
 
 def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(1-based line number, masked line) for every line whose claims are checked; lines
-    without a relation sign hold no claim and are left out."""
+    """(1-based line number, masked line) for every line whose claims are checked."""
     lines = text.split("\n")
     fm = _FRONT_MATTER.match(text) if text.startswith("---") else None
     first = fm.group().count("\n") if fm else 0
@@ -289,7 +319,7 @@ def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
         if fence is not None:
             if opener and opener.group(1).startswith(fence[0]) and not opener.group(2):
                 fence = None
-            elif not fence[1] and _MAY_HAVE_CLAIM.search(line) and IGNORE_MARK not in line:
+            elif not fence[1] and IGNORE_MARK not in line:
                 yield number, _mask_marker(line)
             continue
         if region is not None:
@@ -304,9 +334,8 @@ def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
             region = begin.group(1)
             continue
         masked, in_comment = _mask_comments(line, in_comment)
-        if not _MAY_HAVE_CLAIM.search(masked) or IGNORE_MARK in line:
-            continue
-        yield number, _mask_marker(masked)
+        if IGNORE_MARK not in line:
+            yield number, _mask_marker(masked)
 
 
 def svg_pieces(model: SvgText) -> Iterator[tuple[int, int, str]]:

@@ -1,0 +1,149 @@
+"""Matrix shape claims: `(S, d) × (d, d_ff) → (S, d_ff)`, `(4, 64)ᵀ = (64, 4)`, `(S, 4096) → (S, 32, 128)`.
+
+A shape is a parenthesised list of at least two dimensions, each a whole number or a name,
+optionally named (`X(4, 512)`) and transposed (`ᵀ`, `^T`, `.T`). A product `A × B` (or `A @ B`)
+multiplies the last two dimensions as matrices and keeps the leading (batch) ones. A single
+shape followed by one of another rank is a head split or merge: the same names, and the same
+product of the numbers. Only what every shape gives is checked: a factor without a written
+shape (`Q × Kᵀ → (1, 7)`), dimensions that may or may not be equal (`d` against `d_model`, a
+name against a number) or an arrow between two shapes of one rank (a layer, not a reshape)
+are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+_DIM = r"(?:\d+|[A-Za-z_][A-Za-z0-9_]*)"
+_SHAPE = rf"(?:[A-Za-z_][A-Za-z0-9_]*)?\(\s*{_DIM}(?:\s*,\s*{_DIM})+\s*\)(?:ᵀ|\^T|\^\{{T\}}|\.T(?![A-Za-z0-9_]))?"
+_SHAPE_RE = re.compile(_SHAPE)
+_TIMES = r"\s*[×@]\s*"
+_RELATION = r"\s*(?:→|->|=)\s*"
+_CHAIN = re.compile(rf"(?<![\w)])({_SHAPE}(?:{_TIMES}{_SHAPE})*)({_RELATION})({_SHAPE})")
+_RESULT = re.compile(rf"(→|->|=)\s*({_SHAPE})")
+_FACTOR_WITHOUT_SHAPE = re.compile(rf"[A-Za-z_][\w]*(?:ᵀ|\^T|\.T)?{_TIMES}\S|\S{_TIMES}[A-Za-z_][\w]*(?:ᵀ|\^T|\.T)?\s*$")
+
+Shape = tuple[str, ...]
+
+
+@dataclass
+class ShapeClaim:
+    start: int  # offsets in the line
+    end: int
+    written_start: int
+    written: str
+    computed: str | None  # None: skipped
+    reason: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.computed == self.written
+
+
+def _parse(text: str) -> Shape:
+    inside = text[text.index("(") + 1 : text.rindex(")")]
+    dims = tuple(dim.strip() for dim in inside.split(","))
+    transposed = text.endswith(("ᵀ", "^T", "^{T}", ".T"))
+    return dims[:-2] + (dims[-1], dims[-2]) if transposed else dims
+
+
+def _show(shape: Shape) -> str:
+    return "(" + ", ".join(shape) + ")"
+
+
+class _Unknown(Exception):
+    """The shapes do not say whether two dimensions are equal."""
+
+
+def _same(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if a.isdigit() and b.isdigit():
+        return int(a) == int(b)
+    raise _Unknown(f"cannot tell whether {a} and {b} are equal")
+
+
+def _product(a: Shape, b: Shape) -> Shape:
+    if len(a) < 2 or len(b) < 2:
+        raise _Unknown("a factor is not a matrix")
+    if not _same(a[-1], b[-2]):
+        raise ValueError(f"inner dimensions {a[-1]} and {b[-2]} differ")
+    batch_a, batch_b = a[:-2], b[:-2]
+    if batch_a and batch_b and (len(batch_a) != len(batch_b) or not all(map(_same, batch_a, batch_b))):
+        raise _Unknown("batch dimensions differ")
+    return (batch_a or batch_b) + (a[-2], b[-1])
+
+
+def _split(source: Shape, target: Shape) -> Shape:
+    """A head split or merge: `target` if it holds the same names and the same product of numbers."""
+    def names(shape: Shape) -> list[str]:
+        return sorted(d for d in shape if not d.isdigit())
+
+    def number(shape: Shape) -> int:
+        return math.prod(int(d) for d in shape if d.isdigit())
+
+    if names(source) != names(target):
+        raise _Unknown("the names differ: not a plain reshape")
+    if number(source) != number(target):
+        raise ValueError(f"{number(source)} elements per name, written {number(target)}")
+    return target
+
+
+def _compute(factors: list[Shape], written: Shape) -> Shape:
+    if len(factors) == 1:
+        if len(factors[0]) == len(written):
+            if factors[0] == written or sorted(factors[0]) == sorted(written):
+                return written  # a transpose or a permutation
+            raise _Unknown("an arrow between two shapes of one rank: a layer, not a reshape")
+        return _split(factors[0], written)
+    result = factors[0]
+    for factor in factors[1:]:
+        result = _product(result, factor)
+    known = {dim for factor in factors for dim in factor}
+    for got, want in zip(result, written):
+        if got.isdigit() != want.isdigit() or not want.isdigit() and want not in known:
+            raise _Unknown(f"cannot tell whether {got} and {want} are equal")
+    return result
+
+
+def _matches(result: Shape, written: Shape) -> bool:
+    """Same rank, the same numbers and the same names (a name of the factors is one thing)."""
+    return len(result) == len(written) and all(
+        a == b or (a.isdigit() and b.isdigit() and int(a) == int(b)) for a, b in zip(result, written)
+    )
+
+
+def check_shapes(line: str) -> list[ShapeClaim]:
+    """Every shape claim in a line, checked or skipped with the reason."""
+    if "(" not in line or "," not in line or not ("→" in line or "=" in line or "->" in line):
+        return []
+    claims: list[ShapeClaim] = []
+    covered: list[int] = []
+    for m in _CHAIN.finditer(line):
+        factors = [_parse(f.group()) for f in _SHAPE_RE.finditer(m.group(1))]
+        written_text = m.group(3)
+        written = _parse(written_text)
+        start, written_start = m.start(), m.start(3)
+        covered.append(m.start(3))
+        try:
+            result = _compute(factors, written)
+        except _Unknown as exc:
+            claims.append(ShapeClaim(start, m.end(), written_start, _show(written), None, str(exc)))
+            continue
+        except ValueError as exc:
+            claims.append(ShapeClaim(start, m.end(), written_start, _show(written), f"no such shape: {exc}"))
+            continue
+        shown = _show(written) if _matches(result, written) else _show(result)
+        claims.append(ShapeClaim(start, m.end(), written_start, _show(written), shown))
+    for m in _RESULT.finditer(line):
+        if m.start(2) in covered:
+            continue
+        before = line[max(0, m.start() - 80) : m.start()]
+        if _FACTOR_WITHOUT_SHAPE.search(before):
+            start = m.start() - len(before.lstrip())
+            claims.append(
+                ShapeClaim(start, m.end(), m.start(2), _show(_parse(m.group(2))), None, "a factor has no written shape")
+            )
+    return claims
