@@ -42,6 +42,10 @@ _TOKEN = re.compile(
     r"|(?P<other>.)"
 )
 _X_TIMES = re.compile(r"[xX](?=[ ]?[\d(])")
+# A currency sign or a leading `~` (about) glued to a number: `$500`, `~$4.1M`, `~20 GB`.
+_NUMBER_PREFIX = re.compile(r"(?:~?[$¥￥€£]|~)(?=\d)")
+_OPENS_WORD = re.compile(r"[(（][ ]?[A-Za-z\u3400-\u4dbf\u4e00-\u9fff]")
+MAX_ANNOTATION = 80
 _SCI = re.compile(r"(\d+(?:\.\d+)?)[ ]?[×xX*·][ ]?10\^?\{?([-−⁻]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
 _UNDERSCORES = re.compile(r"\d+(?:_\d+)+(?:\.\d+)?\Z")
@@ -49,7 +53,7 @@ _UNDERSCORES = re.compile(r"\d+(?:_\d+)+(?:\.\d+)?\Z")
 GLUE = set(".:@#$_/\\'\"!?&<>[]{}")
 OPERAND_END = {"num", "pow", "rp", "pct", "annot"}
 # Words a number can be "per": 16 KB / token.
-PER_WORDS = {"token", "tokens", "GPU", "gpu", "node", "step", "layer", "head", "card", "request", "req"}
+PER_WORDS = {"token", "tokens", "GPU", "GPUs", "gpu", "node", "step", "layer", "head", "card", "request", "req", "batch", "seq", "item"}
 
 
 class Uncertain(Exception):
@@ -68,6 +72,20 @@ class Token:
     end: int
 
 
+def _annotation_end(line: str, pos: int) -> int | None:
+    """End of a parenthesised remark opening with a word at `pos`, `(ring 2×(n-1)/n)` or
+    `（读）`, with whatever arithmetic inside; None when it does not close soon."""
+    if not _OPENS_WORD.match(line, pos):
+        return None
+    depth = 0
+    for k in range(pos, min(len(line), pos + MAX_ANNOTATION)):
+        depth += line[k] in "(（"
+        depth -= line[k] in ")）"
+        if depth == 0:
+            return k + 1
+    return None
+
+
 def tokenize(line: str) -> list[Token]:
     tokens: list[Token] = []
     pos, n = 0, len(line)
@@ -76,6 +94,14 @@ def tokenize(line: str) -> list[Token]:
         if prev is not None and prev.kind in ("num", "rp", "pow") and _X_TIMES.match(line, pos):
             tokens.append(Token("op", "×", pos, pos + 1))
             pos += 1
+            continue
+        if (pos == 0 or not line[pos - 1].isalnum()) and (prefix := _NUMBER_PREFIX.match(line, pos)):
+            tokens.append(Token("sp", prefix.group(), pos, prefix.end()))  # read as if not there
+            pos = prefix.end()
+            continue
+        if line[pos] in "(（" and prev is not None and prev.kind != "op" and (end := _annotation_end(line, pos)):
+            tokens.append(Token("annot", line[pos:end], pos, end))
+            pos = end
             continue
         m = _TOKEN.match(line, pos)
         kind = m.lastgroup
@@ -277,7 +303,8 @@ class Parser:
     def check_spacing(self, before: int, j: int) -> None:
         """`a ×b` or `a- b` (space on one side only) and `3-5` (a range) are not read."""
         tok = self.toks[j]
-        space_before = j > before or (j > 0 and self.toks[j - 1].kind == "sp")
+        # a full-width bracket carries its own space: `2GB（读）+ 2GB（写）`
+        space_before = j > before or (j > 0 and (self.toks[j - 1].kind == "sp" or self.toks[j - 1].text.endswith("）")))
         space_after = j + 1 < len(self.toks) and self.toks[j + 1].kind == "sp"
         if space_before != space_after:
             raise Uncertain("operator spaced on one side only")
@@ -337,7 +364,7 @@ class Parser:
 
     def suffixes(self, op: Operand, i: int) -> int:
         """Scale, unit, rate, label and annotation after a number; returns the next index."""
-        labelled = False
+        labelled = rated = False  # rated: `/ GPU` seen, so `/ micro-batch` is a rate too
         while True:
             j = self.skip(i)
             spaced = j > i
@@ -366,14 +393,13 @@ class Parser:
                 labelled = suffix.label or bool(rest)
                 if not suffix.label:
                     op.core_end = tok.start + len(tok.text) - len(rest)
-            elif kind == "op" and tok.text == "/" and self.per_word(j) is not None:
-                per = self.per_word(j)
+            elif kind == "op" and tok.text == "/" and (per := self.per_word(j, rated)) is not None:
                 if per in ("s", "sec", "秒") and op.suffixes and not labelled and not spaced:
                     op.per_second = 1.0
                 elif per in TIME_UNITS or per.startswith(("秒", "小时", "分钟", "天")):
                     raise Uncertain("rate per unit of time")
-                labelled = True
-                i = self.skip(j + 1) + 1
+                labelled = rated = True
+                i = self.hyphenated(self.skip(j + 1)) + 1
                 continue
             elif kind == "op" and tok.text in ("×", "x") and self.kind(self.skip(j + 1)) not in (
                 "num",
@@ -389,12 +415,19 @@ class Parser:
                 return i
             i = j + 1
 
-    def per_word(self, j: int) -> str | None:
-        """The word of `/word` at token j when it names what a number is per (GB/s, d/层, KB / token)."""
+    def per_word(self, j: int, rated: bool = False) -> str | None:
+        """The word of `/word` at token j when it names what a number is per (GB/s, d/层,
+        KB / token, $500/卡); after one such word (`rated`) any word is."""
         spaced = j + 1 < len(self.toks) and self.toks[j + 1].kind == "sp"
         k = self.skip(j + 1)
         if self.kind(k) == "cjk" or self.kind(k) == "word" and (
-            not spaced and self.toks[k].text in TIME_UNITS or self.toks[k].text in PER_WORDS
+            rated or not spaced and self.toks[k].text in TIME_UNITS or self.toks[k].text in PER_WORDS
         ):
             return self.toks[k].text
         return None
+
+    def hyphenated(self, k: int) -> int:
+        """The last token of a hyphenated word starting at k: `micro-batch`."""
+        while self.kind(k + 2) in ("word", "cjk") and self.toks[k + 1].text == "-" and self.attached(k + 1) and self.attached(k + 2):
+            k += 2
+        return k
