@@ -134,12 +134,18 @@ def _right_numeric(seg: list[Token]) -> bool:
     return i is not None and _starts_operand(seg, i)
 
 
-def _check_after(seg: list[Token], end: int) -> bool:
-    """Whether the value ending at token `end` is the whole rest of the segment."""
+def _check_after(seg: list[Token], end: int, labelled: bool) -> bool:
+    """Whether the value ending at token `end` is the whole rest of the segment; `labelled`:
+    a word follows its number and unit (`16 台 64 口` is 16 of something)."""
     k = _significant(seg, end, 1)
     if k is None:
         return True
     tok = seg[k]
+    after = _significant(seg, k + 1, 1)
+    if tok.kind == "num" and labelled:
+        return False
+    if tok.kind == "op" and tok.text in "+" + MINUSES and after is not None and seg[after].kind in ("word", "cjk"):
+        return False  # `14 GB（仅模型）+ 优化器状态`: the rest is words
     if tok.kind in ("op", "num", "lp", "pow", "pct"):
         raise Uncertain("value runs into more arithmetic")
     attached = k == end
@@ -176,9 +182,9 @@ def parse_prefix(seg: list[Token], line: str) -> Side | None:
         node, end = Parser(seg, line).expr(i)
     except ParseFail:
         return None
-    whole = _check_after(seg, end)
     leaf = node[1] if isinstance(node, tuple) and node[0] == "neg" else node
     end_char = leaf.core_end if isinstance(leaf, Operand) else seg[end - 1].end
+    whole = _check_after(seg, end, bool(line[end_char : seg[end - 1].end].strip()))
     return Side(node, seg[i].start, end_char, whole)
 
 
@@ -220,6 +226,17 @@ def _bare_conversion(lhs: Node, rhs: Node) -> bool:
     return kinds[0][0] == kinds[1][0] and kinds[0][1] != kinds[1][1]
 
 
+def _assignment_or_range(tokens: list[Token], i: int) -> bool:
+    """`--size=5`, `avg60=0.00` (a name glued to `=`) and `0~5min` (a glued `~`): no claim."""
+    if i == 0 or i + 1 == len(tokens):
+        return False
+    before, sign, after = tokens[i - 1], tokens[i], tokens[i + 1]
+    glued = before.end == sign.start and sign.end == after.start
+    if sign.text == "=":
+        return glued and before.kind == "word"
+    return sign.text == "~" and glued and before.kind in OPERAND_END | {"word"} and after.kind == "num"
+
+
 def find_claims(line: str, arrows: list[int] = ()) -> LineClaims:
     """Every claim written in one (already masked) logical line; `arrows` are the offsets of
     `→` signs that begin a continuation line and read as `≈`."""
@@ -239,6 +256,8 @@ def find_claims(line: str, arrows: list[int] = ()) -> LineClaims:
         rel = tokens[rel_index].text
         left, right = segments[k], segments[k + 1]
         chain_ref, ref = ref, None
+        if _assignment_or_range(tokens, rel_index):
+            continue
         if not (_left_numeric(left) and _right_numeric(right)):
             continue
         loose = rel != "="

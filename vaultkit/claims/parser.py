@@ -44,7 +44,8 @@ _TOKEN = re.compile(
 _X_TIMES = re.compile(r"[xX](?=[ ]?[\d(])")
 # A currency sign or a leading `~` (about) glued to a number: `$500`, `~$4.1M`, `~20 GB`.
 _NUMBER_PREFIX = re.compile(r"(?:~?[$¥￥€£]|~)(?=\d)")
-_OPENS_WORD = re.compile(r"[(（][ ]?[A-Za-z\u3400-\u4dbf\u4e00-\u9fff]")
+_OPENS_REMARK = re.compile(r"[(（][ ]?(?:[~≈]|[A-Za-z\u3400-\u4dbf\u4e00-\u9fff])")
+_OPENS_NUMBER = re.compile(r"[(（][ ]?\d")
 MAX_ANNOTATION = 80
 _SCI = re.compile(r"(\d+(?:\.\d+)?)[ ]?[×xX*·][ ]?10\^?\{?([-−⁻]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
@@ -72,10 +73,13 @@ class Token:
     end: int
 
 
-def _annotation_end(line: str, pos: int) -> int | None:
-    """End of a parenthesised remark opening with a word at `pos`, `(ring 2×(n-1)/n)` or
-    `（读）`, with whatever arithmetic inside; None when it does not close soon."""
-    if not _OPENS_WORD.match(line, pos):
+def _annotation_end(line: str, pos: int, tokens: list[Token]) -> int | None:
+    """End of a parenthesised remark at `pos`, with whatever arithmetic inside; None when it
+    does not close soon. A remark opens with a word or `~` (`(ring 2×(n-1)/n)`, `（读）`,
+    `(~524 MB in fp32)`), or with a number right after a labelled one (`384 端口 (256 给 GPU)`)."""
+    significant = [tok for tok in tokens[-4:] if tok.kind not in ("sp", "bold")]
+    after_label = len(significant) >= 2 and significant[-1].kind in ("word", "cjk") and significant[-2].kind == "num"
+    if not (_OPENS_REMARK.match(line, pos) or after_label and _OPENS_NUMBER.match(line, pos)):
         return None
     depth = 0
     for k in range(pos, min(len(line), pos + MAX_ANNOTATION)):
@@ -99,7 +103,7 @@ def tokenize(line: str) -> list[Token]:
             tokens.append(Token("sp", prefix.group(), pos, prefix.end()))  # read as if not there
             pos = prefix.end()
             continue
-        if line[pos] in "(（" and prev is not None and prev.kind != "op" and (end := _annotation_end(line, pos)):
+        if line[pos] in "(（" and prev is not None and prev.kind != "op" and (end := _annotation_end(line, pos, tokens)):
             tokens.append(Token("annot", line[pos:end], pos, end))
             pos = end
             continue
@@ -380,6 +384,8 @@ class Parser:
                         labelled = True  # "0.5x": times, a label
                     else:
                         return i
+                elif spaced and any(s.byte_unit or s.seconds for s in op.suffixes):
+                    labelled = True  # `2.1 GB KV Cache`: after a unit, a word is a label
                 else:
                     suffix = read_word(word, attached=not spaced)
                     if suffix.label:
@@ -396,6 +402,7 @@ class Parser:
             elif kind == "op" and tok.text == "/" and (per := self.per_word(j, rated)) is not None:
                 if per in ("s", "sec", "秒") and op.suffixes and not labelled and not spaced:
                     op.per_second = 1.0
+                    op.core_end = self.toks[self.skip(j + 1)].end  # `50 GB/s` is written with its `/s`
                 elif per in TIME_UNITS or per.startswith(("秒", "小时", "分钟", "天")):
                     raise Uncertain("rate per unit of time")
                 labelled = rated = True
@@ -410,7 +417,11 @@ class Parser:
             elif kind == "annot" and (not spaced or j == i + 1):
                 labelled = True
             elif kind == "op" and tok.text == "-" and not spaced and self.kind(j + 1) in ("word", "cjk"):
-                raise Uncertain("hyphenated unit")
+                unit = self.toks[j + 1].text
+                if not (unit in TIME_UNITS and self.attached(j + 1) and op.suffixes and op.suffixes[-1].label):
+                    raise Uncertain("hyphenated unit")
+                op.suffixes.append(Suffix(seconds=TIME_UNITS[unit]))  # 640,000 GPU-hours
+                j += 1
             else:
                 return i
             i = j + 1

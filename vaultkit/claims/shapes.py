@@ -4,10 +4,10 @@ A shape is a parenthesised list of at least two dimensions, each a whole number 
 optionally named (`X(4, 512)`) and transposed (`ᵀ`, `^T`, `.T`). A product `A × B` (or `A @ B`)
 multiplies the last two dimensions as matrices and keeps the leading (batch) ones. A single
 shape followed by one of another rank is a head split or merge: the same names, and the same
-product of the numbers. Only what every shape gives is checked: a factor without a written
-shape (`Q × Kᵀ → (1, 7)`), dimensions that may or may not be equal (`d` against `d_model`, a
-name against a number) or an arrow between two shapes of one rank (a layer, not a reshape)
-are skipped with the reason.
+product of the numbers; one of the same rank, a transpose or a permutation. Only what every
+shape gives is checked: a factor without a written shape (`Q × Kᵀ → (1, 7)`) or dimensions
+that may or may not be equal (`d` against `d_model`, a name against a number) are skipped
+with the reason; an arrow between two other shapes of one rank is a layer, not shape algebra.
 """
 
 from __future__ import annotations
@@ -94,9 +94,7 @@ def _split(source: Shape, target: Shape) -> Shape:
 def _compute(factors: list[Shape], written: Shape) -> Shape:
     if len(factors) == 1:
         if len(factors[0]) == len(written):
-            if factors[0] == written or sorted(factors[0]) == sorted(written):
-                return written  # a transpose or a permutation
-            raise _Unknown("an arrow between two shapes of one rank: a layer, not a reshape")
+            return written  # a transpose or a permutation (other arrows of one rank are not read)
         return _split(factors[0], written)
     result = factors[0]
     for factor in factors[1:]:
@@ -127,6 +125,8 @@ def check_shapes(line: str) -> list[ShapeClaim]:
         written = _parse(written_text)
         start, written_start = m.start(), m.start(3)
         covered.append(m.start(3))
+        if len(factors) == 1 and len(factors[0]) == len(written) and sorted(factors[0]) != sorted(written):
+            continue  # `(4, 4096) → (4, 32000)`: a layer, `(0,1) = (a,a)`: a pair, no shape algebra
         try:
             result = _compute(factors, written)
         except _Unknown as exc:
