@@ -18,7 +18,7 @@ from ..diagnostics import Diagnostic
 from ..svgtext import SvgText, read_svg
 from .compare import ERROR, PASS, Verdict, judge
 from .finder import Found, Side, continues_above, find_claims, markdown_lines, svg_pieces
-from .parser import Operand
+from .parser import written_leaf
 from .shapes import check_shapes
 
 __all__ = ["ClaimReport", "Explained", "check_markdown", "check_svg"]
@@ -93,10 +93,8 @@ def _best_verdict(found: Found) -> tuple[Verdict, Side] | None:
 
 def _computed_in_written_units(found: Found, verdict: Verdict, logical: Logical) -> str:
     """`14B` for a value written `15B`, `14 GB` for `20 GB`: the written unit, spaced as written."""
-    leaf = found.value.node
-    if isinstance(leaf, tuple) and leaf[0] == "neg":
-        leaf = leaf[1]
-    if isinstance(leaf, Operand):
+    leaf = written_leaf(found.value.node)
+    if leaf is not None:
         return verdict.computed + logical.text[leaf.end : found.value.end]
     return verdict.computed
 

@@ -21,7 +21,7 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from .parser import Node, Operand, Reading, Uncertain, evaluate, operands
+from .parser import Neg, Node, Reading, Uncertain, written_leaf
 
 PASS, WARNING, ERROR = 0, 1, 2
 ERROR_REL = 0.05
@@ -36,7 +36,7 @@ class Verdict:
 
 def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
     """Every way to read the ambiguous units of a whole claim, the same way on both sides."""
-    leaves = [leaf for node in nodes for leaf in operands(node)]
+    leaves = [leaf for node in nodes for leaf in node.operands()]
     suffixes = [s for leaf in leaves for s in leaf.suffixes]
     binary = [False, True] if any(s.byte_unit or s.scale not in ("", "B") for s in suffixes) else [False]
     b_bytes = [False, True] if any(s.scale == "B" for s in suffixes) else [False]
@@ -45,22 +45,21 @@ def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
 
 
 def _has_percent(node: Node) -> bool:
-    return any(leaf.percent for leaf in operands(node))
+    return any(leaf.percent for leaf in node.operands())
 
 
 def _written(value: Node, reading: Reading) -> tuple[float, float, float, bool, bool]:
     """Written value, one unit of its precision, the factor of its units, whether a truncation
     is a plausible way to have written it (not for 1600: its zeros are rounded), and whether
     the precision comes from trailing zeros."""
-    sign, leaf = 1.0, value
-    if isinstance(value, tuple) and value[0] == "neg" and isinstance(value[1], Operand):
-        sign, leaf = -1.0, value[1]
-    if isinstance(leaf, Operand):
+    leaf = written_leaf(value)
+    sign = -1.0 if isinstance(value, Neg) else 1.0
+    if leaf is not None:
         factor = leaf.factor(reading)
         zeros = leaf.rounded_zeros
         return sign * leaf.mantissa * factor, leaf.unit_digit * factor, factor, not zeros, zeros
-    written, _ = evaluate(value, reading)
-    rel = max((x.unit_digit / abs(x.mantissa) for x in operands(value) if x.mantissa), default=0.0)
+    written, _ = value.evaluate(reading)
+    rel = max((x.unit_digit / abs(x.mantissa) for x in value.operands() if x.mantissa), default=0.0)
     return written, rel * abs(written), 1.0, False, True
 
 
@@ -84,13 +83,13 @@ def _level(computed: float, written: float, unit: float, loose: bool, truncation
 def judge(expr: Node, value: Node, *, loose: bool) -> Verdict | None:
     """The best verdict over all readings; None when no reading is certain (time vs no time)."""
     percent_label = _has_percent(expr) != _has_percent(value)
-    exact = not loose and all(leaf.plain_int for leaf in operands(expr) + operands(value))
+    exact = not loose and all(leaf.plain_int for leaf in expr.operands() + value.operands())
     best: tuple[int, float, str] | None = None
     for reading in _readings([expr, value], percent_label):
         try:
-            computed, t_expr = evaluate(expr, reading)
+            computed, t_expr = expr.evaluate(reading)
             written, unit, factor, truncation, zeros = _written(value, reading)
-            _, t_value = evaluate(value, reading)
+            _, t_value = value.evaluate(reading)
         except (Uncertain, OverflowError, ZeroDivisionError):
             return None
         if t_expr != t_value:

@@ -21,15 +21,14 @@ from .parser import (
     MINUSES,
     OPERAND_END,
     Node,
-    Operand,
     ParseFail,
     Parser,
     Token,
     Uncertain,
     first_operand,
     has_operator,
-    operands,
     tokenize,
+    written_leaf,
 )
 
 RELATIONS = "=≈~≅≃"
@@ -182,8 +181,8 @@ def parse_prefix(seg: list[Token], line: str) -> Side | None:
         node, end = Parser(seg, line).expr(i)
     except ParseFail:
         return None
-    leaf = node[1] if isinstance(node, tuple) and node[0] == "neg" else node
-    end_char = leaf.core_end if isinstance(leaf, Operand) else seg[end - 1].end
+    leaf = written_leaf(node)
+    end_char = leaf.core_end if leaf is not None else seg[end - 1].end
     whole = _check_after(seg, end, bool(line[end_char : seg[end - 1].end].strip()))
     return Side(node, seg[i].start, end_char, whole)
 

@@ -172,6 +172,12 @@ class Operand:
     def value(self, reading: "Reading") -> float:
         return self.mantissa * self.factor(reading)
 
+    def evaluate(self, reading: "Reading") -> tuple[float, int]:
+        return self.value(reading), self.time_exp
+
+    def operands(self) -> list["Operand"]:
+        return [self]
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -182,57 +188,86 @@ class Reading:
     percent_fraction: bool = True
 
 
-# Expression tree: Operand | ("neg", x) | ("sqrt", x) | ("pow", x, y) | (op, x, y) for + - × /
-Node = object
+@dataclass
+class Neg:
+    """`-x`"""
 
+    arg: "Node"
 
-def evaluate(node: Node, reading: Reading) -> tuple[float, int]:
-    """Value and time exponent (s¹, s⁻¹, …) of an expression under a reading."""
-    if isinstance(node, Operand):
-        return node.value(reading), node.time_exp
-    kind = node[0]
-    if kind == "neg":
-        v, t = evaluate(node[1], reading)
+    def evaluate(self, reading: Reading) -> tuple[float, int]:
+        v, t = self.arg.evaluate(reading)
         return -v, t
-    if kind == "sqrt":
-        v, t = evaluate(node[1], reading)
+
+    def operands(self) -> list[Operand]:
+        return self.arg.operands()
+
+
+@dataclass
+class Sqrt:
+    """`√x`"""
+
+    arg: "Node"
+
+    def evaluate(self, reading: Reading) -> tuple[float, int]:
+        v, t = self.arg.evaluate(reading)
         if v < 0 or t % 2:
             raise Uncertain("square root of a negative or of a time")
         return math.sqrt(v), t // 2
-    a, ta = evaluate(node[1], reading)
-    b, tb = evaluate(node[2], reading)
-    if kind == "pow":
-        if tb != 0 or b != int(b) or abs(b) > 64 or (ta and b < 0):
-            raise Uncertain("exponent")
-        if a == 0 and b < 0:
-            raise Uncertain("zero to a negative power")
-        return a ** int(b), ta * int(b)
-    if kind in "+-":
-        if ta != tb:
-            raise Uncertain("adding a time to a non-time")
-        return (a + b if kind == "+" else a - b), ta
-    if kind == "*":
-        return a * b, ta + tb
-    if b == 0:
-        raise Uncertain("division by zero")
-    return a / b, ta - tb
+
+    def operands(self) -> list[Operand]:
+        return self.arg.operands()
 
 
-def operands(node: Node) -> list[Operand]:
-    if isinstance(node, Operand):
-        return [node]
-    return [leaf for child in node[1:] for leaf in operands(child)]
+@dataclass
+class Binary:
+    """`left op right` for op in + - * / ^."""
+
+    op: str
+    left: "Node"
+    right: "Node"
+
+    def evaluate(self, reading: Reading) -> tuple[float, int]:
+        a, ta = self.left.evaluate(reading)
+        b, tb = self.right.evaluate(reading)
+        if self.op == "^":
+            if tb != 0 or b != int(b) or abs(b) > 64 or (ta and b < 0):
+                raise Uncertain("exponent")
+            if a == 0 and b < 0:
+                raise Uncertain("zero to a negative power")
+            return a ** int(b), ta * int(b)
+        if self.op in "+-":
+            if ta != tb:
+                raise Uncertain("adding a time to a non-time")
+            return (a + b if self.op == "+" else a - b), ta
+        if self.op == "*":
+            return a * b, ta + tb
+        if b == 0:
+            raise Uncertain("division by zero")
+        return a / b, ta - tb
+
+    def operands(self) -> list[Operand]:
+        return self.left.operands() + self.right.operands()
+
+
+Node = Operand | Neg | Sqrt | Binary
 
 
 def first_operand(node: Node) -> Node:
-    """The leftmost operand of a top-level chain of binary operations."""
-    while not isinstance(node, Operand) and node[0] in "+-*/":
-        node = node[1]
+    """The leftmost operand of a top-level chain of + - * /."""
+    while isinstance(node, Binary) and node.op != "^":
+        node = node.left
     return node
 
 
 def has_operator(node: Node) -> bool:
     return not isinstance(node, Operand)
+
+
+def written_leaf(node: Node) -> Operand | None:
+    """The number a value is written as: `12 GB` or `-0.10`; None for an expression."""
+    if isinstance(node, Neg):
+        node = node.arg
+    return node if isinstance(node, Operand) else None
 
 
 def _number(tok: Token) -> tuple[float, float, bool]:
@@ -302,7 +337,7 @@ class Parser:
                 return node, i
             op = tok.text[0]
             op = {"×": "*", "·": "*", "\\": "*" if tok.text != "\\div" else "/", "÷": "/", "−": "-"}.get(op, op)
-            node, i = (op, node, right), end
+            node, i = Binary(op, node, right), end
 
     def check_spacing(self, before: int, j: int) -> None:
         """`a ×b` or `a- b` (space on one side only) and `3-5` (a range) are not read."""
@@ -323,10 +358,10 @@ class Parser:
                 kind == "bold" and self.kind(i + 1) == "num" and self.attached(i) and self.attached(i + 1)
             )
             if kind == "pow":
-                node, i = ("pow", node, self.exponent(self.toks[i])), i + 1
+                node, i = Binary("^", node, self.exponent(self.toks[i])), i + 1
             elif python_power or kind == "op" and self.toks[i].text == "^":
                 right, i = self.unary(i + 1)
-                node = ("pow", node, right)
+                node = Binary("^", node, right)
             else:
                 return node, i
 
@@ -339,7 +374,7 @@ class Parser:
         tok = self.toks[i] if i < len(self.toks) else None
         if tok is not None and tok.kind == "op" and tok.text in MINUSES + "√":
             node, end = self.unary(i + 1)
-            return ("neg" if tok.text in MINUSES else "sqrt", node), end
+            return (Neg(node) if tok.text in MINUSES else Sqrt(node)), end
         return self.primary(i)
 
     def primary(self, i: int) -> tuple[Node, int]:
