@@ -6,8 +6,8 @@
   precision; `≈ ~ ≅` pass within one full unit. `2 × 3 = 6`-style claims between plain
   integers must be exact. Trailing zeros widen what passes only up to 5 %: `100 亿` is not a
   rounding of 60 亿.
-- Otherwise it is an error when it is off by more than 5 %, or by more than one unit of its
-  precision (two for `≈`); else a warning (imprecise). `4096² = 1600 万` is a warning: 1677.7 万
+- Otherwise it is an error when it is off by more than 5 %, or by a whole unit of its
+  precision or more (two for `≈`: `2 × 700B = 1401B` is wrong); else a warning (imprecise). `4096² = 1600 万` is a warning: 1677.7 万
   is 4.6 % off and within one unit; `512² = 100 亿` and `8KB × 1024 ≈ 6MB` are errors.
 - Every reading of ambiguous units (GB as 10⁹ or 2³⁰, B as billion or bytes, % as /100 or as a
   label when only one side has it) is tried, one reading for the whole claim (every `B` in it
@@ -75,7 +75,7 @@ def _level(computed: float, written: float, unit: float, loose: bool, truncation
         passes = diff <= unit / 2 + slack or truncated
     if passes and not (zeros and far):
         return PASS
-    if far or diff > (2 * unit if loose else unit) + slack:
+    if far or diff >= (2 * unit if loose else unit) - slack:
         return ERROR
     return WARNING
 

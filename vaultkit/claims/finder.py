@@ -236,11 +236,34 @@ def _assignment_or_range(tokens: list[Token], i: int) -> bool:
     return sign.text == "~" and glued and before.kind in OPERAND_END | {"word"} and after.kind == "num"
 
 
+_RATIO = r"(?<![\w.:])\d+(?:\.\d+)? ?: ?\d+(?:\.\d+)?(?![\w.:])"
+_CLOCK = re.compile(r"(?:[01]?\d|2[0-4]):[0-5]\d")
+_RATIO_CLAIM = re.compile(rf"({_RATIO})(\s*[=≈]\s*)({_RATIO})")
+
+
+def _read_ratios(line: str) -> str:
+    """`64:32 = 2:1`, `900 : 25 = 36:1`: a ratio equal to a ratio is a division, and `N:1` is N.
+    The line keeps its length, so positions do not move."""
+    if ":" not in line:
+        return line
+
+    def as_division(m: re.Match) -> str:
+        if _CLOCK.fullmatch(m.group(1)) or _CLOCK.fullmatch(m.group(3)):
+            return m.group()  # 10:30 is a time of day
+        value = m.group(3)
+        head, _, tail = value.rpartition(":")
+        value = head + " " * (len(tail) + 1) if tail.strip() == "1" else value.replace(":", "/")
+        return m.group(1).replace(":", "/") + m.group(2) + value
+
+    return _RATIO_CLAIM.sub(as_division, line)
+
+
 def find_claims(line: str, arrows: list[int] = ()) -> LineClaims:
     """Every claim written in one (already masked) logical line; `arrows` are the offsets of
     `→` signs that begin a continuation line and read as `≈`."""
     if not (_MAY_HAVE_CLAIM.search(line) or arrows) or not any(map(str.isdigit, line)):
         return LineClaims([], [])
+    line = _read_ratios(line)
     tokens = tokenize(line)
     for tok in tokens:
         if tok.start in arrows:
