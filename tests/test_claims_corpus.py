@@ -26,9 +26,11 @@ def report() -> ClaimReport:
     return total
 
 
-def test_no_false_alarm_at_error_level(report):
-    """Every claim in the vault was judged by hand: none is wrong by more than 5 %."""
-    assert [d for d in report.diagnostics if d.code == "VK301"] == []
+def test_the_one_wrong_claim_is_the_only_error(report):
+    """Every claim in the vault was judged by hand: one is wrong, the last line of a derivation
+    laid out over three lines of a fenced block (the ×2 for both directions is counted twice)."""
+    errors = [(d.path, d.line, d.written) for d in report.diagnostics if d.code.startswith("VK3") and d.severity == "error"]
+    assert errors == [(KNOWLEDGE + "大模型架构对比.md", 288, "134 MB")]
 
 
 def test_the_sloppy_square_is_a_warning(report):
@@ -38,17 +40,25 @@ def test_the_sloppy_square_is_a_warning(report):
 
 
 def test_claims_are_verified(report):
-    assert report.verified >= 100
-    assert report.skipped > 0
+    assert report.verified >= 140
+    assert 0 < report.skipped <= 70
+    assert len(report.explained) == report.verified + report.skipped
 
 
 def test_correct_lines_verified_without_diagnostics(report):
-    """Lines judged correct by hand (KV cache per token, memory per dtype, training time)."""
+    """Lines judged correct by hand (KV cache per token, memory per dtype, training time,
+    ratios, shapes, a sum with remarks in brackets)."""
     flagged = {(d.path, d.line) for d in report.diagnostics}
+    read = {(e.path, e.line) for e in report.explained if e.verdict == "ok"}
     for path, line in [
         (KNOWLEDGE + "LLM 训练与推理流程.md", 608),
         (KNOWLEDGE + "LLM 训练与推理流程.md", 239),
+        (KNOWLEDGE + "LLM 训练与推理流程.md", 240),
         (KNOWLEDGE + "显存计算详解.md", 68),
         (KNOWLEDGE + "显存计算详解.md", 119),
+        (KNOWLEDGE + "Transformer 架构基础.md", 760),
+        ("07-Knowledge/gpu-cluster-ops/network/RDMA 与 InfiniBand 详解.md", 322),
+        ("07-Knowledge/gpu-cluster-ops/hardware/NVLink 与 NVSwitch 拓扑详解.md", 156),
     ]:
         assert (path, line) not in flagged
+        assert (path, line) in read
