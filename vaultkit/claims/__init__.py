@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from ..diagnostics import Diagnostic
 from ..svgtext import SvgText, read_svg
 from .compare import ERROR, PASS, Verdict, judge
-from .finder import Found, Side, continues_above, find_claims, markdown_lines, svg_pieces
+from .finder import Found, Side, continues_above, find_claims, has_sign, markdown_lines, mask_marker, may_have_claim, svg_pieces
 from .parser import written_leaf
 from .shapes import check_shapes
 
@@ -142,22 +143,39 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
     return report
 
 
-def check_markdown(text: str, rel: str, *, first_line: int = 1) -> ClaimReport:
+def _logical_lines(text: str) -> Iterator[Logical]:
+    """The logical lines of a note that may hold a claim: a line with the lines that continue it."""
+    group: list[tuple[int, str]] | None = None  # the logical line being read, if claim-like
+    last_number, last_line = -2, ""
+    for number, line in markdown_lines(text):
+        if not has_sign(line):
+            if group:
+                yield _logical(group)
+            group = None
+        elif number == last_number + 1 and continues_above(line):
+            group = (group or [(last_number, last_line)]) + [(number, line)]
+        else:
+            if group:
+                yield _logical(group)
+            group = [(number, line)] if may_have_claim(line) else None
+        last_number, last_line = number, line
+    if group:
+        yield _logical(group)
+
+
+def _logical(group: list[tuple[int, str]]) -> Logical:
+    number, line = group[0]
+    logical = Logical(mask_marker(line), [(0, number, 0)])
+    for number, line in group[1:]:
+        logical.extend(mask_marker(line), number)
+    return logical
+
+
+def check_markdown(text: str, rel: str) -> ClaimReport:
     """Claims in a note's prose, tables and code blocks (not front matter, vaultkit blocks,
     generated regions, %%comments%% or lines marked %%vk-ignore%%)."""
     report = ClaimReport()
-    logical: Logical | None = None
-    previous = -1
-    for number, line in markdown_lines(text):
-        number += first_line - 1
-        if logical is not None and number == previous + 1 and continues_above(line):
-            logical.extend(line, number)
-        else:
-            if logical is not None:
-                report.add(_check_logical(logical, rel))
-            logical = Logical(line, [(0, number, 0)])
-        previous = number
-    if logical is not None:
+    for logical in _logical_lines(text):
         report.add(_check_logical(logical, rel))
     return report
 

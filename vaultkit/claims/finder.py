@@ -75,12 +75,25 @@ class LineClaims:
     skipped: list[Skipped]
 
 
-_CONTINUATION = re.compile(r"[ \t]*(?:=(?![=>])|≈|→)")
+_CONTINUATION = re.compile(r"[ \t]*(?:>[ \t]*)*(?:=(?![=>])|≈|→)")
+_SIGN = re.compile(r"[=≈~≅≃→]|->")
+_DIGIT = re.compile(r"\d")
 
 
 def continues_above(line: str) -> bool:
-    """A (masked) line starting with `=`, `≈` or `→` continues the expression of the line above."""
+    """A line starting with `=`, `≈` or `→` (in a quote too) continues the expression of the
+    line above."""
     return _CONTINUATION.match(line) is not None
+
+
+def has_sign(line: str) -> bool:
+    """Whether a line has a relation sign or an arrow (most lines have not)."""
+    return _SIGN.search(line) is not None
+
+
+def may_have_claim(line: str) -> bool:
+    """Whether a line with a sign has a number or a shape too."""
+    return "(" in line or _DIGIT.search(line) is not None
 
 
 def _span(left: list[Token], right: list[Token]) -> tuple[int, int]:
@@ -261,7 +274,7 @@ def _read_ratios(line: str) -> str:
 def find_claims(line: str, arrows: list[int] = ()) -> LineClaims:
     """Every claim written in one (already masked) logical line; `arrows` are the offsets of
     `→` signs that begin a continuation line and read as `≈`."""
-    if not (_MAY_HAVE_CLAIM.search(line) or arrows) or not any(map(str.isdigit, line)):
+    if not (_MAY_HAVE_CLAIM.search(line) or arrows) or _DIGIT.search(line) is None:
         return LineClaims([], [])
     line = _read_ratios(line)
     tokens = tokenize(line)
@@ -341,14 +354,15 @@ def _mask_comments(line: str, in_comment: bool) -> tuple[str, bool]:
         in_comment, pos = not in_comment, nxt + 2
 
 
-def _mask_marker(line: str) -> str:
+def mask_marker(line: str) -> str:
     """Blank out blockquote `>` and list markers (`- `, `1. `), keeping columns."""
     m = _LIST_MARKER.match(line)
     return " " * m.end() + line[m.end() :]
 
 
 def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(1-based line number, masked line) for every line whose claims are checked."""
+    """(1-based line number, line with comments blanked) for every line whose claims are
+    checked; `mask_marker` blanks its list and quote markers."""
     lines = text.split("\n")
     fm = _FRONT_MATTER.match(text) if text.startswith("---") else None
     first = fm.group().count("\n") if fm else 0
@@ -361,7 +375,7 @@ def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
             if opener and opener.group(1).startswith(fence[0]) and not opener.group(2):
                 fence = None
             elif not fence[1] and IGNORE_MARK not in line:
-                yield number, _mask_marker(line)
+                yield number, line
             continue
         if region is not None:
             if f"vaultkit:end {region}" in line:
@@ -376,7 +390,7 @@ def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
             continue
         masked, in_comment = _mask_comments(line, in_comment)
         if IGNORE_MARK not in line:
-            yield number, _mask_marker(masked)
+            yield number, masked
 
 
 def svg_pieces(model: SvgText) -> Iterator[tuple[int, int, str]]:

@@ -44,6 +44,7 @@ _TOKEN = re.compile(
 _X_TIMES = re.compile(r"[xX](?=[ ]?[\d(])")
 # A currency sign or a leading `~` (about) glued to a number: `$500`, `~$4.1M`, `~20 GB`.
 _NUMBER_PREFIX = re.compile(r"(?:~?[$¥￥€£]|~)(?=\d)")
+_PREFIX_CHARS = frozenset("~$¥￥€£")
 _OPENS_REMARK = re.compile(r"[(（][ ]?(?:[~≈]|[A-Za-z\u3400-\u4dbf\u4e00-\u9fff])")
 _OPENS_NUMBER = re.compile(r"[(（][ ]?\d")
 MAX_ANNOTATION = 80
@@ -99,7 +100,7 @@ def tokenize(line: str) -> list[Token]:
             tokens.append(Token("op", "×", pos, pos + 1))
             pos += 1
             continue
-        if (pos == 0 or not line[pos - 1].isalnum()) and (prefix := _NUMBER_PREFIX.match(line, pos)):
+        if line[pos] in _PREFIX_CHARS and (pos == 0 or not line[pos - 1].isalnum()) and (prefix := _NUMBER_PREFIX.match(line, pos)):
             tokens.append(Token("sp", prefix.group(), pos, prefix.end()))  # read as if not there
             pos = prefix.end()
             continue
