@@ -178,7 +178,8 @@ def _check_before(seg: list[Token], start: int) -> None:
         raise Uncertain("expression is cut off")
     if tok.kind in ("word", "cjk"):
         q = _significant(seg, p - 1, -1)
-        if q is not None and seg[q].kind in OPERAND_END | {"op"}:
+        phrase = tok.kind == "cjk" and len(tok.text) >= 2 and p < start - 1  # 5 行一共是 1 + 2 …
+        if q is not None and (seg[q].kind == "op" or seg[q].kind in OPERAND_END and not phrase):
             raise Uncertain("a word inside the expression")
     if tok.kind == "word" and p == start - 1:
         raise Uncertain("expression glued to a word: a function call or a name")
