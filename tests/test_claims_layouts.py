@@ -44,6 +44,12 @@ def test_continuations_in_prose_and_with_an_arrow():
     assert _diagnostics(text.replace("96 KB", "64 KB")) == [(4, "VK301")]
 
 
+def test_an_arrow_to_another_expression_or_between_two_values_is_no_claim():
+    for text in ["显存 2 × 80 GB\n→ 4 × 80 GB (加倍)", "输入 4096 tokens\n→ 32 层"]:
+        report = check_markdown(text, "n.md")
+        assert (report.verified, report.skipped, report.diagnostics) == (0, 0, []), text
+
+
 def test_a_line_starting_with_equals_after_a_gap_is_not_a_continuation():
     assert _diagnostics("3 × 4\n\n= 13\n") == []
     assert _diagnostics("3 × 4\n= 13\n") == [(2, "VK301")]

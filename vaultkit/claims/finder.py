@@ -306,6 +306,8 @@ def find_claims(line: str, arrows: list[int] = ()) -> LineClaims:
         if lhs is None or rhs is None:
             skipped.append(Skipped(*_span(left, right), "no complete expression on both sides"))
             continue
+        if rel == "→" and (has_operator(rhs.node) or chain_ref is None and not has_operator(lhs.node)):
+            continue  # `→ 4 × 80 GB`, `4096 tokens → 32 层`: a step to something else, no result
         alternatives: list[tuple[Side, Node, bool]] = []
         expr, value = lhs, rhs
         if chain_ref is not None and lhs.whole:
