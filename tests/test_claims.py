@@ -64,6 +64,10 @@ CASES = [
     ("集群 16 × 64 × 24h ≈ 25,000 GPU-hours", OK),
     ("集群 16 × 64 × 24h ≈ 45,000 GPU-hours", ERR),
     ("Leaf: 16×16/(32) ≈ 8 台 32 口交换机", OK),
+    # a named quantity that cancels out, and one that does not
+    ("每层 2 × 16 × 64 × n_token × 2 bytes ≈ 4096 × n_token bytes", OK),
+    ("每层 2 × 16 × 64 × n_token × 2 bytes ≈ 8192 × n_token bytes", ERR),
+    ("每层 2 × 16 × 64 × seq_len × 2 bytes = 4096 bytes", SKIP),
     # name=value options and glued ranges hold no claim
     ("fio --bs=4k --numjobs=16 --runtime=60", NONE),
     ("| T+0~5min | 备份 |", NONE),

@@ -19,7 +19,7 @@ from ..diagnostics import Diagnostic
 from ..svgtext import SvgText, read_svg
 from .compare import ERROR, PASS, Verdict, judge
 from .finder import Found, Side, continues_above, find_claims, has_sign, markdown_lines, mask_marker, may_have_claim, svg_pieces
-from .parser import written_leaf
+from .parser import Uncertain, written_leaf
 from .shapes import check_shapes
 
 __all__ = ["ClaimReport", "Explained", "check_markdown", "check_svg"]
@@ -82,14 +82,19 @@ class Logical:
         return " ".join(self.text[start:end].split())
 
 
-def _best_verdict(found: Found) -> tuple[Verdict, Side] | None:
-    """The best verdict over the readings of a claim, and the expression it was computed from."""
-    best = None
+def _best_verdict(found: Found) -> tuple[Verdict, Side] | str:
+    """The best verdict over the readings of a claim and the expression it was computed from,
+    or why none is certain."""
+    best, reason = None, ""
     for expr, value, loose in found.alternatives:
-        verdict = judge(expr.node, value, loose=loose)
-        if verdict is not None and (best is None or verdict.level < best[0].level):
+        try:
+            verdict = judge(expr.node, value, loose=loose)
+        except Uncertain as exc:
+            reason = reason or str(exc)
+            continue
+        if best is None or verdict.level < best[0].level:
             best = (verdict, expr)
-    return best
+    return best or reason
 
 
 def _computed_in_written_units(found: Found, verdict: Verdict, logical: Logical) -> str:
@@ -111,11 +116,11 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
         best = _best_verdict(found)
         value = logical.span(found.value.start, found.value.end)
         line, col = logical.where(found.value.start)
-        if best is None:
+        if isinstance(best, str):
             report.skipped += 1
             start = min(side.start for side, _, _ in found.alternatives)
             text = logical.span(start, found.value.end)
-            report.explained.append(Explained(rel, line, "skipped", text, "units of time on one side only"))
+            report.explained.append(Explained(rel, logical.where(start)[0], "skipped", text, best))
             continue
         verdict, expr_side = best
         expr = logical.span(expr_side.start, expr_side.end)

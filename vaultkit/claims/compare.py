@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .parser import Neg, Node, Reading, Uncertain, written_leaf
 
@@ -80,27 +80,48 @@ def _level(computed: float, written: float, unit: float, loose: bool, truncation
     return WARNING
 
 
-def judge(expr: Node, value: Node, *, loose: bool) -> Verdict | None:
-    """The best verdict over all readings; None when no reading is certain (time vs no time)."""
+def _symbol_value(expr: Node, value: Node) -> float:
+    """1 when named quantities (`× n_token`) cancel out of `expr / value`, 0 when there are none;
+    raises Uncertain when they do not cancel."""
+    if not expr.symbols() and not value.symbols():
+        return 0.0
+    ratios = []
+    for symbol in (1.0, 7.3):
+        reading = Reading(symbol=symbol)
+        try:
+            ratios.append(expr.evaluate(reading)[0] / value.evaluate(reading)[0])
+        except (OverflowError, ZeroDivisionError):
+            raise Uncertain("a named quantity does not cancel out") from None
+    if not math.isclose(*ratios, rel_tol=1e-9):
+        raise Uncertain("a named quantity does not cancel out")
+    return 1.0
+
+
+def judge(expr: Node, value: Node, *, loose: bool) -> Verdict:
+    """The best verdict over all readings; raises Uncertain when no reading is certain (a time
+    on one side only, a named quantity that does not cancel out)."""
     percent_label = _has_percent(expr) != _has_percent(value)
     exact = not loose and all(leaf.plain_int for leaf in expr.operands() + value.operands())
+    symbol = _symbol_value(expr, value)
     best: tuple[int, float, str] | None = None
     for reading in _readings([expr, value], percent_label):
+        reading = replace(reading, symbol=symbol)
         try:
             computed, t_expr = expr.evaluate(reading)
             written, unit, factor, truncation, zeros = _written(value, reading)
             _, t_value = value.evaluate(reading)
-        except (Uncertain, OverflowError, ZeroDivisionError):
-            return None
+        except (OverflowError, ZeroDivisionError):
+            raise Uncertain("too large, or a division by zero") from None
         if t_expr != t_value:
-            return None
+            raise Uncertain("a time on one side only")
         if exact and computed == int(computed):
             unit = 0.0
         level = _level(computed, written, unit, loose, truncation, zeros)
         closeness = abs(computed - written) / (unit or 1.0)
         if best is None or (level, closeness) < best[:2]:
             best = (level, closeness, _show(computed / factor))
-    return Verdict(best[0], best[2]) if best else None
+    names = [symbol.name for symbol in value.symbols()]
+    return Verdict(best[0], " × ".join([best[2], *names]))
 
 
 def _show(value: float) -> str:

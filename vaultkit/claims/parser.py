@@ -4,7 +4,7 @@
     term    := power (('×' | '*' | 'x' | '/' | '÷') power)*
     power   := unary ('^' unary | superscript)*
     unary   := ('-' | '√') unary | primary
-    primary := operand | '(' expr ')'
+    primary := operand | '(' expr ')' | name      (a name such as n_token only after × or /)
     operand := number [superscript] [scale] [unit] ['/s'] [label] [(annotation)]
 
 A parse reads as much as it can; `Uncertain` means the text is arithmetic-like but cannot be
@@ -48,6 +48,8 @@ _PREFIX_CHARS = frozenset("~$¥￥€£")
 _OPENS_REMARK = re.compile(r"[(（][ ]?(?:[~≈]|[A-Za-z\u3400-\u4dbf\u4e00-\u9fff])")
 _OPENS_NUMBER = re.compile(r"[(（][ ]?\d")
 MAX_ANNOTATION = 80
+# A named quantity: a lower-case identifier with an underscore, `n_token`, `seq_len`.
+_SYMBOL = re.compile(r"[a-z][a-z0-9]*_[a-z0-9_]+")
 _SCI = re.compile(r"(\d+(?:\.\d+)?)[ ]?[×xX*·][ ]?10\^?\{?([-−⁻]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
 _UNDERSCORES = re.compile(r"\d+(?:_\d+)+(?:\.\d+)?\Z")
@@ -179,6 +181,9 @@ class Operand:
     def operands(self) -> list["Operand"]:
         return [self]
 
+    def symbols(self) -> list["Symbol"]:
+        return []
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -187,6 +192,25 @@ class Reading:
     binary: bool = False
     b_bytes: bool = False
     percent_fraction: bool = True
+    symbol: float = 0.0  # the value given to every named quantity (n_token); 0: none may appear
+
+
+@dataclass
+class Symbol:
+    """A named quantity in a product, `n_token` or `seq_len`: read only when it cancels out."""
+
+    name: str
+
+    def evaluate(self, reading: Reading) -> tuple[float, int]:
+        if not reading.symbol:
+            raise Uncertain(f"{self.name} has no value")
+        return reading.symbol, 0
+
+    def operands(self) -> list[Operand]:
+        return []
+
+    def symbols(self) -> list["Symbol"]:
+        return [self]
 
 
 @dataclass
@@ -201,6 +225,9 @@ class Neg:
 
     def operands(self) -> list[Operand]:
         return self.arg.operands()
+
+    def symbols(self) -> list[Symbol]:
+        return self.arg.symbols()
 
 
 @dataclass
@@ -217,6 +244,9 @@ class Sqrt:
 
     def operands(self) -> list[Operand]:
         return self.arg.operands()
+
+    def symbols(self) -> list[Symbol]:
+        return self.arg.symbols()
 
 
 @dataclass
@@ -249,8 +279,11 @@ class Binary:
     def operands(self) -> list[Operand]:
         return self.left.operands() + self.right.operands()
 
+    def symbols(self) -> list[Symbol]:
+        return self.left.symbols() + self.right.symbols()
 
-Node = Operand | Neg | Sqrt | Binary
+
+Node = Operand | Symbol | Neg | Sqrt | Binary
 
 
 def first_operand(node: Node) -> Node:
@@ -388,7 +421,21 @@ class Parser:
             return node, j + 1
         if kind == "num":
             return self.operand(i)
+        if kind == "word" and _SYMBOL.fullmatch(self.toks[i].text) and self.after_operator(i):
+            return Symbol(self.toks[i].text), i + 1
         raise ParseFail("no operand")
+
+    def starts_factor(self, k: int) -> bool:
+        """Token k can begin the next factor of a product: a number, `(`, a sign, a name."""
+        kind = self.kind(k)
+        return kind in ("num", "lp", "op") or kind == "word" and _SYMBOL.fullmatch(self.toks[k].text) is not None
+
+    def after_operator(self, i: int) -> bool:
+        """Token i follows `×` or `/` (a named quantity is never the first factor)."""
+        j = i - 1
+        while j >= 0 and self.toks[j].kind in ("sp", "bold"):
+            j -= 1
+        return j >= 0 and self.toks[j].kind == "op" and self.toks[j].text in "×*/·"
 
     def operand(self, i: int) -> tuple[Operand, int]:
         tok = self.toks[i]
@@ -444,11 +491,7 @@ class Parser:
                 labelled = rated = True
                 i = self.hyphenated(self.skip(j + 1)) + 1
                 continue
-            elif kind == "op" and tok.text in ("×", "x") and self.kind(self.skip(j + 1)) not in (
-                "num",
-                "lp",
-                "op",
-            ):
+            elif kind == "op" and tok.text in ("×", "x") and not self.starts_factor(self.skip(j + 1)):
                 labelled = True  # "8×": times
             elif kind == "annot" and (not spaced or j == i + 1):
                 labelled = True
