@@ -87,6 +87,11 @@ def test_shape_algebra():
         assert [d.code for d in check_markdown(text, "n.md").diagnostics] == ["VK303"], text
 
 
+def test_a_shape_claim_with_equals_is_read_once():
+    report = check_markdown("(4, 512) × (512, 64) = (4, 64)", "n.md")
+    assert (report.verified, report.skipped, report.diagnostics) == (1, 0, [])
+
+
 def test_shapes_not_all_given_are_skipped():
     for text in ["Q = X × W_Q → (4, 4096)", "(S, d) × (d_model, d_ff) → (S, d_ff)"]:
         report = check_markdown(text, "n.md")

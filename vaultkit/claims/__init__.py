@@ -106,9 +106,13 @@ def _computed_in_written_units(found: Found, verdict: Verdict, logical: Logical)
 
 
 def _check_logical(logical: Logical, rel: str) -> ClaimReport:
+    """The claims and shape claims of a logical line, explained in the order of their lines."""
     report = ClaimReport()
     claims = find_claims(logical.text, logical.arrows)
+    shapes = check_shapes(logical.text)
     for skip in claims.skipped:
+        if any(skip.start < shape.end and shape.start < skip.end for shape in shapes):
+            continue  # `(S, d) × (d, d_ff) = (S, d_ff)` is not arithmetic: the shapes read it
         report.skipped += 1
         line, _ = logical.where(skip.start)
         report.explained.append(Explained(rel, line, "skipped", logical.span(skip.start, skip.end), skip.reason))
@@ -132,7 +136,7 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
             code, what = ("VK301", "wrong") if verdict.level == ERROR else ("VK302", "imprecise")
             message = f"{claim} is {what}: written {value}, computed {computed}"
             report.diagnostics.append(Diagnostic(rel, line, col, code, message, written=value, computed=computed))
-    for shape in check_shapes(logical.text):
+    for shape in shapes:
         line, col = logical.where(shape.start)
         claim = logical.span(shape.start, shape.end)
         if shape.computed is None:
@@ -145,6 +149,7 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
             line, col = logical.where(shape.written_start)
             message = f"{claim} has the wrong shape: written {shape.written}, computed {shape.computed}"
             report.diagnostics.append(Diagnostic(rel, line, col, "VK303", message, written=shape.written, computed=shape.computed))
+    report.explained.sort(key=lambda entry: entry.line)
     return report
 
 
