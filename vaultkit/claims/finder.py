@@ -1,10 +1,12 @@
 """Finding claims `expr = value [≈ value …]` in a line, and the lines of a note or SVG to read.
 
-A line is split at its relation signs (= ≈ ~ ≅). The expression is the longest arithmetic
-suffix before a sign, the value the longest arithmetic prefix after it. A claim is read only
-when both ends are clean: an operand cut off by a word (`8 个 Expert × 7B = 56B`), a number glued
-to something else (`pass@1 = 71%`, `36:1`, `1.2.3`), a range or date (`3-5`, `2025-01-13`), or a
-unit we do not read (bits, `8Gi`) make it skipped, never flagged.
+A (logical) line is split at its relation signs (= ≈ ~ ≅, and a `→` that begins a continuation
+line). The expression is the longest arithmetic suffix before a sign, the value the longest
+arithmetic prefix after it. A claim is read only when both ends are clean: an operand cut off
+by a word (`8 个 Expert × 7B = 56B`), a number glued to something else (`pass@1 = 71%`, `1.2.3`),
+a range or date (`3-5`, `2025-01-13`), or a unit we do not read (bits, `8Gi`) make it skipped
+with the reason, never flagged. `name=value` options and glued ranges (`0~5min`) are no claims;
+a ratio equal to a ratio (`64:32 = 2:1`) is a division.
 """
 
 from __future__ import annotations
