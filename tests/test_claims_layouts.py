@@ -244,3 +244,11 @@ def test_generated_claims_off_by_whole_units_are_errors(a, b, scale, units, loos
     assume(value > 0 and value % 10)  # 2100 may be a rounding of 2101: its zeros are not significant
     text, value_line = _text(f"{a}{scale} × {b}", "≈" if loose else "=", f"{value}{scale}", layout)
     assert _diagnostics(text) == [(value_line, "VK301")], text
+
+
+def test_long_shape_and_ratio_lines_finish():
+    """Shape products and ratios are found in time linear in the line (200 KB lines; a
+    quadratic search takes minutes here)."""
+    check_markdown(("(1, 2) × " * 25_000)[:200_000] + " = (1, 2)", "n.md")
+    check_markdown(("(1, 2) × (2, 3) = (1, 3) " * 9_000)[:200_000], "n.md")
+    check_markdown(("16:9 = 4:3 " * 20_000)[:200_000], "n.md")

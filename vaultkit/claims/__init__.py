@@ -11,7 +11,7 @@ the rest was skipped.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -110,8 +110,10 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
     report = ClaimReport()
     claims = find_claims(logical.text, logical.arrows)
     shapes = check_shapes(logical.text)
+    shape_starts = [shape.start for shape in shapes]  # in order, and so are their ends
     for skip in claims.skipped:
-        if any(skip.start < shape.end and shape.start < skip.end for shape in shapes):
+        k = bisect_left(shape_starts, skip.end) - 1
+        if k >= 0 and shapes[k].end > skip.start:
             continue  # `(S, d) × (d, d_ff) = (S, d_ff)` is not arithmetic: the shapes read it
         report.skipped += 1
         line, _ = logical.where(skip.start)

@@ -17,13 +17,15 @@ import re
 from dataclasses import dataclass
 
 _DIM = r"(?:\d+|[A-Za-z_][A-Za-z0-9_]*)"
-_SHAPE = rf"(?:[A-Za-z_][A-Za-z0-9_]*)?\(\s*{_DIM}(?:\s*,\s*{_DIM})+\s*\)(?:ᵀ|\^T|\^\{{T\}}|\.T(?![A-Za-z0-9_]))?"
+_SHAPE = rf"(?:(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*)?\(\s*{_DIM}(?:\s*,\s*{_DIM})+\s*\)(?:ᵀ|\^T|\^\{{T\}}|\.T(?![A-Za-z0-9_]))?"
 _SHAPE_RE = re.compile(_SHAPE)
-_TIMES = r"\s*[×@]\s*"
-_RELATION = r"\s*(?:→|->|=)\s*"
-_CHAIN = re.compile(rf"(?<![\w)])({_SHAPE}(?:{_TIMES}{_SHAPE})*)({_RELATION})({_SHAPE})")
-_RESULT = re.compile(rf"(→|->|=)\s*({_SHAPE})")
-_FACTOR_WITHOUT_SHAPE = re.compile(rf"[A-Za-z_][\w]*(?:ᵀ|\^T|\.T)?{_TIMES}\S|\S{_TIMES}[A-Za-z_][\w]*(?:ᵀ|\^T|\.T)?\s*$")
+_TIMES_TEXT = r"\s*[×@]\s*"
+_TIMES = re.compile(_TIMES_TEXT)
+_RELATION = re.compile(r"(?:→|->|=)\s*\Z")  # right before a written result
+MAX_FACTORS = 8
+_FACTOR_WITHOUT_SHAPE = re.compile(
+    rf"[A-Za-z_]\w*(?:ᵀ|\^T|\.T)?{_TIMES_TEXT}\S|\S{_TIMES_TEXT}[A-Za-z_]\w*(?:ᵀ|\^T|\.T)?\s*$"
+)
 
 Shape = tuple[str, ...]
 
@@ -113,37 +115,42 @@ def _matches(result: Shape, written: Shape) -> bool:
     )
 
 
+def _first_factor(shapes: list[re.Match], last: int, line: str) -> int:
+    """Index of the first of the shapes multiplied together (`A × B @ C`) that end with `last`."""
+    first = last
+    while first > 0 and last - first < MAX_FACTORS - 1 and _TIMES.fullmatch(line, shapes[first - 1].end(), shapes[first].start()):
+        first -= 1
+    return first
+
+
 def check_shapes(line: str) -> list[ShapeClaim]:
     """Every shape claim in a line, checked or skipped with the reason."""
     if "(" not in line or "," not in line or not ("→" in line or "=" in line or "->" in line):
         return []
+    shapes = list(_SHAPE_RE.finditer(line))
     claims: list[ShapeClaim] = []
-    covered: list[int] = []
-    for m in _CHAIN.finditer(line):
-        factors = [_parse(f.group()) for f in _SHAPE_RE.finditer(m.group(1))]
-        written_text = m.group(3)
-        written = _parse(written_text)
-        start, written_start = m.start(), m.start(3)
-        covered.append(m.start(3))
+    for k, shape in enumerate(shapes):
+        relation = _RELATION.search(line, max(0, shape.start() - 8), shape.start())
+        if relation is None:
+            continue
+        at, written = relation.start(), _parse(shape.group())
+        if k == 0 or line[shapes[k - 1].end() : at].strip():
+            before = line[max(0, at - 80) : at]
+            if _FACTOR_WITHOUT_SHAPE.search(before):
+                start = at - len(before.lstrip())
+                claims.append(ShapeClaim(start, shape.end(), shape.start(), _show(written), None, "a factor has no written shape"))
+            continue
+        first = _first_factor(shapes, k - 1, line)
+        factors = [_parse(factor.group()) for factor in shapes[first:k]]
         if len(factors) == 1 and len(factors[0]) == len(written) and sorted(factors[0]) != sorted(written):
             continue  # `(4, 4096) → (4, 32000)`: a layer, `(0,1) = (a,a)`: a pair, no shape algebra
+        claim = ShapeClaim(shapes[first].start(), shape.end(), shape.start(), _show(written), None)
         try:
             result = _compute(factors, written)
+            claim.computed = _show(written) if _matches(result, written) else _show(result)
         except _Unknown as exc:
-            claims.append(ShapeClaim(start, m.end(), written_start, _show(written), None, str(exc)))
-            continue
+            claim.reason = str(exc)
         except ValueError as exc:
-            claims.append(ShapeClaim(start, m.end(), written_start, _show(written), f"no such shape: {exc}"))
-            continue
-        shown = _show(written) if _matches(result, written) else _show(result)
-        claims.append(ShapeClaim(start, m.end(), written_start, _show(written), shown))
-    for m in _RESULT.finditer(line):
-        if m.start(2) in covered:
-            continue
-        before = line[max(0, m.start() - 80) : m.start()]
-        if _FACTOR_WITHOUT_SHAPE.search(before):
-            start = m.start() - len(before.lstrip())
-            claims.append(
-                ShapeClaim(start, m.end(), m.start(2), _show(_parse(m.group(2))), None, "a factor has no written shape")
-            )
+            claim.computed = f"no such shape: {exc}"
+        claims.append(claim)
     return claims
