@@ -33,4 +33,4 @@ def print_explained(root: Path, out: TextIO) -> None:
     report = explain_vault(root)
     for entry in report.explained:
         print(entry, file=out)
-    print(f"{report.verified} claims read, {report.skipped} skipped", file=out)
+    print(f"{report.verified} arithmetic claims read, {report.skipped} skipped", file=out)
