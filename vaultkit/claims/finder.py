@@ -33,7 +33,6 @@ from .parser import (
     written_leaf,
 )
 
-RELATIONS = "=≈~≅≃"
 _MAY_HAVE_CLAIM = re.compile(r"[=≈~≅≃]")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?:.*?\n)?(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
 _FENCE = re.compile(r"[ \t]*(?:>[ \t]*)*(`{3,}|~{3,})[ \t]*([^\s`]*)")
