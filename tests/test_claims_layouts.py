@@ -128,7 +128,7 @@ def test_check_explain_prints_claims_then_the_report(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "n.md:3: claim error: 2 × 3 = 7  [computed 6]"
     assert out[1] == "n.md:4: claim skipped: 总线 PCIe 5.0 ×16 = 64 GB/s  [expression is cut off]"
-    assert out[2] == "1 arithmetic claims read, 1 skipped"
+    assert out[2] == "1 arithmetic claims read, 1 skipped; 0 drawings and figures read"
     assert any(line.startswith("n.md:3:12: VK301") for line in out)
 
 
@@ -137,7 +137,7 @@ def test_check_explain_with_json_keeps_stdout_machine_readable(tmp_path, capsys)
     assert main(["check", "--explain", "--format", "json", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["summary"]["claims"] == 1
-    assert captured.err.splitlines() == ["n.md:3: claim ok: 2 × 3 = 6  [computed 6]", "1 arithmetic claims read, 0 skipped"]
+    assert captured.err.splitlines() == ["n.md:3: claim ok: 2 × 3 = 6  [computed 6]", "1 arithmetic claims read, 0 skipped; 0 drawings and figures read"]
 
 
 # -- generated claims ------------------------------------------------------------------------

@@ -233,3 +233,15 @@ def test_adopt_writes_the_implied_example_into_the_embedding_note(tmp_path, caps
     assert main(["check", str(root)]) == 0
     assert main(["fix", "--adopt", str(root)]) == 0  # a named drawing is not adopted twice
     assert (root / "note.md").read_text(encoding="utf-8").count("```vaultkit") == 1
+
+
+def test_explain_lists_the_drawing_and_what_was_read(tmp_path, capsys):
+    from vaultkit.cli import main
+
+    svg = (FIXTURES / "transposed-masked.svg").read_text(encoding="utf-8")
+    root = vault_with(tmp_path, "t.svg", svg)
+    assert main(["check", "--explain", str(root)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("t.svg:1: drawing error: example read from the drawing: Q 3×2, K 3×2, mask causal, "
+                      "scale 1/√d, 30 numbers checked, 2 wrong rows or numbers")
+    assert out[1] == "0 arithmetic claims read, 0 skipped; 1 drawings and figures read"

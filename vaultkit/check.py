@@ -27,8 +27,17 @@ def _print(report: Report, fmt: str, root: Path) -> None:
         sys.stdout.write(FORMATTERS[fmt](report))
 
 
-def check_command(root: Path, *, fmt: str = "text") -> int:
+def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> int:
     report, _ = run(root)
+    if explain:  # before the report; beside JSON or annotations it goes to stderr
+        out = sys.stdout if fmt == "text" else sys.stderr
+        for line in report.explained:
+            print(line, file=out)
+        kinds = [line.split(": ", 2)[1] for line in report.explained]  # "claim ok", "drawing error", …
+        claims = sum(k.startswith("claim ") for k in kinds)
+        skipped = kinds.count("claim skipped")
+        print(f"{claims - skipped} arithmetic claims read, {skipped} skipped; "
+              f"{len(kinds) - claims} drawings and figures read", file=out)
     _print(report, fmt, root)
     return 1 if report.summary.errors else 0
 

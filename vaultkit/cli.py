@@ -91,11 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "check":
             from .check import check_command
 
-            if args.explain:
-                from .claims.explain import print_explained
-
-                print_explained(root, sys.stdout if args.format == "text" else sys.stderr)
-            return check_command(root, fmt=args.format)
+            return check_command(root, fmt=args.format, explain=args.explain)
         if args.command == "fix":
             from .check import fix_command
 

@@ -160,6 +160,7 @@ class Summary:
 class Report:
     summary: Summary = field(default_factory=Summary)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    explained: list[str] = field(default_factory=list)  # `check --explain`: what was read, and how it fared
 
     def add(self, diags) -> None:
         self.diagnostics.extend(diags)

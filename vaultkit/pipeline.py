@@ -47,6 +47,7 @@ class NoteResult:
     claims: int
     skipped_claims: int
     found_links: tuple = ()  # extract_links of the note, handed back by worker processes
+    explained: tuple = ()  # each claim read or skipped, for `check --explain`
 
 
 class Pipeline:
@@ -116,6 +117,7 @@ class Pipeline:
             claims=claim_report.verified + worked.verified,
             skipped_claims=claim_report.skipped + worked.skipped,
             found_links=links.extract_links(note),
+            explained=tuple(str(entry) for entry in claim_report.explained),
         )
 
     def fresh_text(self, rel: str) -> str:
@@ -181,12 +183,16 @@ class Pipeline:
             summary.claims += result.claims
             summary.skipped_claims += result.skipped_claims
             report.add(result.diagnostics)
+            report.explained += result.explained
             if result.text != note.text:
                 changes.append(FileChange(note.rel, note.path, note.source.raw, note.source.encode(result.text)))
         summary.examples = len(self.runner.outcomes)
         for fig in self.figures():
             summary.figures += 1
             report.add(fig.diagnostics)
+            verdict = ("error" if any(d.severity == "error" for d in fig.diagnostics)
+                       else "warning" if fig.diagnostics else "ok")
+            report.explained.append(f"{fig.rel}:1: drawing {verdict}: {fig.explained}")
             if fig.new is not None and fig.new != fig.old:
                 changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
         for rel in self.vault.attachments:
@@ -196,6 +202,7 @@ class Pipeline:
             elif (read := self.svg(rel)) is not None and read[1] is not None:
                 svg_claims = claims.check_svg(read[1], rel)
                 report.add(svg_claims.diagnostics)
+                report.explained += [str(entry) for entry in svg_claims.explained]
                 summary.claims += svg_claims.verified
                 summary.skipped_claims += svg_claims.skipped
         report.finish()

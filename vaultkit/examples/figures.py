@@ -20,6 +20,7 @@ class FigureOutcome:
     new: bytes | None = None  # bytes it should have (None when vaultkit cannot say)
     generated: bool = False
     implied: dict | None = None  # the example a drawing implies, when it reads with no doubt
+    explained: str = ""  # one line for `check --explain`
 
 
 def figure_rel(example: Example) -> str | None:
@@ -39,7 +40,7 @@ def figure_spec(example: Example, outcome: Outcome) -> dict:
 def check_figure(example: Example, outcome: Outcome, vault) -> FigureOutcome:
     rel = figure_rel(example)
     at = (example.rel, example.line_of("figure"), 1)
-    result = FigureOutcome(rel=rel or "", path=None)
+    result = FigureOutcome(rel=rel or "", path=None, explained=f"figure of example {example.id}")
     clean = PurePosixPath(rel.lstrip("/")) if rel else None
     path = vault.inside(clean.as_posix()) if clean else None
     if not rel or clean.suffix.lower() != ".svg" or path is None or ".." in clean.parts:
@@ -116,12 +117,13 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
     derivation = figures.infer(model, rel)
     if derivation is None:
         return None
-    result = FigureOutcome(rel=rel, path=path, old=source.raw)
+    result = FigureOutcome(rel=rel, path=path, old=source.raw, explained="example read from the drawing")
     for doubt in derivation.doubts:
         line, col = model.where(doubt.offset)
         result.diagnostics.append(Diagnostic(rel, line, col, "VK403",
                                              f"drawing not checked in full: {doubt.reason}; settle it with {doubt.pin}"))
     if not derivation.spec:
+        result.explained += f", not checked: {'; '.join(d.reason for d in derivation.doubts)}"
         return result
     spec = derivation.spec
     try:
@@ -136,5 +138,10 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
     said = derivation.mask_reason
     notes = {q: f"; {said}" for q in ("weights", "output")} if said else {}
     result.diagnostics += finding_diagnostics(rel, report.findings, "computed from the drawing's own Q and K", notes)
+    q, k = spec["Q"], spec["K"]
+    read = [f"Q {len(q)}×{len(q[0])}", f"K {len(k)}×{len(k[0])}", f"mask {spec.get('mask', 'not read')}",
+            f"scale {spec.get('scale', '1/√d')}", f"{report.checked} numbers checked",
+            f"{sum(d.code == 'VK402' for d in result.diagnostics)} wrong rows or numbers"]
+    result.explained += ": " + ", ".join(read) + "".join(f"; doubt: {d.reason}" for d in derivation.doubts)
     result.new = source.encode(report.fixed_text)
     return result
