@@ -1,6 +1,7 @@
 """Fixtures for tags, callouts, comments, highlight, math, headings and block ids."""
 
 from vaultkit.markdown import make_parser, parse
+from vaultkit.syntax.blockids import block_spans
 from vaultkit.syntax.headings import heading_anchor
 
 
@@ -72,6 +73,7 @@ def test_heading_anchor_and_meta():
 
 def test_block_ids():
     tokens = parse("para text ^blk-1\n\n- item ^item2\n\nno^id\n")
-    ids = [t.meta["block_id"] for t in tokens if t.type == "inline" and "block_id" in t.meta]
-    assert ids == ["blk-1", "item2"]
+    spans = block_spans(tokens)
+    assert list(spans) == ["blk-1", "item2"]
+    assert (spans["item2"].start, spans["item2"].end, spans["item2"].alone) == (2, 4, False)
     assert "^blk-1" not in make_parser().render("para text ^blk-1\n").split(">")[1]

@@ -8,9 +8,13 @@ and sets the `id` attribute.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from markdown.extensions.toc import slugify_unicode
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 
 
 def heading_anchor(text: str) -> str:
@@ -45,8 +49,42 @@ def anchors_rule(state: StateCore) -> None:
             n += 1
             anchor = f"{base}_{n}"
         seen.add(anchor)
-        token.meta = {**(token.meta or {}), "text": inline.content, "anchor": anchor}
+        token.meta = {**(token.meta or {}), "text": inline.content, "plain": plain_text(inline), "anchor": anchor}
         token.attrSet("id", anchor)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and the 0-based lines [start, end) up to the next heading of its level or higher."""
+
+    level: int
+    text: str  # as written
+    plain: str  # as a reader sees it (what the site's anchor is made from)
+    start: int
+    end: int
+
+
+def sections(tokens: list[Token]) -> list[Section]:
+    """Every heading of a note with its section, in order."""
+    heads = [(int(t.tag[1]), t) for t in tokens if t.type == "heading_open" and t.map]
+    last = max((t.map[1] for t in tokens if t.map), default=0)
+    out = []
+    for n, (level, token) in enumerate(heads):
+        end = next((t.map[0] for lv, t in heads[n + 1 :] if lv <= level), last)
+        out.append(Section(level, token.meta.get("text", ""), token.meta.get("plain", ""), token.map[0], end))
+    return out
+
+
+def loose(text: str) -> str:
+    """Heading text as Obsidian compares it in links: case, spaces and punctuation ignored."""
+    return re.sub(r"[\W_]+", "", text).casefold()
+
+
+def find_section(tokens: list[Token], heading: str) -> Section | None:
+    """The section `[[N#heading]]` names (Obsidian's `#A#B`, a heading under a heading, is
+    matched by its last part), or None."""
+    wanted = loose(heading.split("#")[-1])
+    return next((s for s in sections(tokens) if loose(s.text) == wanted), None)
 
 
 def headings_plugin(md: MarkdownIt) -> None:
