@@ -353,7 +353,7 @@ def _alias_link(link: Link, index: LinkIndex, owner: str, pipe: str = "|") -> st
 def _heading_hint(target, heading: str) -> str:
     """`; closest: '…'` naming the target's heading nearest to a missing one."""
     texts = [section.text for section in sections(target.tokens)]
-    close = difflib.get_close_matches(heading.split("#")[-1], texts, n=1, cutoff=0.5)
+    close = difflib.get_close_matches(heading.split("#")[-1], texts, n=1, cutoff=0.6)
     return f"; the closest heading is '{close[0]}'" if close else ""
 
 
@@ -362,7 +362,7 @@ def _block_hint(target, block: str) -> str:
     if block in misplaced_block_ids(target.tokens):
         return (f" (^{block} is written in the middle of a block: Obsidian reads a block id only at "
                 "the end of a block, or on the line right after a list, quote, callout or table)")
-    close = difflib.get_close_matches(block, sorted(note_block_ids(target)), n=1, cutoff=0.5)
+    close = difflib.get_close_matches(block, sorted(note_block_ids(target)), n=1, cutoff=0.6)
     return f"; the closest block id is ^{close[0]}" if close else ""
 
 

@@ -202,8 +202,9 @@ def parse_front_matter(text: str, rel: str) -> FrontMatter:
         line = mark.line + 2 if mark else 1
         col = mark.column + 1 if mark else 1
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        hint = _quote_hint(match.group(1) or "", mark) if mark else ""
         fm.diagnostics.append(
-            Diagnostic(rel, line, col, "VK010", f"front matter is not valid YAML: {problem}")
+            Diagnostic(rel, line, col, "VK010", f"front matter is not valid YAML: {problem}{hint}")
         )
         return fm
     except RecursionError:
@@ -218,6 +219,20 @@ def parse_front_matter(text: str, rel: str) -> FrontMatter:
         return fm
     fm.data = data
     return fm
+
+
+_RESERVED_START = re.compile(r"[@`][^,\]\}\n]*")
+
+
+def _quote_hint(yaml_text: str, mark) -> str:
+    """`; quote the value: '@kepano'` when the error is a plain value starting with a
+    character YAML reserves (`@`, a backtick), as in `aliases: [@kepano]`."""
+    value = _RESERVED_START.match(yaml_text, mark.index)
+    if not value or not value.group(0).strip():
+        return ""
+    text = value.group(0).strip()
+    quoted = "'" + text.replace("'", "''") + "'"
+    return f"; a value cannot start with `{text[0]}` unquoted: write {quoted}"
 
 
 def _str_list(value) -> list[str]:

@@ -128,7 +128,7 @@ class _Transformer:
     def convert(self, text: str, source: str, stack: tuple[tuple[str, str], ...], first_line: int = 0) -> str:
         """Rewrite `text` (lines of note `source` from `first_line` of its body) for the page;
         `stack` (the notes and sections being expanded) stops embed cycles."""
-        text = block_anchors(text, self.site.blocks(source), first_line)
+        text = block_anchors(text, self.site.blocks(source), first_line, anchors=source == self.page)
         text = convert_callouts(text)
         out = []
         for kind, chunk in split_fences(text):
@@ -340,10 +340,12 @@ def _admonition_header(kind: str, fold: str, title: str) -> str:
     return f'{marker} {css}' + (f' "{title}"' if title else "")
 
 
-def block_anchors(text: str, blocks: list[BlockSpan], first_line: int) -> str:
+def block_anchors(text: str, blocks: list[BlockSpan], first_line: int, anchors: bool = True) -> str:
     """`text` (lines from `first_line` on) with each `^id` marker it holds made an anchor:
     a trailing `^id` in place; an `^id` on a line of its own is removed and its anchor put
-    on a line of its own before the block it names (when that block starts in `text`)."""
+    on a line of its own before the block it names (when that block starts in `text`).
+    Without `anchors` (text embedded from another note, whose ids are on its own page) the
+    markers are only removed."""
     lines = text.split("\n")
     replace: dict[int, str] = {}
     before: dict[int, list[str]] = defaultdict(list)
@@ -351,15 +353,16 @@ def block_anchors(text: str, blocks: list[BlockSpan], first_line: int) -> str:
         at = span.marker_line - first_line
         if not 0 <= at < len(lines):
             continue
-        anchor = f'<a id="^{span.block_id}"></a>'
+        anchor = f'<a id="^{span.block_id}"></a>' if anchors else ""
         marker = re.compile(r"[ \t]*\^" + re.escape(span.block_id) + r"[ \t]*$")
         start = span.start - first_line
         if span.alone and 0 <= start <= at:
             prefix = re.match(r"[ \t>]*", lines[at]).group(0)
             replace[at] = prefix.rstrip()
-            before[start] += [prefix + anchor, prefix.rstrip()]
+            if anchor:
+                before[start] += [prefix + anchor, prefix.rstrip()]
         else:
-            replace[at] = marker.sub(" " + anchor, lines[at], count=1)
+            replace[at] = marker.sub(" " + anchor if anchor else "", lines[at], count=1)
     out = []
     for i, line in enumerate(lines):
         out.extend(before.get(i, ()))
