@@ -10,7 +10,7 @@ from typing import Callable
 from ..links import LinkIndex
 from ..markdown import parse
 from ..pipeline import Pipeline
-from ..syntax.headings import find_section, sections
+from ..syntax.headings import find_section, sections, unique_anchors
 from ..vault import Vault, is_excluded
 from .transform import _TAG, Site, Target, split_fences, split_spans, strip_comments
 
@@ -96,17 +96,9 @@ class SiteModel(Site):
         wanted = find_section(tokens, heading)
         if wanted is None:
             return None
-        seen: set[str] = set()
-        for section in sections(tokens):
-            anchor = base = self.slugify(section.plain, "-")
-            n = 0
-            while anchor in seen:
-                n += 1
-                anchor = f"{base}_{n}"
-            seen.add(anchor)
-            if section == wanted:
-                return anchor
-        return None
+        found = sections(tokens)
+        anchors = unique_anchors([s.plain for s in found], lambda text: self.slugify(text, "-"))
+        return anchors[found.index(wanted)]
 
     def backlinks(self, rel: str) -> list[str]:
         """Published notes that link to `rel`."""

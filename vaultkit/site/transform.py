@@ -6,8 +6,9 @@ spans and math with a span scanner, and only the text between them is rewritten.
 What it does:
 - callouts `> [!type]+/- title` (nested) -> admonitions `!!!` / collapsible `???` / `???+`;
 - `%%comments%%` (inline and block, hence `%%= id.path %%` value markers) -> removed;
-- wikilinks -> links to the target's `.md` (MkDocs turns them into URLs), or a plain-text
-  span with class `vk-missing` when the target is missing or unpublished;
+- wikilinks (where the note's tokens have them) -> links to the target's `.md` (MkDocs turns
+  them into URLs), or a plain-text span with class `vk-missing` when the target is missing,
+  unpublished or excluded;
 - embeds -> images with width / height, transcluded notes, headings or blocks (a real cycle is
   stopped: an embed of a section is expanded unless that section is already being expanded);
 - `#tags` -> links to the tags index; `^block` ids -> anchors (read from the note's tokens, as
@@ -38,7 +39,8 @@ MISSING_CLASS = "vk-missing"
 _FENCE_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
 _CALLOUT = re.compile(r"^(?P<indent> {0,3})>[ \t]?\[!(?P<type>[^\]\n]+)\](?P<fold>[+-]?)[ \t]*(?P<title>.*)$")
 _COMMENT = re.compile(r"%%.*?%%", re.S)
-_WIKILINK = re.compile(r"(?P<embed>!?)\[\[(?P<body>[^\[\]\n]+?)\]\]")
+# a wikilink token's place in the text while callouts, fences and spans are rewritten
+_LINK_MARK = re.compile("\ue000(\\d+)\ue001")
 _TAG = re.compile(rf"(?:(?<=\s)|^)#(?P<tag>{TAG_NAME})", re.M)
 _SIZE = re.compile(r"^(?P<w>\d+)(?:x(?P<h>\d+))?$")
 
@@ -89,6 +91,18 @@ class Site:
         start, end = max(lines[0] - offset, 0), lines[1] - offset
         return "\n".join(self.text(rel).split("\n")[start:end]), start
 
+    def links(self, rel: str) -> list[dict]:
+        """The wikilink and embed tokens' meta of `text(rel)` (`line` counted in `text(rel)`,
+        1-based; `col`, `end_col`, `raw`, `path`, `heading`, `block`, `alias`, `embed`)."""
+        if "[[" not in self.text(rel):
+            return []
+        tokens, offset = self.tokens(rel)
+        return [
+            {**t.meta, "line": t.meta["line"] - offset}
+            for block in tokens for t in block.children or ()
+            if t.type in ("wikilink", "wikiembed")
+        ]
+
     def blocks(self, rel: str) -> list[BlockSpan]:
         """The block ids of `text(rel)`, with lines counted in `text(rel)`."""
         if "^" not in self.text(rel):
@@ -124,10 +138,12 @@ class _Transformer:
         self.site = site
         self.page = page
         self.embedded_chars = self.embeds = 0
+        self.marks: list[dict] = []  # wikilink tokens' meta, by mark number
 
     def convert(self, text: str, source: str, stack: tuple[tuple[str, str], ...], first_line: int = 0) -> str:
         """Rewrite `text` (lines of note `source` from `first_line` of its body) for the page;
         `stack` (the notes and sections being expanded) stops embed cycles."""
+        text = self.mark_links(text, source, first_line)
         text = block_anchors(text, self.site.blocks(source), first_line, anchors=source == self.page)
         text = convert_callouts(text)
         out = []
@@ -140,16 +156,28 @@ class _Transformer:
                 out.append(self.rewrite_text(chunk, source, stack))
         return "".join(out)
 
+    def mark_links(self, text: str, source: str, first_line: int) -> str:
+        """`text` with each wikilink the note's tokens found in it replaced by a mark that
+        `rewrite_text` turns into the link (so the site sees exactly the links `check` sees)."""
+        lines = text.split("\n")
+        for link in sorted(self.site.links(source), key=lambda m: (m["line"], m["col"]), reverse=True):
+            at = link["line"] - 1 - first_line
+            begin, end = link["col"] - 1, link["end_col"] - 1
+            if 0 <= at < len(lines) and lines[at][begin:end] == link["raw"]:
+                lines[at] = f"{lines[at][:begin]}\ue000{len(self.marks)}\ue001{lines[at][end:]}"
+                self.marks.append(link)
+        return "\n".join(lines)
+
     # -- text between fences -------------------------------------------------------------
 
     def rewrite_text(self, text: str, source: str, stack: tuple[str, ...]) -> str:
         text = strip_comments(text)
         out = []
         for protected, piece in split_spans(text):
+            piece = _LINK_MARK.sub(lambda m: self.wikilink(m, source, stack), piece)
             if protected:
                 out.append(piece)
                 continue
-            piece = _WIKILINK.sub(lambda m: self.wikilink(m, source, stack), piece)
             piece = _TAG.sub(self.tag, piece)
             out.append(escape_stray_dollars(piece))
         return "".join(out)
@@ -159,13 +187,10 @@ class _Transformer:
         return f"[#{tag}]({url(self.page, self.site.tags_page, self.site.tag_anchor(tag))}){{ .vk-tag }}"
 
     def wikilink(self, match: re.Match, source: str, stack: tuple[str, ...]) -> str:
-        body = match["body"].replace("\\|", "|")
-        target, _, alias = body.partition("|")
-        path, _, fragment = target.partition("#")
-        heading, block = (None, fragment[1:]) if fragment.startswith("^") else (fragment or None, None)
-        path, alias = path.strip(), alias.strip() or None
+        link = self.marks[int(match[1])]
+        path, heading, block, alias = link["path"], link["heading"], link["block"], link["alias"] or None
         resolved = self.site.resolve(path, source) if path else Target(source)
-        if match["embed"]:
+        if link["embed"]:
             line_prefix = _line_prefix(match.string, match.start())
             return self.embed(resolved, path, heading, block, alias, stack, line_prefix)
         text = alias or _link_text(path or "", heading, block)

@@ -1,14 +1,16 @@
 """Heading anchors.
 
 Obsidian links `[[N#Heading]]` by the heading text; the site links by an anchor id. The core
-rule puts on each `heading_open` token `meta["text"]` (the heading as written) and
-`meta["anchor"]` (the site id, made unique within the note like Python-Markdown's `toc`),
-and sets the `id` attribute.
+rule puts on each `heading_open` token `meta["text"]` (the heading as written),
+`meta["plain"]` (as a reader sees it) and `meta["anchor"]` (its id, made unique within the
+note like Python-Markdown's `toc`), and sets the `id` attribute. `sections` and
+`find_section` are how `check` and the site find the heading a link names.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from markdown.extensions.toc import slugify_unicode
@@ -36,20 +38,29 @@ def plain_text(inline) -> str:
     return "".join(parts) if parts else inline.content
 
 
-def anchors_rule(state: StateCore) -> None:
+def unique_anchors(texts: list[str], slugify: Callable[[str], str] = heading_anchor) -> list[str]:
+    """The anchor of each heading text of a note, in order, made unique like `toc` does
+    (`intro`, `intro_1`, ...). The site passes its own slugify (mkdocs.yml may set one)."""
     seen: set[str] = set()
-    tokens = state.tokens
-    for i, token in enumerate(tokens):
-        if token.type != "heading_open":
-            continue
-        inline = tokens[i + 1]
-        anchor = base = heading_anchor(plain_text(inline)) or "_"
+    anchors = []
+    for text in texts:
+        anchor = base = slugify(text) or "_"
         n = 0
         while anchor in seen:
             n += 1
             anchor = f"{base}_{n}"
         seen.add(anchor)
-        token.meta = {**(token.meta or {}), "text": inline.content, "plain": plain_text(inline), "anchor": anchor}
+        anchors.append(anchor)
+    return anchors
+
+
+def anchors_rule(state: StateCore) -> None:
+    tokens = state.tokens
+    heads = [i for i, token in enumerate(tokens) if token.type == "heading_open"]
+    plains = [plain_text(tokens[i + 1]) for i in heads]
+    for i, plain, anchor in zip(heads, plains, unique_anchors(plains)):
+        token = tokens[i]
+        token.meta = {**(token.meta or {}), "text": tokens[i + 1].content, "plain": plain, "anchor": anchor}
         token.attrSet("id", anchor)
 
 
