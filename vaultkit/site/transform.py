@@ -41,6 +41,8 @@ _CALLOUT = re.compile(r"^(?P<indent> {0,3})>[ \t]?\[!(?P<type>[^\]\n]+)\](?P<fol
 _COMMENT = re.compile(r"%%.*?%%", re.S)
 # a wikilink token's place in the text while callouts, fences and spans are rewritten
 _LINK_MARK = re.compile("\ue000(\\d+)\ue001")
+# an embedded note's text, already converted, until the text around it is (tags, `$`)
+_EMBEDDED_MARK = re.compile("\ue002(\\d+)\ue003")
 _TAG = re.compile(rf"(?:(?<=\s)|^)#(?P<tag>{TAG_NAME})", re.M)
 _SIZE = re.compile(r"^(?P<w>\d+)(?:x(?P<h>\d+))?$")
 
@@ -139,6 +141,7 @@ class _Transformer:
         self.page = page
         self.embedded_chars = self.embeds = 0
         self.marks: list[dict] = []  # wikilink tokens' meta, by mark number
+        self.embedded: list[str] = []  # converted text of embedded notes, by mark number
 
     def convert(self, text: str, source: str, stack: tuple[tuple[str, str], ...], first_line: int = 0) -> str:
         """Rewrite `text` (lines of note `source` from `first_line` of its body) for the page;
@@ -175,11 +178,9 @@ class _Transformer:
         out = []
         for protected, piece in split_spans(text):
             piece = _LINK_MARK.sub(lambda m: self.wikilink(m, source, stack), piece)
-            if protected:
-                out.append(piece)
-                continue
-            piece = _TAG.sub(self.tag, piece)
-            out.append(escape_stray_dollars(piece))
+            if not protected:
+                piece = escape_stray_dollars(_TAG.sub(self.tag, piece))
+            out.append(_EMBEDDED_MARK.sub(lambda m: self.embedded[int(m[1])], piece))
         return "".join(out)
 
     def tag(self, match: re.Match) -> str:
@@ -236,7 +237,8 @@ class _Transformer:
         inner = self.convert(body, rel, stack + (key,), first_line)
         title = f"[{_escape_link_text(alias or posixpath.splitext(name)[0])}]({url(self.page, rel)})"
         lines = ['<div class="vk-embed" markdown="1">', "", title, "", *inner.strip("\n").split("\n"), "", "</div>"]
-        return "\n\n" + "\n".join((line_prefix + ln) if ln else line_prefix.rstrip() for ln in lines) + "\n\n"
+        self.embedded.append("\n\n" + "\n".join((line_prefix + ln) if ln else line_prefix.rstrip() for ln in lines) + "\n\n")
+        return f"\ue002{len(self.embedded) - 1}\ue003"
 
 
 # -- helpers -----------------------------------------------------------------------------
