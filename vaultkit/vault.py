@@ -307,6 +307,12 @@ class Note:
     def readable(self) -> bool:
         return self.source.error is None
 
+    @property
+    def checked(self) -> bool:
+        """Whether vaultkit checks (and fixes) it: readable, and not a file Obsidian's settings
+        exclude or a template."""
+        return self.readable and not self.ignored
+
     @cached_property
     def tokens(self):
         """markdown-it tokens of the whole note (front matter included, so line maps are absolute)."""
@@ -411,7 +417,7 @@ class Vault:
     @property
     def readable_notes(self) -> list[Note]:
         """The notes vaultkit checks: readable and not ignored by `.obsidian/` settings."""
-        return [n for n in self.notes.values() if n.readable and not n.ignored]
+        return [n for n in self.notes.values() if n.checked]
 
     def inside(self, rel: str) -> Path | None:
         """The absolute path of a vault-relative path, or None when it would leave the vault."""
