@@ -7,7 +7,7 @@ from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Callable
 
-from ..links import LinkIndex
+from ..links import LinkIndex, extract_links
 from ..markdown import parse
 from ..pipeline import Pipeline
 from ..syntax.headings import find_section, sections, unique_anchors
@@ -69,6 +69,15 @@ class SiteModel(Site):
             text = self.pipeline.fresh_text(rel)
             self._tokens[rel] = note.tokens if text == note.text else parse(text)
         return self._tokens[rel], self.vault.notes[rel].front.end_line
+
+    def links(self, rel: str) -> list[dict]:
+        """The note's wikilinks as `check` found them when `fix` changes nothing (so a note
+        checked in a worker process is not parsed again), else from its fresh text."""
+        note = self.vault.notes[rel]
+        if self.pipeline.fresh_text(rel) != note.text:
+            return super().links(rel)
+        offset = note.front.end_line
+        return [{**vars(link), "line": link.line - offset} for link in extract_links(note)]
 
     def forget(self, rel: str) -> None:
         """Drop cached text after `rel` changed, so its page (and pages embedding it) rebuild."""

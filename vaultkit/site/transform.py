@@ -28,7 +28,7 @@ from typing import Callable
 from urllib.parse import quote
 
 from ..markdown import parse
-from ..syntax.blockids import BlockSpan, block_spans
+from ..syntax.blockids import MAY_HAVE_IDS, BlockSpan, block_spans
 from ..syntax.headings import find_section
 from ..syntax.tags import TAG_NAME
 from .cards import example_card
@@ -107,7 +107,7 @@ class Site:
 
     def blocks(self, rel: str) -> list[BlockSpan]:
         """The block ids of `text(rel)`, with lines counted in `text(rel)`."""
-        if "^" not in self.text(rel):
+        if not MAY_HAVE_IDS.search(self.text(rel)):
             return []
         tokens, offset = self.tokens(rel)
         return [
