@@ -157,6 +157,8 @@ def block_ids_rule(state: StateCore) -> None:
         if trailing and i > 0 and tokens[i - 1].nesting == 1:
             block_id = match.group(1)
             last.content = last.content.rstrip()[: -len(match.group(0).strip())].rstrip()
+            if not last.content and len(token.children) > 1 and token.children[-2].type == "softbreak":
+                del token.children[-2:]  # the marker had a line of its own
             alone = match.start() == 0 or match.group(0)[0] == "\n"
             block = _named_block(tokens, i, alone)
             marker = token.map[0] + token.content[: match.start(1)].count("\n")
