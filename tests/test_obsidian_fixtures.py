@@ -77,6 +77,16 @@ def test_site_shows_what_obsidian_shows(rule, tmp_path):
                 assert not page_html(site, gone).exists(), gone
                 assert gone[:-3] not in (site / "sitemap.xml").read_text(encoding="utf-8")
             continue
+        if rel == "no_file":
+            for gone in want:
+                assert not (site / gone).exists(), gone
+            continue
+        if rel == "leaks":  # text of unpublished files, in no file of the site
+            for path in site.rglob("*"):
+                if path.is_file():
+                    data = path.read_bytes()
+                    assert not any(text.encode() in data for text in want), path
+            continue
         html = article(site, rel)
         for text in want.get("contains", ()):
             assert text in html, (rel, text)

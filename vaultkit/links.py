@@ -223,6 +223,11 @@ class LinkIndex:
             return posixpath.basename(path)
         return path
 
+    def ignored(self, rel: str) -> str | None:
+        """Why `.obsidian/` settings keep the note or attachment `rel` off the site, or None."""
+        note = self.vault.notes.get(rel)
+        return note.ignored if note is not None else self.vault.settings.ignored(rel)
+
     def alias_of(self, path: str) -> str | None:
         """The one note whose `aliases` list the bare name `path`, or None (none or several)."""
         if "/" in path or not path:
@@ -313,10 +318,11 @@ def check_links(note, index: LinkIndex) -> tuple[list[Diagnostic], int]:
             report(link.line, link.col, "VK503", f"{what} matches {len(res.candidates)} files; Obsidian opens {res.target} because {res.why} (also {others})")
         if link.embed and (note.rel, link.line, link.col) in index.embed_cycles():
             report(link.line, link.col, "VK509", f"{what} embeds a note or section that contains this embed (directly or through other embeds); the cycle is cut")
-        target = index.vault.notes.get(res.target)
-        if target is not None and target.ignored:
-            report(link.line, link.col, "VK510", f"{what} points to {res.target}, {target.ignored}: it is not published, so this is a dead link on the site")
+        ignored = index.ignored(res.target)
+        if ignored:
+            report(link.line, link.col, "VK510", f"{what} points to {res.target}, {ignored}: it is not published, so this is a dead link on the site")
             continue
+        target = index.vault.notes.get(res.target)
         if res.target in index.unpublished and res.target != note.rel:
             report(link.line, link.col, "VK508", f"{what} points to {res.target}, which is not published")
         if target is None or not target.readable:
@@ -335,8 +341,8 @@ def check_links(note, index: LinkIndex) -> tuple[list[Diagnostic], int]:
 
 
 def _alias_hint(link: Link, index: LinkIndex) -> str:
-    """`; an alias of X.md — write [[X|alias]]` when a note lists the written name as an alias
-    (Obsidian does not resolve links by alias)."""
+    """`; `alias` is an alias of `X.md` — write `[[X|alias]]`` when one note lists the written
+    name as an alias (Obsidian does not resolve links by alias)."""
     owner = index.alias_of(link.path)
     if owner is None or link.embed:
         return ""
@@ -351,7 +357,7 @@ def _alias_link(link: Link, index: LinkIndex, owner: str, pipe: str = "|") -> st
 
 
 def _heading_hint(target, heading: str) -> str:
-    """`; closest: '…'` naming the target's heading nearest to a missing one."""
+    """`; the closest heading is '…'` when the target has one close to a missing heading."""
     texts = [section.text for section in sections(target.tokens)]
     close = difflib.get_close_matches(heading.split("#")[-1], texts, n=1, cutoff=0.6)
     return f"; the closest heading is '{close[0]}'" if close else ""

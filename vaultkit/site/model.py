@@ -38,7 +38,7 @@ class SiteModel(Site):
             return False
         if rel.lower().endswith(".md"):
             return rel in self.published
-        return rel in self.attachments and not self.vault.settings.ignored(rel)
+        return rel in self.attachments and not self.index.ignored(rel)
 
     @cached_property
     def attachments(self) -> set[str]:
@@ -91,7 +91,7 @@ class SiteModel(Site):
         rel = resolution.target
         if rel is None or resolution.status in ("missing", "outside"):
             return Target(None, "outside the vault" if resolution.status == "outside" else "missing")
-        ignored = self.vault.notes[rel].ignored if rel in self.vault.notes else self.vault.settings.ignored(rel)
+        ignored = self.index.ignored(rel)
         if ignored:
             return Target(None, ignored)
         if rel.lower().endswith(".md"):
