@@ -24,7 +24,6 @@ import posixpath
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable
 from urllib.parse import quote
 
 from ..markdown import parse
