@@ -24,7 +24,7 @@ from urllib.parse import unquote
 
 from .diagnostics import Diagnostic
 from .syntax.blockids import block_spans, misplaced_block_ids
-from .syntax.headings import find_section, sections
+from .syntax.headings import find_section, loose, sections
 
 _OS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|[\\/]|~)")
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -357,10 +357,16 @@ def _alias_link(link: Link, index: LinkIndex, owner: str, pipe: str = "|") -> st
 
 
 def _heading_hint(target, heading: str) -> str:
-    """`; the closest heading is '…'` when the target has one close to a missing heading."""
+    """`; the closest heading is '…'` when the target has one close to a missing heading:
+    one that contains it (or that it contains), else the most similar text."""
     texts = [section.text for section in sections(target.tokens)]
-    close = difflib.get_close_matches(heading.split("#")[-1], texts, n=1, cutoff=0.6)
-    return f"; the closest heading is '{close[0]}'" if close else ""
+    wanted = loose(heading.split("#")[-1])
+    holding = [t for t in texts if wanted and loose(t) and (wanted in loose(t) or loose(t) in wanted)]
+    close = holding or difflib.get_close_matches(heading.split("#")[-1], texts, n=1, cutoff=0.6)
+    if not close:
+        return ""
+    best = min(close, key=lambda text: abs(len(loose(text)) - len(wanted)))
+    return f"; the closest heading is '{best}'"
 
 
 def _block_hint(target, block: str) -> str:
