@@ -5,7 +5,7 @@ Each vault is made under /tmp by ../shared/tools/make_large_vault.py (copy i ren
 resolves exactly as the original). For each N it runs `python -m vaultkit check --format json`
 as a subprocess, in rounds that alternate the sizes so all see the same machine load, and prints:
 errors by code (each must be at most N × one copy's: no link may resolve differently because
-names now repeat across copies), and the median wall and CPU seconds, minus those of an empty
+names now repeat across copies), warnings, and the median wall and CPU seconds, minus those of an empty
 vault (interpreter start and imports), per note and relative to N = 1. Linear growth means the
 per-note cost stays flat (ratio near 1); a quadratic step would double it with each ×4.
 """
@@ -45,8 +45,8 @@ def check(root: Path) -> tuple[float, float, dict]:
     return wall, cpu, json.loads(done.stdout)
 
 
-def errors_by_code(report: dict) -> Counter:
-    return Counter(d["code"] for d in report["diagnostics"] if d["severity"] == "error")
+def by_code(report: dict, severity: str) -> Counter:
+    return Counter(d["code"] for d in report["diagnostics"] if d["severity"] == severity)
 
 
 def main() -> int:
@@ -74,16 +74,16 @@ def main() -> int:
                 times[n].append((wall, cpu))
         base_wall = statistics.median(w for w, _ in times[0])
         base_cpu = statistics.median(c for _, c in times[0])
-        one = errors_by_code(reports[opts.copies[0]])
         first = opts.copies[0]
+        one, one_warnings = by_code(reports[first], "error"), by_code(reports[first], "warning")
         print(f"start-up (empty vault): wall {base_wall:.2f} s, cpu {base_cpu:.2f} s")
-        print(f"{'N':>3} {'notes':>6} {'errors':>7} {'≤N×1?':>6} {'wall s':>7} {'cpu s':>7} "
+        print(f"{'N':>3} {'notes':>6} {'errors':>7} {'≤N×1?':>6} {'warnings':>9} {'wall s':>7} {'cpu s':>7} "
               f"{'ms/note wall':>13} {'ms/note cpu':>12} {'per-note vs N=' + str(first):>16}")
         ok = True
         per_note_first = None
         for n in opts.copies:
             summary = reports[n]["summary"]
-            errors = errors_by_code(reports[n])
+            errors, warnings = by_code(reports[n], "error"), by_code(reports[n], "warning")
             within = all(errors[code] <= n // first * one[code] for code in errors)
             ok &= within
             wall = statistics.median(w for w, _ in times[n]) - base_wall
@@ -91,9 +91,9 @@ def main() -> int:
             notes = summary["notes"]
             per_note = cpu / notes * 1000
             per_note_first = per_note_first or per_note
-            print(f"{n:>3} {notes:>6} {sum(errors.values()):>7} {'yes' if within else 'NO':>6} {wall:>7.2f} "
+            print(f"{n:>3} {notes:>6} {sum(errors.values()):>7} {'yes' if within else 'NO':>6} {sum(warnings.values()):>9} {wall:>7.2f} "
                   f"{cpu:>7.2f} {wall / notes * 1000:>13.2f} {per_note:>12.2f} {per_note / per_note_first:>16.2f}")
-        print("errors by code, N =", first, dict(sorted(one.items())))
+        print(f"N = {first}: errors", dict(sorted(one.items())), "warnings", dict(sorted(one_warnings.items())))
         return 0 if ok else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)
