@@ -56,13 +56,18 @@ def test_check_reports_what_the_fixture_lists(rule):
 
 
 @pytest.mark.parametrize("rule", RULES)
-def test_fix_writes_what_the_fixture_lists(rule):
-    _, changes = Pipeline(Vault.load(FIXTURES / rule / "vault")).report()
+def test_fix_writes_what_the_fixture_lists(rule, tmp_path):
+    vault = tmp_path / "vault"
+    shutil.copytree(FIXTURES / rule / "vault", vault)
+    _, changes = Pipeline(Vault.load(vault)).report()
     written = {change.rel: change.new.decode("utf-8") for change in changes}
     wanted = expected(rule)["fix"]
     assert sorted(written) == sorted(wanted)
     for rel, text in wanted.items():
         assert text in written[rel], written[rel]
+    for change in changes:
+        change.path.write_bytes(change.new)
+    assert Pipeline(Vault.load(vault)).report()[1] == []  # a second fix changes nothing
 
 
 @pytest.mark.parametrize("rule", RULES)
