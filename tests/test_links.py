@@ -48,12 +48,14 @@ def test_resolution_order(vault):
     assert index.resolve("../../../../etc/passwd", "topics/deep/gamma.md").status == "outside"
 
 
-def test_ambiguous_name_resolves_to_nearest(vault):
+def test_ambiguous_name_resolves_as_obsidian_does(vault):
+    """Own folder first, else the shortest path (not the nearest: b/dup.md is nearer here)."""
     index = LinkIndex(vault)
     res = index.resolve("dup", "b/sub/near.md")
     assert res.status == "ambiguous"
-    assert res.target == "b/dup.md" and res.candidates == ("b/dup.md", "a/dup.md")
-    assert index.resolve("dup", "index.md").target == "a/dup.md"  # tie: lexicographic
+    assert res.target == "a/dup.md" and res.candidates == ("a/dup.md", "b/dup.md")
+    assert res.why == "it has the shortest path"
+    assert index.resolve("dup", "index.md").target == "a/dup.md"  # tie: by name
     assert index.resolve("dup", "b/x.md").status == "ok"  # exact relative path first
 
 

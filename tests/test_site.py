@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from vaultkit.site.build import build_command
-from vaultkit.site.transform import Target, convert_callouts, escape_stray_dollars, split_spans, transform
+from vaultkit.site.transform import Site, Target, convert_callouts, escape_stray_dollars, split_spans, transform
 
 
-class FakeSite:
+class FakeSite(Site):
     tags_page = "tags.md"
 
     def __init__(self, notes: dict[str, str], attachments=(), unpublished=()):

@@ -1,6 +1,7 @@
 """Fixtures for tags, callouts, comments, highlight, math, headings and block ids."""
 
 from vaultkit.markdown import make_parser, parse
+from vaultkit.syntax.blockids import block_spans, misplaced_block_ids
 from vaultkit.syntax.headings import heading_anchor
 
 
@@ -72,6 +73,32 @@ def test_heading_anchor_and_meta():
 
 def test_block_ids():
     tokens = parse("para text ^blk-1\n\n- item ^item2\n\nno^id\n")
-    ids = [t.meta["block_id"] for t in tokens if t.type == "inline" and "block_id" in t.meta]
-    assert ids == ["blk-1", "item2"]
+    spans = block_spans(tokens)
+    assert list(spans) == ["blk-1", "item2"]
+    assert (spans["item2"].start, spans["item2"].end, spans["item2"].alone) == (2, 4, False)
     assert "^blk-1" not in make_parser().render("para text ^blk-1\n").split(">")[1]
+
+
+def test_block_ids_on_their_own_line_name_the_block_above():
+    cases = {
+        "- a\n- b\n  - c\n\n^lst\n": ("lst", 0, 5),  # after a blank line
+        "- a\n- b\n^lst\n": ("lst", 0, 3),  # a lazy line of the last item: still the whole list
+        "> q\n> r\n^qt\n": ("qt", 0, 3),
+        "> [!tip] T\n> body\n\n^co\n": ("co", 0, 4),
+        "| a |\n|---|\n| 1 |\n^tb\n": ("tb", 0, 4),  # read by GFM as a last row: dropped
+        "| a |\n|---|\n| 1 |\n\n^tb\n": ("tb", 0, 5),
+    }
+    for text, (block_id, start, end) in cases.items():
+        tokens = parse(text)
+        span = block_spans(tokens)[block_id]
+        assert (span.start, span.end, span.alone) == (start, end, True), text
+        html = make_parser().render(text)
+        assert "^" + block_id not in html.replace(f'id="^{block_id}"', ""), html
+        assert html.count(f'id="^{block_id}"') == 1, html
+
+
+def test_a_block_id_in_the_middle_of_a_block_names_nothing():
+    tokens = parse("one ^mid two\nthree\n")
+    assert block_spans(tokens) == {}
+    assert misplaced_block_ids(tokens) == {"mid"}
+    assert block_spans(parse("x^2 and 2^10 ^real\n")).keys() == {"real"}

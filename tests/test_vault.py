@@ -89,3 +89,50 @@ def test_corpus_loads_every_note():
     assert len(vault.notes) == 146
     assert all(n.readable for n in vault.notes.values())
     assert sum(a.endswith(".svg") for a in vault.attachments) == 10
+
+
+def _settings_vault(tmp_path, files):
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    return Vault.load(tmp_path)
+
+
+def test_obsidian_settings_mark_excluded_files_and_templates(tmp_path):
+    vault = _settings_vault(tmp_path, {
+        ".obsidian/app.json": '{"userIgnoreFilters": ["Old/", "/^tmp-\\\\d+/", "/[unclosed/"], '
+                              '"newLinkFormat": "relative", "attachmentFolderPath": "./att"}',
+        ".obsidian/templates.json": '{"folder": "/Tpl/"}',
+        "Old/a.md": "\x00 not even text",
+        "tmp-3.md": "---\nbad: [\n---\n",
+        "Tpl/t.md": "# {{date}}\n",
+        "keep/n.md": "# kept\n",
+    })
+    assert [n.rel for n in vault.readable_notes] == ["keep/n.md"]
+    assert "excluded by `Old/`" in vault.notes["Old/a.md"].ignored
+    assert "template" in vault.notes["Tpl/t.md"].ignored
+    assert vault.diagnostics == []  # an excluded file's bytes and front matter are not reported on
+    assert vault.settings.link_format == "relative"
+    assert vault.settings.attachment_dir("keep/n.md") == "keep/att"
+
+
+def test_unreadable_obsidian_settings_are_a_warning(tmp_path):
+    vault = _settings_vault(tmp_path, {".obsidian/app.json": "{not json", "n.md": "# n\n"})
+    assert [(d.path, d.code) for d in vault.diagnostics] == [(".obsidian/app.json", "VK013")]
+    assert vault.settings.ignore_filters == () and vault.settings.link_format is None
+
+
+def test_watcher_leaves_templates_alone(tmp_path):
+    from vaultkit.watch import Syncer
+
+    _settings_vault(tmp_path, {
+        ".obsidian/templates.json": '{"folder": "Tpl"}',
+        "notes/Beta.md": "# Beta\n",
+        "Tpl/t.md": "# t\n",
+    })
+    syncer = Syncer(tmp_path)
+    template = tmp_path / "Tpl" / "t.md"
+    template.write_text("# t\n\n[[wrong/folder/Beta]]\n", encoding="utf-8")
+    result = syncer.sync({"Tpl/t.md"})
+    assert template.read_text(encoding="utf-8") == "# t\n\n[[wrong/folder/Beta]]\n"
+    assert result is None or "Tpl/t.md" not in result.checked

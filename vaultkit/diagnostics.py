@@ -32,6 +32,7 @@ CODES: dict[str, tuple[str, str]] = {
     "VK010": (ERROR, "front matter is not valid YAML"),
     "VK011": (ERROR, "front matter is not a mapping"),
     "VK012": (WARNING, "front matter field has an unexpected type"),
+    "VK013": (WARNING, "Obsidian settings in .obsidian/ cannot be read"),
     # examples
     "VK101": (ERROR, "generated region is stale or was edited by hand"),
     "VK102": (ERROR, "generated region is missing"),
@@ -75,6 +76,7 @@ CODES: dict[str, tuple[str, str]] = {
     "VK507": (ERROR, "link leaves the vault"),
     "VK508": (WARNING, "link points to an unpublished note"),
     "VK509": (ERROR, "embed cycle"),
+    "VK510": (WARNING, "link points to a file Obsidian's settings exclude (dead on the site)"),
     # site
     "VK601": (ERROR, "site build failed"),
 }

@@ -4,12 +4,18 @@ Resolution order for a link path written in a note (`.md` optional; attachments 
 exact path relative to the note, then from the vault root, then a vault path ending with the
 written path, then the file name, each first as written and then case-insensitively.
 A bare name (`[[N]]`) or a partial path that matches is fine; a path whose directories are
-wrong (e.g. one `../` too many) but whose file name is unique is `moved` (VK502, fixable);
-a name several files share is `ambiguous` (VK503) and resolves to the nearest file.
+wrong (e.g. one `../` too many) but whose file name is unique is `moved` (VK502, fixable),
+and so is one whose name several files share when exactly one of them is in the vault's
+attachment folder (`.obsidian/app.json`).
+
+A name several files share is `ambiguous` (VK503) and resolves to the file Obsidian opens:
+the one in the linking note's own folder, else the one with the shortest path (fewest
+folders, then fewest characters, then by name) — as observed in recent Obsidian versions.
 """
 
 from __future__ import annotations
 
+import difflib
 import posixpath
 import re
 from collections import defaultdict
@@ -17,6 +23,8 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from .diagnostics import Diagnostic
+from .syntax.blockids import block_spans, misplaced_block_ids
+from .syntax.headings import find_section, loose, sections
 
 _OS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|[\\/]|~)")
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -71,18 +79,23 @@ def markdown_links(note) -> list[tuple[int, str]]:
 
 def note_headings(note) -> list[tuple[int, str]]:
     """(level, text as written) of every heading of a note."""
-    return [
-        (int(t.tag[1]), t.meta.get("text", "")) for t in note.tokens if t.type == "heading_open"
-    ]
+    return [(section.level, section.text) for section in sections(note.tokens)]
 
 
 def note_block_ids(note) -> set[str]:
-    return {t.meta["block_id"] for t in note.tokens if t.meta and "block_id" in t.meta}
+    return set(block_spans(note.tokens))
 
 
-def _loose(text: str) -> str:
-    """Heading text for lenient comparison: case, spaces and punctuation ignored."""
-    return re.sub(r"[\W_]+", "", text).casefold()
+def target_lines(note, heading: str | None, block: str | None) -> tuple[int, int] | None:
+    """0-based lines [start, end) of what `[[N#heading]]` / `[[N#^block]]` names in `note`
+    (the whole note when neither is given), or None when it has no such heading or block."""
+    if block:
+        span = block_spans(note.tokens).get(block)
+        return (span.start, span.end) if span else None
+    if heading:
+        section = find_section(note.tokens, heading)
+        return (section.start, section.end) if section else None
+    return (0, note.text.count("\n") + 1)
 
 
 @dataclass(frozen=True)
@@ -90,6 +103,7 @@ class Resolution:
     status: str  # "ok" | "moved" (wrong path, unique name) | "ambiguous" | "missing" | "outside"
     target: str | None  # rel path of the resolved note/attachment
     candidates: tuple[str, ...] = ()
+    why: str = ""  # for "ambiguous": why Obsidian opens `target`
 
 
 def _key(path: str) -> str:
@@ -107,6 +121,7 @@ class LinkIndex:
         self.by_lower_path: dict[str, list[str]] = defaultdict(list)
         self.by_name: dict[str, list[str]] = defaultdict(list)
         self.by_lower_name: dict[str, list[str]] = defaultdict(list)
+        self.attachments = set(vault.attachments)
         for rel in [*vault.notes, *vault.attachments]:
             key = _key(rel)
             name = posixpath.basename(key)
@@ -114,6 +129,10 @@ class LinkIndex:
             self.by_lower_path[key.casefold()].append(rel)
             self.by_name[name].append(rel)
             self.by_lower_name[name.casefold()].append(rel)
+        self.by_alias: dict[str, list[str]] = defaultdict(list)
+        for rel, note in vault.notes.items():
+            for alias in note.aliases:
+                self.by_alias[alias.casefold()].append(rel)
         self._backlinks: dict[str, list[str]] | None = None
         self._cycles: set[tuple[str, int, int]] | None = None
 
@@ -146,32 +165,75 @@ class LinkIndex:
         for names in (self.by_name.get(name), self.by_lower_name.get(name.casefold())):
             if names and (bare or len(names) == 1):
                 return self._pick(names, source, "ok" if bare else "moved")
-            if names:  # a wrong path to a name several files share: no safe guess
+            if names:  # a wrong path to a name several files share: the attachment folder's, or no guess
+                folder = self.vault.settings.attachment_dir(source)
+                there = [rel for rel in names if posixpath.dirname(rel) == folder and rel in self.attachments]
+                if folder is not None and len(there) == 1:
+                    return Resolution("moved", there[0])
                 return Resolution("missing", None, tuple(sorted(names)))
         return Resolution("outside" if escapes else "missing", None)
 
     def embed_cycles(self) -> set[tuple[str, int, int]]:
-        """(note, line, col) of every note embed that is part of a cycle of note embeds."""
+        """(note, line, col) of every note embed that is part of a cycle: expanding it leads
+        back to it, because the note, heading section or block it embeds contains it (directly
+        or through other embeds). `![[This note#Other section]]` is no cycle."""
         if self._cycles is None:
-            edges = []  # (source, target, line, col)
+            embeds: dict[str, list[tuple[int, int]]] = defaultdict(list)  # note -> (line, col)
+            targets = {}  # (note, line, col) -> (target note, its lines)
             for note in self.vault.readable_notes:
                 if "![[" not in note.text:
                     continue  # no embed here: spare the markdown parse
                 for link in extract_links(note):
                     target = self.resolve(link.path, note.rel).target if link.embed else None
-                    if target in self.vault.notes:
-                        edges.append((note.rel, target, link.line, link.col))
-            component = _components({(a, b) for a, b, _, _ in edges})
-            self._cycles = {(a, line, col) for a, b, line, col in edges
-                            if a == b or component.get(a, a) == component.get(b, b)}
+                    if target in self.vault.notes and self.vault.notes[target].readable:
+                        embeds[note.rel].append((link.line, link.col))
+                        lines = target_lines(self.vault.notes[target], link.heading, link.block)
+                        if lines is not None:
+                            targets[(note.rel, link.line, link.col)] = (target, lines)
+            edges = {
+                (embed, (target, line, col))
+                for embed, (target, (start, end)) in targets.items()
+                for line, col in embeds.get(target, ())
+                if start <= line - 1 < end
+            }
+            component = _components(edges)
+            self._cycles = {a for a, b in edges if a == b or component.get(a) == component.get(b)}
         return self._cycles
 
     def _pick(self, candidates: list[str], source: str, status: str) -> Resolution:
         if len(candidates) == 1:
             return Resolution(status, candidates[0])
-        here = posixpath.dirname(source) or "."
-        ranked = sorted(candidates, key=lambda rel: (posixpath.relpath(rel, here).count("/"), rel))
-        return Resolution("ambiguous", ranked[0], tuple(ranked))
+        here = posixpath.dirname(source)
+        ranked = sorted(candidates, key=lambda rel: (posixpath.dirname(rel) != here, rel.count("/"), len(rel), rel))
+        why = "it is in this note's folder" if posixpath.dirname(ranked[0]) == here else "it has the shortest path"
+        return Resolution("ambiguous", ranked[0], tuple(ranked), why)
+
+    def link_path(self, written: str, target: str, source: str) -> str:
+        """The path `fix` writes for `target` in a link from `source`: in the vault's
+        `newLinkFormat` (`shortest`: the bare name when no other file has it, else the path
+        from the root; `relative`: from the note's folder; `absolute`: from the root), or,
+        when `.obsidian/` does not set one, in the style of the written link."""
+        style = self.vault.settings.link_format
+        if style is None:
+            return relative_link_path(written, target, source)
+        path = _key(target) if target.lower().endswith(".md") else target
+        if style == "relative":
+            return posixpath.relpath(path, posixpath.dirname(source) or ".")
+        if style == "shortest" and len(self.by_name[posixpath.basename(_key(target))]) == 1:
+            return posixpath.basename(path)
+        return path
+
+    def ignored(self, rel: str) -> str | None:
+        """Why `.obsidian/` settings keep the note or attachment `rel` off the site, or None."""
+        note = self.vault.notes.get(rel)
+        return note.ignored if note is not None else self.vault.settings.ignored(rel)
+
+    def alias_of(self, path: str) -> str | None:
+        """The one note whose `aliases` list the bare name `path`, or None (none or several)."""
+        if "/" in path or not path:
+            return None
+        notes = self.by_alias.get(path.casefold(), [])
+        return notes[0] if len(notes) == 1 else None
 
     def backlinks(self, rel: str) -> list[str]:
         """Notes (sorted) with a link or embed that resolves to `rel`."""
@@ -246,25 +308,29 @@ def check_links(note, index: LinkIndex) -> tuple[list[Diagnostic], int]:
         if res.status == "missing":
             kind = "embedded file" if link.embed else "link target"
             code = "VK506" if link.embed else "VK501"
-            report(link.line, link.col, code, f"{kind} of {what} does not exist in the vault")
+            report(link.line, link.col, code, f"{kind} of {what} does not exist in the vault{_alias_hint(link, index)}")
             continue
         if res.status == "moved":
-            right = relative_link_path(link.path, res.target, note.rel)
+            right = index.link_path(link.path, res.target, note.rel)
             report(link.line, link.col, "VK502", f"{what}: no file at this path; the only `{posixpath.basename(res.target)}` is {res.target} (`vaultkit fix` writes `{right}`)")
         elif res.status == "ambiguous":
             others = ", ".join(res.candidates[1:4])
-            report(link.line, link.col, "VK503", f"{what} matches {len(res.candidates)} files; using the nearest, {res.target} (also {others})")
+            report(link.line, link.col, "VK503", f"{what} matches {len(res.candidates)} files; Obsidian opens {res.target} because {res.why} (also {others})")
         if link.embed and (note.rel, link.line, link.col) in index.embed_cycles():
-            report(link.line, link.col, "VK509", f"{what} embeds a note that embeds this one; the cycle is cut")
+            report(link.line, link.col, "VK509", f"{what} embeds a note or section that contains this embed (directly or through other embeds); the cycle is cut")
+        ignored = index.ignored(res.target)
+        if ignored:
+            report(link.line, link.col, "VK510", f"{what} points to {res.target}, {ignored}: it is not published, so this is a dead link on the site")
+            continue
+        target = index.vault.notes.get(res.target)
         if res.target in index.unpublished and res.target != note.rel:
             report(link.line, link.col, "VK508", f"{what} points to {res.target}, which is not published")
-        target = index.vault.notes.get(res.target)
         if target is None or not target.readable:
             continue
-        if link.heading and not _has_heading(target, link.heading):
-            report(link.line, link.col, "VK504", f"{what}: no heading '{link.heading}' in {res.target}")
+        if link.heading and target_lines(target, link.heading, None) is None:
+            report(link.line, link.col, "VK504", f"{what}: no heading '{link.heading}' in {res.target}{_heading_hint(target, link.heading)}")
         if link.block and link.block not in note_block_ids(target):
-            report(link.line, link.col, "VK505", f"{what}: no block ^{link.block} in {res.target}")
+            report(link.line, link.col, "VK505", f"{what}: no block ^{link.block} in {res.target}{_block_hint(target, link.block)}")
     md_links = markdown_links(note)
     for line, href in md_links:
         res = index.resolve(href, note.rel)
@@ -274,10 +340,42 @@ def check_links(note, index: LinkIndex) -> tuple[list[Diagnostic], int]:
     return diags, len(links) + len(md_links)
 
 
-def _has_heading(note, heading: str) -> bool:
-    """Obsidian's `#A#B` names a heading under a heading: the last one must exist."""
-    wanted = _loose(heading.split("#")[-1])
-    return any(_loose(text) == wanted for _, text in note_headings(note))
+def _alias_hint(link: Link, index: LinkIndex) -> str:
+    """`; `alias` is an alias of `X.md` — write `[[X|alias]]`` when one note lists the written
+    name as an alias (Obsidian does not resolve links by alias)."""
+    owner = index.alias_of(link.path)
+    if owner is None or link.embed:
+        return ""
+    return f"; `{link.path}` is an alias of `{owner}` — write `{_alias_link(link, index, owner)}`"
+
+
+def _alias_link(link: Link, index: LinkIndex, owner: str, pipe: str = "|") -> str:
+    """The link `link` written to note `owner`, its old name kept as the displayed text."""
+    fragment = f"#^{link.block}" if link.block else f"#{link.heading}" if link.heading else ""
+    shown = link.alias if link.alias is not None else link.path
+    return f"[[{index.link_path(link.path, owner, link.source)}{fragment}{pipe}{shown}]]"
+
+
+def _heading_hint(target, heading: str) -> str:
+    """`; the closest heading is '…'` when the target has one close to a missing heading:
+    one that contains it (or that it contains), else the most similar text."""
+    texts = [section.text for section in sections(target.tokens)]
+    wanted = loose(heading.split("#")[-1])
+    holding = [t for t in texts if wanted and loose(t) and (wanted in loose(t) or loose(t) in wanted)]
+    close = holding or difflib.get_close_matches(heading.split("#")[-1], texts, n=1, cutoff=0.6)
+    if not close:
+        return ""
+    best = min(close, key=lambda text: abs(len(loose(text)) - len(wanted)))
+    return f"; the closest heading is '{best}'"
+
+
+def _block_hint(target, block: str) -> str:
+    """Why a block id that is written in the target is no block id, or the closest id."""
+    if block in misplaced_block_ids(target.tokens):
+        return (f" (^{block} is written in the middle of a block: Obsidian reads a block id only at "
+                "the end of a block, or on the line right after a list, quote, callout or table)")
+    close = difflib.get_close_matches(block, sorted(note_block_ids(target)), n=1, cutoff=0.6)
+    return f"; the closest block id is ^{close[0]}" if close else ""
 
 
 def relative_link_path(written: str, target: str, source: str) -> str:
@@ -294,23 +392,28 @@ def relative_link_path(written: str, target: str, source: str) -> str:
 
 
 def fix_links(note_text: str, note, index: LinkIndex) -> str:
-    """`note_text` with each `moved` link's path rewritten (alias, heading, block unchanged).
-    A link whose text is not where the note's tokens put it is left alone."""
+    """`note_text` with each `moved` link's path rewritten (alias, heading, block unchanged),
+    and each link to a name that is the alias of exactly one note made a link to that note
+    showing the name. A link whose text is not where the note's tokens put it is left alone."""
     lines = note_text.split("\n")
     edits = []
     for link in extract_links(note):
         res = index.resolve(link.path, note.rel)
-        if res.status != "moved":
-            continue
         line = lines[link.line - 1] if link.line <= len(lines) else ""
         start = link.col - 1
-        if line[start : link.end_col - 1] != link.raw:
+        if res.status not in ("moved", "missing") or line[start : link.end_col - 1] != link.raw:
+            continue
+        if res.status == "missing":
+            owner = None if link.embed else index.alias_of(link.path)
+            if owner is not None:
+                pipe = "\\|" if line.lstrip().startswith("|") else "|"  # a table cell needs `\|`
+                edits.append((link.line - 1, start, link.end_col - 1, _alias_link(link, index, owner, pipe)))
             continue
         opener = "![[" if link.embed else "[["
         at = link.raw.find(link.path, len(opener))
         if at < 0:
             continue
-        new = relative_link_path(link.path, res.target, note.rel)
+        new = index.link_path(link.path, res.target, note.rel)
         edits.append((link.line - 1, start + at, start + at + len(link.path), new))
     for index_line, begin, end, new in sorted(edits, reverse=True):
         text = lines[index_line]

@@ -6,11 +6,14 @@ become properties or diagnostics of the note, never an exception.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+
+import posixpath
 
 import yaml
 
@@ -31,6 +34,82 @@ def is_hidden(rel: PurePosixPath) -> bool:
 def is_excluded(rel: PurePosixPath) -> bool:
     """Hidden files and folders (.obsidian, .trash, .env, ...) and the skipped folders."""
     return is_hidden(rel) or any(part in EXCLUDED_DIRS for part in rel.parts[:-1])
+
+
+@dataclass(frozen=True)
+class ObsidianSettings:
+    """What vaultkit honours of the vault's own `.obsidian/` settings (never published).
+
+    - `app.json` `userIgnoreFilters` (Excluded files): a path prefix (`Archive/`, `notes/old.md`)
+      or a regular expression between slashes (`/draft/`); excluded files are not checked and
+      not published, but links still resolve to them (as in Obsidian);
+    - `app.json` `attachmentFolderPath` (`/` the vault root, `./` the note's folder, `./x` a
+      folder under it, else a folder from the root) and `newLinkFormat` (`shortest`, `relative`,
+      `absolute`): how `vaultkit fix` writes a repaired link;
+    - `templates.json` `folder`: the core Templates plugin's folder (not checked, not published).
+    """
+
+    ignore_filters: tuple[str, ...] = ()
+    attachment_folder: str | None = None  # None: `.obsidian/` does not say
+    link_format: str | None = None  # None: `.obsidian/` does not say; links keep their style
+    templates_folder: str | None = None
+
+    @classmethod
+    def load(cls, root: Path, problems: list[Diagnostic]) -> "ObsidianSettings":
+        app = _settings_file(root, "app.json", problems)
+        templates = _settings_file(root, "templates.json", problems)
+        filters = app.get("userIgnoreFilters")
+        link_format = app.get("newLinkFormat")
+        folder = templates.get("folder")
+        return cls(
+            ignore_filters=tuple(f for f in filters if isinstance(f, str) and f.strip()) if isinstance(filters, list) else (),
+            attachment_folder=app["attachmentFolderPath"] if isinstance(app.get("attachmentFolderPath"), str) else None,
+            link_format=link_format if link_format in ("shortest", "relative", "absolute") else None,
+            templates_folder=folder.strip("/") if isinstance(folder, str) and folder.strip("/") else None,
+        )
+
+    def ignored(self, rel: str) -> str | None:
+        """Why Obsidian's settings keep `rel` out of checks and the site, or None."""
+        if self.templates_folder and rel.startswith(self.templates_folder + "/"):
+            return f"a template (`{self.templates_folder}/`, .obsidian/templates.json)"
+        for rule in self.ignore_filters:
+            if len(rule) > 2 and rule.startswith("/") and rule.endswith("/"):
+                try:
+                    hit = re.search(rule[1:-1], rel) is not None
+                except re.error:
+                    continue
+            else:
+                hit = rel.startswith(rule.lstrip("/"))
+            if hit:
+                return f"excluded by `{rule}` (.obsidian/app.json userIgnoreFilters)"
+        return None
+
+    def attachment_dir(self, source: str) -> str | None:
+        """The folder attachments of note `source` go to, from the vault root ('' the root),
+        or None when the settings do not say."""
+        if self.attachment_folder is None:
+            return None
+        folder = self.attachment_folder.strip()
+        if folder == "." or folder.startswith("./"):
+            folder = posixpath.join(posixpath.dirname(source), folder[2:])
+        folder = posixpath.normpath(folder.strip("/") or ".")
+        return "" if folder == "." else folder
+
+
+def _settings_file(root: Path, name: str, problems: list[Diagnostic]) -> dict:
+    """A JSON object from `.obsidian/NAME`, {} when absent; unreadable is a warning."""
+    path = root / ".obsidian" / name
+    if not path.is_file() or path.is_symlink():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        problems.append(Diagnostic(f".obsidian/{name}", 1, 1, "VK013", f"cannot read Obsidian settings ({exc}); ignored"))
+        return {}
+    if not isinstance(data, dict):
+        problems.append(Diagnostic(f".obsidian/{name}", 1, 1, "VK013", "Obsidian settings are not a JSON object; ignored"))
+        return {}
+    return data
 
 
 @dataclass
@@ -123,8 +202,9 @@ def parse_front_matter(text: str, rel: str) -> FrontMatter:
         line = mark.line + 2 if mark else 1
         col = mark.column + 1 if mark else 1
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        hint = _quote_hint(match.group(1) or "", mark) if mark else ""
         fm.diagnostics.append(
-            Diagnostic(rel, line, col, "VK010", f"front matter is not valid YAML: {problem}")
+            Diagnostic(rel, line, col, "VK010", f"front matter is not valid YAML: {problem}{hint}")
         )
         return fm
     except RecursionError:
@@ -139,6 +219,20 @@ def parse_front_matter(text: str, rel: str) -> FrontMatter:
         return fm
     fm.data = data
     return fm
+
+
+_RESERVED_START = re.compile(r"[@`][^,\]\}\n]*")
+
+
+def _quote_hint(yaml_text: str, mark) -> str:
+    """`; quote the value: '@kepano'` when the error is a plain value starting with a
+    character YAML reserves (`@`, a backtick), as in `aliases: [@kepano]`."""
+    value = _RESERVED_START.match(yaml_text, mark.index)
+    if not value or not value.group(0).strip():
+        return ""
+    text = value.group(0).strip()
+    quoted = "'" + text.replace("'", "''") + "'"
+    return f"; a value cannot start with `{text[0]}` unquoted: write {quoted}"
 
 
 def _str_list(value) -> list[str]:
@@ -172,6 +266,7 @@ class Note:
     front: FrontMatter = field(default_factory=FrontMatter)
     # what was read off the tokens (e.g. "links"), kept so the tokens need not be parsed again
     derived: dict = field(default_factory=dict, repr=False, compare=False)
+    ignored: str | None = None  # why `.obsidian/` settings keep it out of checks and the site
 
     @property
     def text(self) -> str:
@@ -211,6 +306,12 @@ class Note:
     @property
     def readable(self) -> bool:
         return self.source.error is None
+
+    @property
+    def checked(self) -> bool:
+        """Whether vaultkit checks (and fixes) it: readable, and not a file Obsidian's settings
+        exclude or a template."""
+        return self.readable and not self.ignored
 
     @cached_property
     def tokens(self):
@@ -270,10 +371,12 @@ class Vault:
     notes: dict[str, Note] = field(default_factory=dict)  # rel -> note, sorted by rel
     attachments: list[str] = field(default_factory=list)  # rel paths of other files
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    settings: ObsidianSettings = field(default_factory=ObsidianSettings)
 
     @classmethod
     def load(cls, root: str | os.PathLike) -> "Vault":
         vault = cls(root=Path(root))
+        vault.settings = ObsidianSettings.load(vault.root, vault.diagnostics)
         for rel, path in _walk(vault.root, vault.diagnostics):
             if rel.suffix.lower() == ".md":
                 vault.add_note(rel.as_posix(), path)
@@ -299,11 +402,13 @@ class Vault:
         return note
 
     def note_from_source(self, rel: str, source: Source) -> Note:
+        note = Note(rel=rel, source=source, ignored=self.settings.ignored(rel))
+        if note.ignored:
+            return note  # not checked: neither its bytes nor its front matter are reported on
         if source.error == "binary":
             self.diagnostics.append(Diagnostic(rel, 1, 1, "VK002", "note contains NUL bytes; skipped"))
         elif source.error:
             self.diagnostics.append(Diagnostic(rel, 1, 1, "VK001", f"note is {source.error}; skipped"))
-        note = Note(rel=rel, source=source)
         if note.readable:
             note.front = parse_front_matter(source.text, rel)
             self.diagnostics.extend(note.front.diagnostics)
@@ -311,7 +416,8 @@ class Vault:
 
     @property
     def readable_notes(self) -> list[Note]:
-        return [n for n in self.notes.values() if n.readable]
+        """The notes vaultkit checks: readable and not ignored by `.obsidian/` settings."""
+        return [n for n in self.notes.values() if n.checked]
 
     def inside(self, rel: str) -> Path | None:
         """The absolute path of a vault-relative path, or None when it would leave the vault."""

@@ -185,7 +185,7 @@ class Syncer:
                 notes.add(note.rel)
             elif ("[[" in note.text or "](" in note.text) and any(n in note.text for n in names):
                 notes.add(note.rel)
-        return {rel for rel in notes if self.vault.notes[rel].readable}
+        return {rel for rel in notes if self.vault.notes[rel].checked}
 
     def _note_changes(self, pipeline: Pipeline, notes: set[str], result: PassResult) -> list[FileChange]:
         changes = []

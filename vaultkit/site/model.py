@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Callable
 
-from ..links import LinkIndex
+from ..links import LinkIndex, extract_links
+from ..markdown import parse
 from ..pipeline import Pipeline
+from ..syntax.headings import find_section, sections, unique_anchors
 from ..vault import Vault, is_excluded
-from .transform import _TAG, Target, heading_section, split_fences, split_spans, strip_comments
-
-_HEADING = re.compile(r"^#{1,6}[ \t]+(.*?)[ \t#]*$")
-_INLINE_MARKUP = re.compile(r"[`*_=~]|\[\[|\]\]|!\[|\]\([^)]*\)|\[")
+from .transform import _TAG, Site, Target, split_fences, split_spans, strip_comments
 
 
-class SiteModel:
+class SiteModel(Site):
     """Built once per build; every page is rendered from it (so a page can be rebuilt alone)."""
 
     def __init__(self, vault: Vault, slugify: Callable[[str, str], str], tags_page: str = "tags.md"):
@@ -26,8 +24,11 @@ class SiteModel:
         self.tags_page = tags_page
         self.index = LinkIndex(vault)
         self.pipeline = Pipeline(vault)
-        self.published = {rel: note for rel, note in vault.notes.items() if note.readable and note.published}
+        self.published = {
+            rel: note for rel, note in vault.notes.items() if note.readable and note.published and not note.ignored
+        }
         self._texts: dict[str, str] = {}
+        self._tokens: dict[str, list] = {}
 
     # -- files -------------------------------------------------------------------------
 
@@ -37,7 +38,7 @@ class SiteModel:
             return False
         if rel.lower().endswith(".md"):
             return rel in self.published
-        return rel in self.attachments
+        return rel in self.attachments and not self.index.ignored(rel)
 
     @cached_property
     def attachments(self) -> set[str]:
@@ -60,9 +61,28 @@ class SiteModel:
             self._texts[rel] = "\n".join(text.split("\n")[end:])
         return self._texts[rel]
 
+    def tokens(self, rel: str) -> tuple[list, int]:
+        """Tokens of the note's fresh text (its own when `fix` changes nothing), and where the
+        body begins in them."""
+        if rel not in self._tokens:
+            note = self.vault.notes[rel]
+            text = self.pipeline.fresh_text(rel)
+            self._tokens[rel] = note.tokens if text == note.text else parse(text)
+        return self._tokens[rel], self.vault.notes[rel].front.end_line
+
+    def links(self, rel: str) -> list[dict]:
+        """The note's wikilinks as `check` found them when `fix` changes nothing (so a note
+        checked in a worker process is not parsed again), else from its fresh text."""
+        note = self.vault.notes[rel]
+        if self.pipeline.fresh_text(rel) != note.text:
+            return super().links(rel)
+        offset = note.front.end_line
+        return [{**vars(link), "line": link.line - offset} for link in extract_links(note)]
+
     def forget(self, rel: str) -> None:
         """Drop cached text after `rel` changed, so its page (and pages embedding it) rebuild."""
         self._texts.pop(rel, None)
+        self._tokens.pop(rel, None)
 
     # -- links -------------------------------------------------------------------------
 
@@ -71,17 +91,23 @@ class SiteModel:
         rel = resolution.target
         if rel is None or resolution.status in ("missing", "outside"):
             return Target(None, "outside the vault" if resolution.status == "outside" else "missing")
+        ignored = self.index.ignored(rel)
+        if ignored:
+            return Target(None, ignored)
         if rel.lower().endswith(".md"):
             return Target(rel) if rel in self.published else Target(None, "unpublished")
         return Target(rel) if rel in self.attachments else Target(None, "missing")
 
     def anchor(self, rel: str, heading: str) -> str | None:
-        """The toc id of the heading `heading` names in note `rel`, or None when it has none."""
-        section = heading_section(self.text(rel), heading)
-        if section is None:
+        """The toc id of the heading `heading` names in note `rel` (the site's slugify of the
+        heading as a reader sees it, made unique like `toc` does), or None when it has none."""
+        tokens = self.tokens(rel)[0]
+        wanted = find_section(tokens, heading)
+        if wanted is None:
             return None
-        match = _HEADING.match(section.split("\n", 1)[0])
-        return self.slugify(_INLINE_MARKUP.sub("", match[1]), "-") if match else None
+        found = sections(tokens)
+        anchors = unique_anchors([s.plain for s in found], lambda text: self.slugify(text, "-"))
+        return anchors[found.index(wanted)]
 
     def backlinks(self, rel: str) -> list[str]:
         """Published notes that link to `rel`."""

@@ -6,10 +6,13 @@ spans and math with a span scanner, and only the text between them is rewritten.
 What it does:
 - callouts `> [!type]+/- title` (nested) -> admonitions `!!!` / collapsible `???` / `???+`;
 - `%%comments%%` (inline and block, hence `%%= id.path %%` value markers) -> removed;
-- wikilinks -> links to the target's `.md` (MkDocs turns them into URLs), or a plain-text
-  span with class `vk-missing` when the target is missing or unpublished;
-- embeds -> images with width / height, transcluded notes, headings or blocks (cycles stopped);
-- `#tags` -> links to the tags index; `^block` ids -> anchors;
+- wikilinks (where the note's tokens have them) -> links to the target's `.md` (MkDocs turns
+  them into URLs), or a plain-text span with class `vk-missing` when the target is missing,
+  unpublished or excluded;
+- embeds -> images with width / height, transcluded notes, headings or blocks (a real cycle is
+  stopped: an embed of a section is expanded unless that section is already being expanded);
+- `#tags` -> links to the tags index; `^block` ids -> anchors (read from the note's tokens, as
+  `vaultkit check` reads them: an id on its own line anchors the list, quote or table above);
 - a `$` that does not open or close math (pandoc's rule) -> `\\$`, so amounts stay text;
 - ```vaultkit example fences -> cards (see `cards.py`); other fences are left as written.
 """
@@ -19,10 +22,13 @@ from __future__ import annotations
 import html
 import posixpath
 import re
+from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable
 from urllib.parse import quote
 
+from ..markdown import parse
+from ..syntax.blockids import MAY_HAVE_IDS, BlockSpan, block_spans
+from ..syntax.headings import find_section
 from ..syntax.tags import TAG_NAME
 from .cards import example_card
 
@@ -32,9 +38,11 @@ MISSING_CLASS = "vk-missing"
 _FENCE_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
 _CALLOUT = re.compile(r"^(?P<indent> {0,3})>[ \t]?\[!(?P<type>[^\]\n]+)\](?P<fold>[+-]?)[ \t]*(?P<title>.*)$")
 _COMMENT = re.compile(r"%%.*?%%", re.S)
-_WIKILINK = re.compile(r"(?P<embed>!?)\[\[(?P<body>[^\[\]\n]+?)\]\]")
+# a wikilink token's place in the text while callouts, fences and spans are rewritten
+_LINK_MARK = re.compile("\ue000(\\d+)\ue001")
+# an embedded note's text, already converted, until the text around it is (tags, `$`)
+_EMBEDDED_MARK = re.compile("\ue002(\\d+)\ue003")
 _TAG = re.compile(rf"(?:(?<=\s)|^)#(?P<tag>{TAG_NAME})", re.M)
-_BLOCK_ID = re.compile(r"[ \t]\^(?P<id>[A-Za-z0-9-]+)[ \t]*$", re.M)
 _SIZE = re.compile(r"^(?P<w>\d+)(?:x(?P<h>\d+))?$")
 
 # Obsidian callout types -> material admonition types (material knows the aliases too).
@@ -64,6 +72,48 @@ class Site:
     def anchor(self, rel: str, heading: str) -> str | None: ...
     def tag_anchor(self, tag: str) -> str: ...
 
+    def tokens(self, rel: str) -> tuple[list, int]:
+        """The markdown-it tokens of the note's text, and the line of those tokens where
+        `text(rel)` begins (the front matter's length)."""
+        return parse(self.text(rel)), 0
+
+    def section(self, rel: str, heading: str | None, block: str | None) -> tuple[str, int] | None:
+        """The lines of `text(rel)` that `#heading` or `#^block` names, and the first one's
+        index in `text(rel)`; None when the note has no such heading or block."""
+        tokens, offset = self.tokens(rel)
+        if block:
+            span = block_spans(tokens).get(block)
+            lines = (span.start, span.end) if span else None
+        else:
+            found = find_section(tokens, heading)
+            lines = (found.start, found.end) if found else None
+        if lines is None:
+            return None
+        start, end = max(lines[0] - offset, 0), lines[1] - offset
+        return "\n".join(self.text(rel).split("\n")[start:end]), start
+
+    def links(self, rel: str) -> list[dict]:
+        """The wikilink and embed tokens' meta of `text(rel)` (`line` counted in `text(rel)`,
+        1-based; `col`, `end_col`, `raw`, `path`, `heading`, `block`, `alias`, `embed`)."""
+        if "[[" not in self.text(rel):
+            return []
+        tokens, offset = self.tokens(rel)
+        return [
+            {**t.meta, "line": t.meta["line"] - offset}
+            for block in tokens for t in block.children or ()
+            if t.type in ("wikilink", "wikiembed")
+        ]
+
+    def blocks(self, rel: str) -> list[BlockSpan]:
+        """The block ids of `text(rel)`, with lines counted in `text(rel)`."""
+        if not MAY_HAVE_IDS.search(self.text(rel)):
+            return []
+        tokens, offset = self.tokens(rel)
+        return [
+            BlockSpan(s.block_id, s.start - offset, s.end - offset, s.marker_line - offset, s.alone)
+            for s in block_spans(tokens).values()
+        ]
+
 
 def url(from_page: str, to_rel: str, fragment: str = "") -> str:
     """A relative link from one vault file to another, as MkDocs expects it in markdown."""
@@ -76,7 +126,7 @@ def url(from_page: str, to_rel: str, fragment: str = "") -> str:
 
 def transform(site: Site, page: str) -> str:
     """The markdown MkDocs renders for `page` (a vault-relative note path)."""
-    return _Transformer(site, page).convert(site.text(page), page, (page,))
+    return _Transformer(site, page).convert(site.text(page), page, ((page, ""),))
 
 
 MAX_EMBED_DEPTH = 10
@@ -89,9 +139,14 @@ class _Transformer:
         self.site = site
         self.page = page
         self.embedded_chars = self.embeds = 0
+        self.marks: list[dict] = []  # wikilink tokens' meta, by mark number
+        self.embedded: list[str] = []  # converted text of embedded notes, by mark number
 
-    def convert(self, text: str, source: str, stack: tuple[str, ...]) -> str:
-        """Rewrite `text` (written in note `source`) for the page; `stack` stops embed cycles."""
+    def convert(self, text: str, source: str, stack: tuple[tuple[str, str], ...], first_line: int = 0) -> str:
+        """Rewrite `text` (lines of note `source` from `first_line` of its body) for the page;
+        `stack` (the notes and sections being expanded) stops embed cycles."""
+        text = self.mark_links(text, source, first_line)
+        text = block_anchors(text, self.site.blocks(source), first_line, anchors=source == self.page)
         text = convert_callouts(text)
         out = []
         for kind, chunk in split_fences(text):
@@ -103,19 +158,28 @@ class _Transformer:
                 out.append(self.rewrite_text(chunk, source, stack))
         return "".join(out)
 
+    def mark_links(self, text: str, source: str, first_line: int) -> str:
+        """`text` with each wikilink the note's tokens found in it replaced by a mark that
+        `rewrite_text` turns into the link (so the site sees exactly the links `check` sees)."""
+        lines = text.split("\n")
+        for link in sorted(self.site.links(source), key=lambda m: (m["line"], m["col"]), reverse=True):
+            at = link["line"] - 1 - first_line
+            begin, end = link["col"] - 1, link["end_col"] - 1
+            if 0 <= at < len(lines) and lines[at][begin:end] == link["raw"]:
+                lines[at] = f"{lines[at][:begin]}\ue000{len(self.marks)}\ue001{lines[at][end:]}"
+                self.marks.append(link)
+        return "\n".join(lines)
+
     # -- text between fences -------------------------------------------------------------
 
     def rewrite_text(self, text: str, source: str, stack: tuple[str, ...]) -> str:
         text = strip_comments(text)
         out = []
         for protected, piece in split_spans(text):
-            if protected:
-                out.append(piece)
-                continue
-            piece = _WIKILINK.sub(lambda m: self.wikilink(m, source, stack), piece)
-            piece = _TAG.sub(self.tag, piece)
-            piece = _BLOCK_ID.sub(lambda m: f' <a id="^{m["id"]}"></a>', piece)
-            out.append(escape_stray_dollars(piece))
+            piece = _LINK_MARK.sub(lambda m: self.wikilink(m, source, stack), piece)
+            if not protected:
+                piece = escape_stray_dollars(_TAG.sub(self.tag, piece))
+            out.append(_EMBEDDED_MARK.sub(lambda m: self.embedded[int(m[1])], piece))
         return "".join(out)
 
     def tag(self, match: re.Match) -> str:
@@ -123,13 +187,10 @@ class _Transformer:
         return f"[#{tag}]({url(self.page, self.site.tags_page, self.site.tag_anchor(tag))}){{ .vk-tag }}"
 
     def wikilink(self, match: re.Match, source: str, stack: tuple[str, ...]) -> str:
-        body = match["body"].replace("\\|", "|")
-        target, _, alias = body.partition("|")
-        path, _, fragment = target.partition("#")
-        heading, block = (None, fragment[1:]) if fragment.startswith("^") else (fragment or None, None)
-        path, alias = path.strip(), alias.strip() or None
+        link = self.marks[int(match[1])]
+        path, heading, block, alias = link["path"], link["heading"], link["block"], link["alias"] or None
         resolved = self.site.resolve(path, source) if path else Target(source)
-        if match["embed"]:
+        if link["embed"]:
             line_prefix = _line_prefix(match.string, match.start())
             return self.embed(resolved, path, heading, block, alias, stack, line_prefix)
         text = alias or _link_text(path or "", heading, block)
@@ -157,25 +218,26 @@ class _Transformer:
             return f"![{_escape_link_text(caption or posixpath.splitext(name)[0])}]({url(self.page, rel)}){attrs}"
         if suffix != ".md":
             return f"[{_escape_link_text(alias or name)}]({url(self.page, rel)})"
-        if rel in stack:
+        key = (rel, f"^{block}" if block else heading or "")
+        if key in stack:
             return _missing(alias or name, "embed cycle")
         if len(stack) > MAX_EMBED_DEPTH:
             return _missing(alias or name, "embed too deep")
-        body = self.site.text(rel)
+        body, first_line = self.site.text(rel), 0
+        if heading or block:
+            found = self.site.section(rel, heading, block)
+            if found is None:
+                return _missing(alias or f"{name}#{heading or '^' + block}", "missing section")
+            body, first_line = found
         self.embeds += 1
         self.embedded_chars += len(body)
         if self.embeds > MAX_EMBEDS or self.embedded_chars > MAX_EMBEDDED_CHARS:
             return _missing(alias or name, "too much embedded text on this page")
-        if heading:
-            body = heading_section(body, heading)
-        elif block:
-            body = block_lines(body, block)
-        if body is None:
-            return _missing(alias or f"{name}#{heading or '^' + block}", "missing section")
-        inner = self.convert(body, rel, stack + (rel,))
+        inner = self.convert(body, rel, stack + (key,), first_line)
         title = f"[{_escape_link_text(alias or posixpath.splitext(name)[0])}]({url(self.page, rel)})"
         lines = ['<div class="vk-embed" markdown="1">', "", title, "", *inner.strip("\n").split("\n"), "", "</div>"]
-        return "\n\n" + "\n".join((line_prefix + ln) if ln else line_prefix.rstrip() for ln in lines) + "\n\n"
+        self.embedded.append("\n\n" + "\n".join((line_prefix + ln) if ln else line_prefix.rstrip() for ln in lines) + "\n\n")
+        return f"\ue002{len(self.embedded) - 1}\ue003"
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -304,44 +366,31 @@ def _admonition_header(kind: str, fold: str, title: str) -> str:
     return f'{marker} {css}' + (f' "{title}"' if title else "")
 
 
-def heading_section(text: str, heading: str) -> str | None:
-    """Lines from the heading matching `heading` to the next heading of the same or higher level."""
+def block_anchors(text: str, blocks: list[BlockSpan], first_line: int, anchors: bool = True) -> str:
+    """`text` (lines from `first_line` on) with each `^id` marker it holds made an anchor:
+    a trailing `^id` in place; an `^id` on a line of its own is removed and its anchor put
+    on a line of its own before the block it names (when that block starts in `text`).
+    Without `anchors` (text embedded from another note, whose ids are on its own page) the
+    markers are only removed."""
     lines = text.split("\n")
-    want = _norm(heading.split("#")[-1])
-    fence = None
-    start = level = None
+    replace: dict[int, str] = {}
+    before: dict[int, list[str]] = defaultdict(list)
+    for span in blocks:
+        at = span.marker_line - first_line
+        if not 0 <= at < len(lines):
+            continue
+        anchor = f'<a id="^{span.block_id}"></a>' if anchors else ""
+        marker = re.compile(r"[ \t]*\^" + re.escape(span.block_id) + r"[ \t]*$")
+        start = span.start - first_line
+        if span.alone and 0 <= start <= at:
+            prefix = re.match(r"[ \t>]*", lines[at]).group(0)
+            replace[at] = prefix.rstrip()
+            if anchor:
+                before[start] += [prefix + anchor, prefix.rstrip()]
+        else:
+            replace[at] = marker.sub(" " + anchor if anchor else "", lines[at], count=1)
+    out = []
     for i, line in enumerate(lines):
-        match = _FENCE_OPEN.match(line)
-        if match and fence is None:
-            fence = match["fence"]
-            continue
-        if fence is not None:
-            if line.strip().startswith(fence):
-                fence = None
-            continue
-        head = re.match(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$", line)
-        if not head:
-            continue
-        if start is None and _norm(head[2]) == want:
-            start, level = i, len(head[1])
-        elif start is not None and len(head[1]) <= level:
-            return "\n".join(lines[start:i])
-    return "\n".join(lines[start:]) if start is not None else None
-
-
-def block_lines(text: str, block: str) -> str | None:
-    """The paragraph or list item that ends with `^block`."""
-    lines = text.split("\n")
-    pattern = re.compile(r"[ \t]\^" + re.escape(block) + r"[ \t]*$")
-    for i, line in enumerate(lines):
-        if pattern.search(line):
-            start = i
-            while start > 0 and lines[start - 1].strip() and not re.match(r"^\s*([-*+]|\d+\.)\s", lines[start]):
-                start -= 1
-            return "\n".join(lines[start : i + 1])
-    return None
-
-
-def _norm(text: str) -> str:
-    """Heading text as Obsidian matches it: case- and punctuation-insensitive."""
-    return re.sub(r"[\W_]+", "", text.casefold())
+        out.extend(before.get(i, ()))
+        out.append(replace.get(i, line))
+    return "\n".join(out)

@@ -39,12 +39,17 @@ def callouts_rule(state: StateCore) -> None:
 def _open(self, tokens, idx, options, env) -> str:
     meta = tokens[idx].meta
     if not meta.get("callout"):
-        return "<blockquote>\n"
+        return f"<blockquote{self.renderAttrs(tokens[idx])}>\n"
     kind, title = escape(meta["callout"]), escape(meta["title"])
     if meta["fold"]:
         open_attr = " open" if meta["fold"] == "+" else ""
-        return f'<details class="{kind}"{open_attr}>\n<summary>{title}</summary>\n'
-    return f'<div class="admonition {kind}">\n<p class="admonition-title">{title}</p>\n'
+        return f'<details class="{kind}"{open_attr}{_id(tokens[idx])}>\n<summary>{title}</summary>\n'
+    return f'<div class="admonition {kind}"{_id(tokens[idx])}>\n<p class="admonition-title">{title}</p>\n'
+
+
+def _id(token) -> str:
+    """` id="..."` when the callout has a block id."""
+    return f' id="{escape(token.attrGet("id"))}"' if token.attrGet("id") else ""
 
 
 def _close(self, tokens, idx, options, env) -> str:

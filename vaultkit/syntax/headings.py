@@ -1,16 +1,22 @@
 """Heading anchors.
 
 Obsidian links `[[N#Heading]]` by the heading text; the site links by an anchor id. The core
-rule puts on each `heading_open` token `meta["text"]` (the heading as written) and
-`meta["anchor"]` (the site id, made unique within the note like Python-Markdown's `toc`),
-and sets the `id` attribute.
+rule puts on each `heading_open` token `meta["text"]` (the heading as written),
+`meta["plain"]` (as a reader sees it) and `meta["anchor"]` (its id, made unique within the
+note like Python-Markdown's `toc`), and sets the `id` attribute. `sections` and
+`find_section` are how `check` and the site find the heading a link names.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from markdown.extensions.toc import slugify_unicode
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 
 
 def heading_anchor(text: str) -> str:
@@ -32,21 +38,64 @@ def plain_text(inline) -> str:
     return "".join(parts) if parts else inline.content
 
 
-def anchors_rule(state: StateCore) -> None:
+def unique_anchors(texts: list[str], slugify: Callable[[str], str] = heading_anchor) -> list[str]:
+    """The anchor of each heading text of a note, in order, made unique like `toc` does
+    (`intro`, `intro_1`, ...). The site passes its own slugify (mkdocs.yml may set one)."""
     seen: set[str] = set()
-    tokens = state.tokens
-    for i, token in enumerate(tokens):
-        if token.type != "heading_open":
-            continue
-        inline = tokens[i + 1]
-        anchor = base = heading_anchor(plain_text(inline)) or "_"
+    anchors = []
+    for text in texts:
+        anchor = base = slugify(text) or "_"
         n = 0
         while anchor in seen:
             n += 1
             anchor = f"{base}_{n}"
         seen.add(anchor)
-        token.meta = {**(token.meta or {}), "text": inline.content, "anchor": anchor}
+        anchors.append(anchor)
+    return anchors
+
+
+def anchors_rule(state: StateCore) -> None:
+    tokens = state.tokens
+    heads = [i for i, token in enumerate(tokens) if token.type == "heading_open"]
+    plains = [plain_text(tokens[i + 1]) for i in heads]
+    for i, plain, anchor in zip(heads, plains, unique_anchors(plains)):
+        token = tokens[i]
+        token.meta = {**(token.meta or {}), "text": tokens[i + 1].content, "plain": plain, "anchor": anchor}
         token.attrSet("id", anchor)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and the 0-based lines [start, end) up to the next heading of its level or higher."""
+
+    level: int
+    text: str  # as written
+    plain: str  # as a reader sees it (what the site's anchor is made from)
+    start: int
+    end: int
+
+
+def sections(tokens: list[Token]) -> list[Section]:
+    """Every heading of a note with its section, in order."""
+    heads = [(int(t.tag[1]), t) for t in tokens if t.type == "heading_open" and t.map]
+    last = max((t.map[1] for t in tokens if t.map), default=0)
+    out = []
+    for n, (level, token) in enumerate(heads):
+        end = next((t.map[0] for lv, t in heads[n + 1 :] if lv <= level), last)
+        out.append(Section(level, token.meta.get("text", ""), token.meta.get("plain", ""), token.map[0], end))
+    return out
+
+
+def loose(text: str) -> str:
+    """Heading text as Obsidian compares it in links: case, spaces and punctuation ignored."""
+    return re.sub(r"[\W_]+", "", text).casefold()
+
+
+def find_section(tokens: list[Token], heading: str) -> Section | None:
+    """The section `[[N#heading]]` names (Obsidian's `#A#B`, a heading under a heading, is
+    matched by its last part), or None."""
+    wanted = loose(heading.split("#")[-1])
+    return next((s for s in sections(tokens) if loose(s.text) == wanted), None)
 
 
 def headings_plugin(md: MarkdownIt) -> None:
