@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import sys
 from pathlib import Path
 
-from .diagnostics import FORMATTERS, Diagnostic, Report, format_github
+from .diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
 from .pipeline import FileChange, Pipeline
 from .vault import Vault
 from .writer import StaleFileError, write_bytes
@@ -81,14 +82,49 @@ def adopt_command(root: Path, *, diff: bool = False, quiet: bool = False) -> Non
         print(f"Adopted drawings into {', '.join(written)}.")
 
 
+def _names(rels: list[str]) -> str:
+    return ", ".join(rels[:5]) + (f" and {len(rels) - 5} more" if len(rels) > 5 else "")
+
+
+def _files(n: int) -> str:
+    return f"{n} file{'s' * (n != 1)}"
+
+
+def diff_command(root: Path, *, fmt: str = "text") -> int:
+    """`fix --diff`: the diff of what fix would write, then the diagnostics as they are now.
+
+    In text the diff alone goes to stdout (a clean patch) and the diagnostics to stderr;
+    json puts the diffs into the report object; github prints the annotations after the diff."""
+    report, changes = run(root)
+    diffs = [unified_diff(change) for change in changes]
+    if fmt == "json":
+        data = json.loads(format_json(report))
+        data["rewrites"] = [{"path": c.rel, "diff": d} for c, d in zip(changes, diffs)]
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+        return 1 if changes or report.summary.errors else 0
+    sys.stdout.writelines(diffs)
+    out = sys.stderr if fmt == "text" else sys.stdout
+    out.flush()
+    if fmt == "github":
+        _print(report, fmt, root)
+    else:
+        out.write(format_text(report))
+    rels = [c.rel for c in changes]
+    if changes:
+        out.write(f"fix would rewrite {_files(len(rels))}: {_names(rels)}.\n")
+    elif report.summary.errors:
+        out.write("Nothing for fix to rewrite; the errors above need editing by hand.\n")
+    else:
+        out.write("Nothing to rewrite.\n")
+    return 1 if changes or report.summary.errors else 0
+
+
 def fix_command(root: Path, *, diff: bool = False, fmt: str = "text", adopt: bool = False) -> int:
     if adopt:
         adopt_command(root, diff=diff, quiet=fmt != "text")
-    report, changes = run(root)
     if diff:
-        for change in changes:
-            sys.stdout.write(unified_diff(change))
-        return 1 if changes else (1 if report.summary.errors else 0)
+        return diff_command(root, fmt=fmt)
+    report, changes = run(root)
     written, refused = apply_changes(changes)
     if written:
         report, _ = run(root)  # what is left after fixing
@@ -96,6 +132,5 @@ def fix_command(root: Path, *, diff: bool = False, fmt: str = "text", adopt: boo
     report.finish()
     _print(report, fmt, root)
     if fmt == "text":
-        names = ", ".join(written[:5]) + (f" and {len(written) - 5} more" if len(written) > 5 else "")
-        print(f"Fixed {len(written)} file{'s' * (len(written) != 1)}{': ' + names if written else ''}.")
+        print(f"Fixed {_files(len(written))}{': ' + _names(written) if written else ''}.")
     return 1 if report.summary.errors else 0

@@ -1,8 +1,9 @@
-"""Command line: vaultkit check | fix | build | watch | serve."""
+"""Command line: vaultkit check | fix | build | watch | serve | init."""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from pathlib import Path
@@ -30,63 +31,100 @@ def default_vault(cwd: Path | None = None) -> Path:
 
 
 def resolve_vault(arg: str | None) -> Path:
+    """The vault folder to work on; a UsageError that says what to pass instead."""
     root = Path(arg) if arg else default_vault()
-    if not root.is_dir():
-        raise UsageError(f"vault folder not found: {root}")
-    return root
+    if root.is_dir():
+        return root
+    if root.is_file():
+        parent = os.path.relpath(root.parent) if arg else root.parent
+        raise UsageError(f"{arg} is a file; pass the vault folder that holds it, e.g. {parent}")
+    if arg:
+        raise UsageError(f"vault folder not found: {arg}")
+    if (Path.cwd() / "mkdocs.yml").is_file():
+        raise UsageError(f"the docs_dir of ./mkdocs.yml, {root}, does not exist; fix docs_dir or pass the vault folder")
+    raise UsageError(
+        "no vault given, and ./vault (the default when there is no mkdocs.yml) does not exist; "
+        "pass the vault folder, e.g. `vaultkit check notes`, or set it up once with `vaultkit init notes`"
+    )
 
 
-def _parser() -> argparse.ArgumentParser:
+def _subparser(sub, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
+    return sub.add_parser(name, help=help, description=description or help[:1].upper() + help[1:] + ".",
+                          allow_abbrev=False)
+
+
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     parser = argparse.ArgumentParser(
         prog="vaultkit",
         description="Keep an Obsidian vault of technical notes correct.",
+        allow_abbrev=False,
     )
     parser.add_argument("--version", action="version", version=f"vaultkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    vault_help = "vault folder (default: docs_dir of ./mkdocs.yml, else ./vault)"
 
-    check = sub.add_parser(
-        "check", help="verify every note; never writes",
+    check = _subparser(
+        sub, "check", "verify every note; never writes",
         description="Verify links, front matter, examples, inline values, arithmetic claims and figures; never writes. "
                     "A hand-drawn SVG that shows its own Q and K is checked with no annotation: the example is read "
                     "from the drawing (captions, row labels, scale and mask); what it cannot read with certainty is a "
                     "VK403 warning naming the data-vk pin that settles it. `vaultkit fix --adopt` turns such a drawing "
                     "into a vaultkit block. Matrices worked by hand in a note's text (a softmax row under the scores "
                     "it normalizes, scores under Q and K) are checked too; illustrative ones (示意, e.g.) only warn.")
-    check.add_argument("vault", nargs="?", help="vault folder (default: docs_dir of mkdocs.yml, or vault)")
+    check.add_argument("vault", nargs="?", help=vault_help)
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
     check.add_argument("--explain", action="store_true", help="list every claim read and every one skipped, with why")
 
-    fix = sub.add_parser("fix", help="rewrite generated regions, inline values, figures and fixable links")
-    fix.add_argument("vault", nargs="?")
+    fix = _subparser(sub, "fix", "rewrite generated regions, inline values, figures and fixable links")
+    fix.add_argument("vault", nargs="?", help=vault_help)
     fix.add_argument("--diff", action="store_true", help="print a unified diff and write nothing")
     fix.add_argument("--adopt", action="store_true",
                      help="write the example a drawing implies (its own Q and K) as a vaultkit block into the note that embeds it")
     fix.add_argument("--format", choices=["text", "json", "github"], default="text")
 
-    build = sub.add_parser("build", help="build the mkdocs-material site")
-    build.add_argument("vault", nargs="?")
+    build = _subparser(sub, "build", "build the mkdocs-material site")
+    build.add_argument("vault", nargs="?", help=vault_help)
     build.add_argument("-o", "--output", help="output folder (default: site)")
-    build.add_argument("--strict", action="store_true", help="fail on any error")
+    build.add_argument("--strict", action="store_true", help="exit 1 on any error of the vault or the site")
 
-    watch = sub.add_parser("watch", help="keep generated parts and figures in sync while you edit")
-    watch.add_argument("vault", nargs="?")
+    watch = _subparser(sub, "watch", "keep generated parts and figures in sync while you edit")
+    watch.add_argument("vault", nargs="?", help=vault_help)
 
-    serve = sub.add_parser("serve", help="watch, and serve the site with live reload")
-    serve.add_argument("vault", nargs="?")
+    serve = _subparser(sub, "serve", "watch, and serve the site with live reload")
+    serve.add_argument("vault", nargs="?", help=vault_help)
     serve.add_argument("-a", "--address", default="127.0.0.1:8000", help="HOST:PORT")
-    return parser
+
+    init = _subparser(sub, "init", "set up a vault: mkdocs.yml, a CI workflow, a pre-commit hook; never overwrites")
+    init.add_argument("vault", nargs="?", default="vault", help="vault folder (default: vault)")
+    return parser, sub.choices
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    """Parse; an unknown flag is reported with the subcommand's usage and the nearest flag."""
+    parser, commands = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = commands.get(args.command, parser)
+        known = [s for action in command._actions for s in action.option_strings]
+        hints = [f" (did you mean {m[0]}?)" if (m := difflib.get_close_matches(u.split("=")[0], known, 1)) else ""
+                 for u in unknown]
+        command.error("unrecognized arguments: " + " ".join(u + h for u, h in zip(unknown, hints)))
+    if not args.command:
+        parser.print_help()
+        raise SystemExit(USAGE_ERROR)
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args = _parse(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
-    if not args.command:
-        parser.print_help()
-        return USAGE_ERROR
     try:
+        if args.command == "init":
+            from .init import init_command
+
+            return init_command(Path(args.vault))
         root = resolve_vault(args.vault)
         if args.command == "check":
             from .check import check_command

@@ -144,18 +144,19 @@ class Summary:
 
     def line(self) -> str:
         verified = (
-            f"{self.notes} notes, {self.links} links, {self.examples} examples, "
-            f"{self.values} inline values, {self.claims} claims "
-            f"({self.skipped_claims} skipped), {self.figures} figures"
+            f"{_count(self.notes, 'note')}, {_count(self.links, 'link')}, {_count(self.examples, 'example')}, "
+            f"{_count(self.values, 'inline value')}, {_count(self.claims, 'claim')} "
+            f"({self.skipped_claims} skipped), {_count(self.figures, 'figure')}"
         )
         nothing = self.links + self.examples + self.values + self.claims + self.figures == 0
-        verdict = (
-            f"{self.errors} error{'s' * (self.errors != 1)}, "
-            f"{self.warnings} warning{'s' * (self.warnings != 1)}"
-        )
+        verdict = f"{_count(self.errors, 'error')}, {_count(self.warnings, 'warning')}"
         if nothing:
             return f"Checked {verified}: nothing was verified. {verdict}."
         return f"Checked {verified}. {verdict}."
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 @dataclass

@@ -112,17 +112,20 @@ def _key(path: str) -> str:
 
 
 class LinkIndex:
-    """Every note (published or not) and attachment of a vault, by path and by name."""
+    """Every note (published or not) and attachment of a vault, by path and by name.
 
-    def __init__(self, vault):
+    `generated` are files vaultkit draws (example figures): a link to one that is not drawn yet
+    is not broken, since the example already reports the missing figure."""
+
+    def __init__(self, vault, generated=()):
         self.vault = vault
         self.unpublished = {rel for rel, note in vault.notes.items() if not note.published}
         self.by_path: dict[str, str] = {}
         self.by_lower_path: dict[str, list[str]] = defaultdict(list)
         self.by_name: dict[str, list[str]] = defaultdict(list)
         self.by_lower_name: dict[str, list[str]] = defaultdict(list)
-        self.attachments = set(vault.attachments)
-        for rel in [*vault.notes, *vault.attachments]:
+        self.attachments = {*vault.attachments, *generated}
+        for rel in dict.fromkeys([*vault.notes, *vault.attachments, *generated]):
             key = _key(rel)
             name = posixpath.basename(key)
             self.by_path[key] = rel

@@ -53,9 +53,9 @@ class NoteResult:
 class Pipeline:
     def __init__(self, vault: Vault, runner: ExampleRunner | None = None):
         self.vault = vault
-        self.index = links.LinkIndex(vault)
         self.runner = runner or ExampleRunner()
         self.example_diagnostics = self.runner.collect(vault.readable_notes)
+        self.index = links.LinkIndex(vault, generated=self.runner.figure_paths())
         self._notes: dict[str, NoteResult] = {}
         self._figures: list[FigureOutcome] | None = None
         self._svgs: dict[str, tuple[Source, SvgText | None] | None] = {}

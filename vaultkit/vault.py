@@ -178,15 +178,32 @@ _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
 _FAST_LOADER_DIFFERS = frozenset("*\t!|>\r\ufeff\x85\u2028\u2029")
 
 
-def safe_load(text: str):
+# YAML 1.1 reads `1e-3` (no dot) as a string; people write numbers that way, and YAML 1.2 agrees.
+_EXPONENT_FLOAT = re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$")
+
+
+class _SafeLoaderWithExponents(_SafeLoader):
+    pass
+
+
+_SafeLoaderWithExponents.add_implicit_resolver("tag:yaml.org,2002:float", _EXPONENT_FLOAT, list("-+0123456789"))
+_FAST_LOADER_WITH_EXPONENTS = None
+if _FAST_LOADER is not None:
+    _FAST_LOADER_WITH_EXPONENTS = type("_FastLoaderWithExponents", (_FAST_LOADER,), {})
+    _FAST_LOADER_WITH_EXPONENTS.add_implicit_resolver("tag:yaml.org,2002:float", _EXPONENT_FLOAT, list("-+0123456789"))
+
+
+def safe_load(text: str, *, exponent_floats: bool = False):
     """yaml.safe_load, minus aliases (so no billion-laughs expansion). Errors always come from
-    the pure-Python reader, so diagnostics do not depend on how PyYAML was built."""
-    if _FAST_LOADER is not None and _FAST_LOADER_DIFFERS.isdisjoint(text):
+    the pure-Python reader, so diagnostics do not depend on how PyYAML was built. With
+    `exponent_floats`, `1e-3` is a number (as in YAML 1.2), not a string."""
+    fast = _FAST_LOADER_WITH_EXPONENTS if exponent_floats else _FAST_LOADER
+    if fast is not None and _FAST_LOADER_DIFFERS.isdisjoint(text):
         try:
-            return yaml.load(text, Loader=_FAST_LOADER)
+            return yaml.load(text, Loader=fast)
         except yaml.YAMLError:
             pass
-    return yaml.load(text, Loader=_SafeLoader)
+    return yaml.load(text, Loader=_SafeLoaderWithExponents if exponent_floats else _SafeLoader)
 
 
 def parse_front_matter(text: str, rel: str) -> FrontMatter:

@@ -47,17 +47,19 @@ class ExampleRunner:
         self._cache: dict[str, Outcome | ExampleError] = {}
         self.examples: dict[str, Example] = {}  # id -> example, across the vault
         self.outcomes: dict[str, Outcome] = {}  # id -> outcome, for examples that ran
+        self.unreadable: set[str] = set()  # ids of blocks that could not be read (already reported)
 
     def collect(self, notes) -> list[Diagnostic]:
         """Read, validate and run every example of `notes` (in vault order)."""
-        self.examples, self.outcomes = {}, {}
+        self.examples, self.outcomes, self.unreadable = {}, {}, set()
         diags = []
         used = set()
         for note in notes:
             if "vaultkit" not in note.text:
                 continue  # no block here: spare the markdown parse
-            found, problems = read_examples(note.rel, note.tokens)
+            found, problems, unreadable = read_examples(note.rel, note.tokens)
             diags += problems
+            self.unreadable |= unreadable
             for example in found:
                 if example.id in self.examples:
                     first = self.examples[example.id]
@@ -71,6 +73,11 @@ class ExampleRunner:
                 used.add(inputs_hash(example))
         self._cache = {h: v for h, v in self._cache.items() if h in used}
         return diags
+
+    def figure_paths(self) -> list[str]:
+        """Vault-relative paths of the SVG figures the examples draw (drawn or not yet)."""
+        paths = (str(e.spec["figure"]).strip().lstrip("/") for e in self.examples.values() if e.spec.get("figure"))
+        return [path for path in paths if path.lower().endswith(".svg") and ".." not in path.split("/")]
 
     def _run(self, example: Example) -> Diagnostic | None:
         # Imported here: the kinds need numpy, which a vault without examples never loads.
@@ -139,7 +146,7 @@ class ExampleRunner:
                                                          f"generated region of example {example.id} is stale or was edited by hand; vaultkit fix rewrites it"))
                     replacements.append((region.start, region.end + 1, expected))
         for region in regions:
-            if region.start not in claimed:
+            if region.start not in claimed and region.id not in self.unreadable:
                 result.diagnostics.append(Diagnostic(rel, region.start + 1, 1, "VK104",
                                                      f"generated region {region.id} does not follow a vaultkit block with that id"))
         region_lines = {i for r in regions for i in range(r.start, (r.end if r.end >= 0 else r.start) + 1)}
@@ -158,6 +165,8 @@ class ExampleRunner:
             except PathError as exc:
                 result.diagnostics.append(Diagnostic(*at, "VK203", str(exc)))
                 continue
+            if ex_id in self.unreadable and ex_id not in self.examples:
+                continue  # the block itself is reported
             if ex_id not in self.examples:
                 result.diagnostics.append(Diagnostic(*at, "VK202", f"no example with id {ex_id!r}"))
                 continue

@@ -18,6 +18,7 @@ ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 COMMON_KEYS = frozenset({"id", "kind", "title", "digits", "figure"})
 MAX_BLOCK_CHARS = 200_000
 _TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+_WRITTEN_ID = re.compile(r"^id:\s*['\"]?([A-Za-z0-9][A-Za-z0-9_-]*)", re.M)  # the id of a block YAML cannot read
 
 
 class ExampleError(Exception):
@@ -76,25 +77,48 @@ def _key_lines(content: str, first_line: int) -> dict[str, int]:
     return lines
 
 
-def read_examples(rel: str, tokens) -> tuple[list[Example], list[Diagnostic]]:
-    """Parse every vaultkit block of a note into an Example (kind validation comes later)."""
-    examples, diags = [], []
+def _yaml_error(exc: yaml.YAMLError, content: str, first_line: int) -> tuple[int, int, str]:
+    """Line, column and message of a YAML error in a block whose content starts at `first_line`.
+
+    An unclosed `[` or `{` is only noticed lines later; it is reported where it was opened."""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    opened = getattr(exc, "context_mark", None)
+    context = getattr(exc, "context", None) or ""
+    last = max(content.rstrip("\n").count("\n"), 0)  # errors at end of input point at the last line
+    if opened is not None and context.startswith("while parsing a flow") and mark is not None:
+        bracket = "[" if "sequence" in context else "{"
+        closer = "]" if bracket == "[" else "}"
+        noticed = first_line + min(mark.line, last)
+        return (first_line + opened.line, opened.column + 1,
+                f"example is not valid YAML: the {bracket!r} here is never closed; add the missing {closer!r} "
+                f"(the YAML parser only noticed at line {noticed})")
+    at = first_line + (min(mark.line, last) if mark else 0)
+    return at, (mark.column + 1) if mark else 1, f"example is not valid YAML: {problem}"
+
+
+def read_examples(rel: str, tokens) -> tuple[list[Example], list[Diagnostic], set[str]]:
+    """Parse every vaultkit block of a note into an Example (kind validation comes later).
+
+    Also gives the ids written in blocks that could not be read, so that the regions and
+    inline values of such a block are not reported a second time."""
+    examples, diags, unreadable = [], [], set()
     for start, end, content in vaultkit_fences(tokens):
         line = start + 1
         if len(content) > MAX_BLOCK_CHARS:
             diags.append(Diagnostic(rel, line, 1, "VK116", f"example block is {len(content)} characters, over the {MAX_BLOCK_CHARS} limit"))
+            unreadable.update(_WRITTEN_ID.findall(content))
             continue
         try:
-            spec = safe_load(content)
+            spec = safe_load(content, exponent_floats=True)
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            last = max(content.rstrip("\n").count("\n"), 0)  # errors at end of input point at the last line
-            at = line + 1 + (min(mark.line, last) if mark else 0)
-            diags.append(Diagnostic(rel, at, (mark.column + 1) if mark else 1, "VK110", f"example is not valid YAML: {problem}"))
+            at, col, message = _yaml_error(exc, content, line + 1)
+            diags.append(Diagnostic(rel, at, col, "VK110", message))
+            unreadable.update(_WRITTEN_ID.findall(content))
             continue
         except RecursionError:
             diags.append(Diagnostic(rel, line, 1, "VK110", "example YAML is nested too deeply"))
+            unreadable.update(_WRITTEN_ID.findall(content))
             continue
         key_lines = _key_lines(content, line + 1)
         if not isinstance(spec, dict):
@@ -108,8 +132,9 @@ def read_examples(rel: str, tokens) -> tuple[list[Example], list[Diagnostic]]:
             continue
         if kind is None:
             diags.append(Diagnostic(rel, line, 1, "VK113", f"example {ex_id} has no kind"))
+            unreadable.add(ex_id)
             continue
         examples.append(
             Example(rel=rel, id=ex_id, kind=str(kind), spec=spec, line=line, end_line=end, key_lines=key_lines)
         )
-    return examples, diags
+    return examples, diags, unreadable

@@ -44,7 +44,12 @@ def load_site_config(root: Path, output: str | None):
 
 
 def build_command(root: Path, output: str | None, strict: bool) -> int:
+    """Build the site, then print the check's diagnostics and summary (also when the build failed).
+
+    `--strict` exits 1 on any error of the vault and on any warning of MkDocs (a real site
+    problem); an optional asset that is absent (mermaid.min.js) is only mentioned, last."""
     logging.basicConfig(format="%(levelname)s - %(message)s", level=logging.WARNING)
+    plugin = None
     try:
         config = load_site_config(Path(root), output)
         config.strict = strict
@@ -53,16 +58,29 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
             print("vaultkit: the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`", file=sys.stderr)
             return 2
         build(config)
+        failure = None
     except ValueError as exc:
         print(f"vaultkit: {exc}", file=sys.stderr)
         return 2
     except (MkDocsException, OSError) as exc:
+        failure = Diagnostic(".", 1, 1, "VK601", f"site build failed: {_why(exc, strict)}")
+    if plugin is not None and plugin.model is not None:
+        report, _ = plugin.model.pipeline.report()
+    else:
         report = Report()
-        report.add([Diagnostic(".", 1, 1, "VK601", f"site build failed: {exc}")])
+    if failure:
+        report.add([failure])
         report.finish()
-        sys.stdout.write(format_text(report))
-        return 1
-    report, _ = plugin.model.pipeline.report()
     sys.stdout.write(format_text(report))
-    print(f"Site built into {config.site_dir}")
-    return 1 if strict and report.summary.errors else 0
+    if failure is None:
+        print(f"Site built into {config.site_dir}")
+    if plugin is not None and (note := plugin.mermaid_shown_as_code()):
+        print(f"Note: {note}", file=sys.stderr)
+    return 1 if failure or (strict and report.summary.errors) else 0
+
+
+def _why(exc: Exception, strict: bool) -> str:
+    text = str(exc)
+    if strict and text.startswith("Aborted with"):
+        return f"{text.rstrip('!')}: the MkDocs warnings above are site problems; fix them or build without --strict"
+    return text

@@ -2,7 +2,8 @@
 
 Material loads mermaid from a CDN unless `window.mermaid` exists, so the site ships the file and
 loads it before material's bundle looks. Without the file, mermaid fences stay code blocks
-(never a CDN request).
+(never a CDN request), and the build says so once at the end, only when a note has a diagram:
+an optional asset never fails `build --strict`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import html
 import os
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from pymdownx.superfences import fence_code_format
 
 ENV_VAR = "VAULTKIT_MERMAID_JS"
@@ -23,10 +25,25 @@ def find_mermaid_js(start: Path) -> Path | None:
     """$VAULTKIT_MERMAID_JS, else node_modules beside `start` or a parent, else a global npm install."""
     if os.environ.get(ENV_VAR):
         path = Path(os.environ[ENV_VAR])
-        return path if path.is_file() else None
+        if not path.is_file():
+            raise PluginError(f"{ENV_VAR} is {path}, which is not a file; point it at mermaid.min.js or unset it")
+        return path
     candidates = [folder / _IN_PACKAGE for folder in (start, *start.parents)]
     candidates += [root / _IN_PACKAGE for root in _GLOBAL_ROOTS]
     return next((path for path in candidates if path.is_file()), None)
+
+
+def missing_note(notes: int) -> str:
+    """What to tell a person whose diagrams are shown as code."""
+    return (f"{notes} note{'s' * (notes != 1)} with mermaid diagrams: shown as code, since mermaid.min.js "
+            f"was not found. To draw them, run `npm install mermaid` in the folder of mkdocs.yml (or the vault's parent), "
+            f"or set {ENV_VAR} to a mermaid.min.js file.")
+
+
+def notes_with_diagrams(notes) -> list[str]:
+    """Vault paths of the notes that have a ```mermaid fence."""
+    return [note.rel for note in notes if "mermaid" in note.text
+            and any(tok.type == "fence" and tok.info.strip().split(" ")[0] == "mermaid" for tok in note.tokens)]
 
 
 def mermaid_fence(enabled: bool) -> dict:

@@ -18,10 +18,12 @@ from .transform import _TAG, Site, Target, split_fences, split_spans, strip_comm
 class SiteModel(Site):
     """Built once per build; every page is rendered from it (so a page can be rebuilt alone)."""
 
-    def __init__(self, vault: Vault, slugify: Callable[[str, str], str], tags_page: str = "tags.md"):
+    def __init__(self, vault: Vault, slugify: Callable[[str, str], str], tags_page: str = "tags.md",
+                 language: str = "en"):
         self.vault = vault
         self.slugify = slugify
         self.tags_page = tags_page
+        self.language = language  # the theme's: the tooltips of broken links follow it
         self.index = LinkIndex(vault)
         self.pipeline = Pipeline(vault)
         self.published = {

@@ -21,7 +21,7 @@ from ..vault import Vault
 from . import pages
 from .math import render_math
 from .mermaid import SITE_PATH as MERMAID_PATH
-from .mermaid import find_mermaid_js, mermaid_fence
+from .mermaid import find_mermaid_js, mermaid_fence, missing_note, notes_with_diagrams
 from .model import SiteModel
 from .nav import build_nav
 from .transform import transform
@@ -98,7 +98,8 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         _quiet_jieba()
         self._configure_markdown(config)
         vault = Vault.load(config.docs_dir)
-        self.model = SiteModel(vault, self.slugify, tags_page=self.config.tags_page)
+        self.model = SiteModel(vault, self.slugify, tags_page=self.config.tags_page,
+                               language=config.theme.get("language") or "en")
         self.model.pipeline.compute_notes()  # every note's fresh text, on all cores when worth it
         if config.nav is None:
             titles = {rel: note.title for rel, note in self.model.published.items()}
@@ -119,8 +120,6 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         toc.setdefault("slugify", pymdownx_slugify(case="lower"))
         self.slugify = toc["slugify"]
         self.mermaid_js = find_mermaid_js(Path(config.config_file_path or config.docs_dir).resolve().parent)
-        if not self.mermaid_js:
-            log.warning("mermaid.min.js not found (npm install mermaid): mermaid diagrams are shown as code")
         fences = config.mdx_configs["pymdownx.superfences"].setdefault("custom_fences", [])
         fences[:] = [f for f in fences if f.get("name") != "mermaid"] + [mermaid_fence(bool(self.mermaid_js))]
 
@@ -168,8 +167,17 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         if getattr(self, "_gc_was_enabled", False):
             gc.enable()
 
+    def mermaid_shown_as_code(self) -> str | None:
+        """The note for the end of a build whose mermaid diagrams are shown as code, if any."""
+        if self.mermaid_js or self.model is None:
+            return None
+        notes = notes_with_diagrams(self.model.published.values())
+        return missing_note(len(notes)) if notes else None
+
     def on_post_build(self, config):
         self.progress.done()
+        if note := self.mermaid_shown_as_code():
+            log.info(note)  # `vaultkit build` prints it itself, last
         if self.config.feed:
             urls = {rel: self.files.get_file_from_path(rel).url for rel in self.model.published}
             feed = pages.feed_xml(self.model, config.site_name, config.site_url or "", urls)

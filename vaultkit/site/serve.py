@@ -57,7 +57,7 @@ class LiveSite:
     def update(self, result: PassResult, vault) -> int | None:
         """Rebuild what `result` affects; the number of pages rebuilt, None for a full build."""
         old = self.plugin.model
-        new = SiteModel(vault, self.plugin.slugify, tags_page=self.plugin.config.tags_page)
+        new = SiteModel(vault, self.plugin.slugify, tags_page=self.plugin.config.tags_page, language=old.language)
         titles = {rel: note.title for rel, note in new.published.items()}
         unknown = [rel for rel in new.figures if self.kept.files.get_file_from_path(rel) is None]
         if result.structure_changed or unknown or titles != {rel: n.title for rel, n in old.published.items()}:

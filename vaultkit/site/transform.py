@@ -66,6 +66,7 @@ class Site:
     """What the transform needs from the vault; implemented by `model.SiteModel`."""
 
     tags_page: str
+    language: str  # the theme's language: tooltips follow it
 
     def text(self, rel: str) -> str: ...  # the note's body (front matter removed), fresh
     def resolve(self, path: str, source: str) -> Target: ...
@@ -138,9 +139,13 @@ class _Transformer:
     def __init__(self, site: Site, page: str):
         self.site = site
         self.page = page
+        self.language = getattr(site, "language", "en")
         self.embedded_chars = self.embeds = 0
         self.marks: list[dict] = []  # wikilink tokens' meta, by mark number
         self.embedded: list[str] = []  # converted text of embedded notes, by mark number
+
+    def _missing(self, text: str, reason: str) -> str:
+        return missing_link(text, reason, self.language)
 
     def convert(self, text: str, source: str, stack: tuple[tuple[str, str], ...], first_line: int = 0) -> str:
         """Rewrite `text` (lines of note `source` from `first_line` of its body) for the page;
@@ -195,7 +200,7 @@ class _Transformer:
             return self.embed(resolved, path, heading, block, alias, stack, line_prefix)
         text = alias or _link_text(path or "", heading, block)
         if resolved.rel is None:
-            return _missing(text, resolved.reason)
+            return self._missing(text, resolved.reason)
         fragment = ""
         if block:
             fragment = "^" + block
@@ -206,7 +211,7 @@ class _Transformer:
     def embed(self, resolved, path, heading, block, alias, stack, line_prefix) -> str:
         name = posixpath.basename(path) or path
         if resolved.rel is None:
-            return _missing(alias or name, resolved.reason)
+            return self._missing(alias or name, resolved.reason)
         rel = resolved.rel
         suffix = posixpath.splitext(rel)[1].lower()
         if suffix in IMAGE_SUFFIXES:
@@ -220,19 +225,19 @@ class _Transformer:
             return f"[{_escape_link_text(alias or name)}]({url(self.page, rel)})"
         key = (rel, f"^{block}" if block else heading or "")
         if key in stack:
-            return _missing(alias or name, "embed cycle")
+            return self._missing(alias or name, "embed cycle")
         if len(stack) > MAX_EMBED_DEPTH:
-            return _missing(alias or name, "embed too deep")
+            return self._missing(alias or name, "embed too deep")
         body, first_line = self.site.text(rel), 0
         if heading or block:
             found = self.site.section(rel, heading, block)
             if found is None:
-                return _missing(alias or f"{name}#{heading or '^' + block}", "missing section")
+                return self._missing(alias or f"{name}#{heading or '^' + block}", "missing section")
             body, first_line = found
         self.embeds += 1
         self.embedded_chars += len(body)
         if self.embeds > MAX_EMBEDS or self.embedded_chars > MAX_EMBEDDED_CHARS:
-            return _missing(alias or name, "too much embedded text on this page")
+            return self._missing(alias or name, "too much embedded text on this page")
         inner = self.convert(body, rel, stack + (key,), first_line)
         title = f"[{_escape_link_text(alias or posixpath.splitext(name)[0])}]({url(self.page, rel)})"
         lines = ['<div class="vk-embed" markdown="1">', "", title, "", *inner.strip("\n").split("\n"), "", "</div>"]
@@ -243,8 +248,24 @@ class _Transformer:
 # -- helpers -----------------------------------------------------------------------------
 
 
-def _missing(text: str, reason: str) -> str:
-    return f'<span class="{MISSING_CLASS}" title="{html.escape(reason)}">{html.escape(text)}</span>'
+# The tooltip of a link that leads nowhere, in the site's language (English otherwise).
+MISSING_TOOLTIPS = {
+    "zh": {
+        "missing": "链接的笔记或文件不存在",
+        "unpublished": "该笔记未发布",
+        "outside the vault": "链接指向库外，未跟随",
+        "embed cycle": "循环嵌入，已停止",
+        "embed too deep": "嵌入层级过深，已停止",
+        "too much embedded text on this page": "本页嵌入的内容过多，已停止",
+        "missing section": "目标笔记中没有这个标题或块",
+    },
+}
+
+
+def missing_link(text: str, reason: str, language: str = "en") -> str:
+    """A link that leads nowhere: plain text with a CSS class and the reason as tooltip."""
+    tooltip = MISSING_TOOLTIPS.get(language.split("-")[0].split("_")[0].lower(), {}).get(reason, reason)
+    return f'<span class="{MISSING_CLASS}" title="{html.escape(tooltip)}">{html.escape(text)}</span>'
 
 
 def _link_text(path: str, heading: str | None, block: str | None) -> str:
