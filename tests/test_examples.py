@@ -247,7 +247,7 @@ def test_summary_counts_what_was_verified(tmp_path):
     apply_changes(changes)
     report, _ = run(root)
     assert report.summary.examples == 1 and report.summary.notes == 1
-    assert "1 examples" in report.summary.line()
+    assert "1 example," in report.summary.line()
 
 
 def test_tables_and_figures_round_a_decimal_tie_alike():

@@ -147,7 +147,7 @@ def test_build_excludes_private_files_and_is_deterministic(tmp_path):
         assert b"LEAKMARK" not in data, rel
     site = tmp_path / "s1"
     home = (site / "index.html").read_text(encoding="utf-8")
-    assert 'class="vk-missing" title="unpublished">草稿<' in home
+    assert 'class="vk-missing" title="该笔记未发布">草稿<' in home
     page = (site / "公开" / "index.html").read_text(encoding="utf-8")
     assert "<mark>重点</mark>" in page and "公开笔记" in page
     assert "<pubDate>Wed, 01 May 2024" in (site / "feed.xml").read_text(encoding="utf-8")
