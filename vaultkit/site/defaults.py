@@ -10,7 +10,7 @@ DEFAULT_CONFIG = """
 site_name: {site_name}
 theme:
   name: material
-  language: zh
+  language: {language}
   font: false  # system fonts: nothing is fetched from a font CDN
   features:
     - navigation.sections
@@ -24,7 +24,7 @@ theme:
       primary: deep purple
       accent: amber
 plugins:
-  - search  # theme language zh: material segments Chinese with jieba
+  - search  # with language zh, material segments Chinese words with jieba
   - vaultkit
 validation:
   links:
@@ -34,5 +34,5 @@ validation:
 """
 
 
-def default_config_text(site_name: str) -> str:
-    return DEFAULT_CONFIG.format(site_name=site_name.replace("'", "").replace(":", " ") or "Vault")
+def default_config_text(site_name: str, language: str = "zh") -> str:
+    return DEFAULT_CONFIG.format(site_name=site_name.replace("'", "").replace(":", " ") or "Vault", language=language)
