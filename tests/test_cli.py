@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+
+import pytest
 
 from vaultkit.cli import default_vault, main
 
@@ -55,3 +58,157 @@ def test_closed_pipe_ends_quietly(tmp_path):
     stderr = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1
     assert "Traceback" not in stderr
+
+
+def vaultkit(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "vaultkit", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_a_file_given_as_vault_says_to_pass_its_folder(tmp_path):
+    (tmp_path / "vault").mkdir()
+    (tmp_path / "vault" / "注意力笔记.md").write_text("# 注意力\n", encoding="utf-8")
+    run = vaultkit("check", "vault/注意力笔记.md", cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr == "vaultkit: vault/注意力笔记.md is a file; pass the vault folder that holds it, e.g. vault\n"
+
+
+def test_the_default_vault_is_explained_when_absent(tmp_path):
+    run = vaultkit("check", cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr == (
+        "vaultkit: no vault given, and ./vault (the default when there is no mkdocs.yml) does not exist; "
+        "pass the vault folder, e.g. `vaultkit check notes`, or set it up once with `vaultkit init notes`\n"
+    )
+
+
+def test_abbreviated_flags_are_refused_with_the_subcommand_usage(tmp_path):
+    run = vaultkit("fix", "--dif", str(tmp_path))
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == [
+        "usage: vaultkit fix [-h] [--diff] [--format {text,json,github}] [vault]",
+        "vaultkit fix: error: unrecognized arguments: --dif (did you mean --diff?)",
+    ]
+    run = vaultkit("check", "--fromat", "json")
+    assert run.stderr.splitlines() == [
+        "usage: vaultkit check [-h] [--format {text,json,github}] [vault]",
+        "vaultkit check: error: unrecognized arguments: --fromat (did you mean --format?)",
+    ]
+
+
+def test_one_note_is_singular(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\n见 [[a]]。\n", encoding="utf-8")
+    run = vaultkit("check", str(tmp_path))
+    assert run.stdout == ("Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. "
+                          "0 errors, 0 warnings.\n")
+
+
+def test_fix_diff_with_nothing_to_rewrite_shows_the_errors_left(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\n见 [[nope]]。\n", encoding="utf-8")
+    run = vaultkit("fix", "--diff", str(tmp_path))
+    assert run.returncode == 1 and run.stdout == ""  # stdout is the patch: empty
+    assert run.stderr == (
+        "a.md:3:3: VK501 link target of [[nope]] does not exist in the vault\n"
+        "Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 1 error, 0 warnings.\n"
+        "Nothing for fix to rewrite; the errors above need editing by hand.\n"
+    )
+    run = vaultkit("fix", "--diff", str(tmp_path), "--format", "json")
+    data = json.loads(run.stdout)
+    assert run.returncode == 1 and data["rewrites"] == []
+    assert [d["code"] for d in data["diagnostics"]] == ["VK501"] and data["summary"]["errors"] == 1
+
+
+def test_fix_diff_json_holds_the_diff(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\n见 [[sub/b]]。\n", encoding="utf-8")
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "b.md").write_text("# B\n", encoding="utf-8")
+    data = json.loads(vaultkit("fix", "--diff", str(tmp_path), "--format", "json").stdout)
+    assert [r["path"] for r in data["rewrites"]] == ["a.md"]
+    assert "+见 [[c/b]]。" in data["rewrites"][0]["diff"]
+
+
+EXAMPLE = """# 例子
+
+```vaultkit
+id: e1
+kind: attention
+Q: {q}
+K: [[0.3, -0.5], [-0.2, 0.6]]
+V: [[1, 0], [0, 1]]
+```
+
+<!-- vaultkit:begin e1 -->
+<!-- vaultkit:end e1 -->
+
+权重是 0.5 %%=e1.weights[0][0]%%。
+"""
+
+
+def test_an_unclosed_bracket_is_one_diagnostic_at_its_line(tmp_path):
+    (tmp_path / "n.md").write_text(EXAMPLE.format(q="[[0.5, 0.3], [0.1, -0.4]"), encoding="utf-8")
+    run = vaultkit("check", str(tmp_path))
+    assert run.stdout.splitlines()[0] == (
+        "n.md:6:4: VK110 example is not valid YAML: the '[' here is never closed; add the missing ']' "
+        "(the YAML parser only noticed at line 7)"
+    )
+    assert run.stdout.splitlines()[1].endswith("1 error, 0 warnings.")  # no VK104, no VK202
+
+
+def test_exponent_numbers_are_numbers(tmp_path):
+    (tmp_path / "n.md").write_text(EXAMPLE.format(q="[[1e-3, 0], [0, 1E2]]"), encoding="utf-8")
+    run = vaultkit("check", str(tmp_path), "--format", "json")
+    data = json.loads(run.stdout)
+    assert data["summary"]["examples"] == 1 and data["summary"]["values"] == 1
+    assert [d["code"] for d in data["diagnostics"]] == ["VK101"]  # it ran: only its region is stale
+
+
+def test_a_missing_figure_is_reported_once(tmp_path):
+    (tmp_path / "n.md").write_text(
+        "# 图\n\n```vaultkit\nid: e1\nkind: attention\ntokens: [a, b]\nseed: 1\nfigure: figs/e1.svg\n```\n\n"
+        "<!-- vaultkit:begin e1 -->\n<!-- vaultkit:end e1 -->\n\n见 ![[figs/e1.svg]]\n", encoding="utf-8")
+    lines = vaultkit("check", str(tmp_path)).stdout.splitlines()
+    assert [line for line in lines if "e1.svg" in line] == [
+        "n.md:8:1: VK401 figure figs/e1.svg of example e1 is missing; vaultkit fix draws it"
+    ]
+    assert vaultkit("fix", str(tmp_path)).returncode == 0
+    assert vaultkit("check", str(tmp_path)).returncode == 0
+
+
+def test_strict_build_passes_without_mermaid_and_says_so_once(tmp_path):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "a.md").write_text("# A\n\n```mermaid\ngraph LR\n  a --> b\n```\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "VAULTKIT_MERMAID_JS"}
+    run = subprocess.run([sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True,
+                         text=True, cwd=tmp_path, env=env)
+    if "mermaid" in (run.stdout + run.stderr) and run.stderr.count("Note:") == 0:
+        pytest.skip("mermaid.min.js is installed here")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stderr == (
+        "Note: 1 note with mermaid diagrams: shown as code, since mermaid.min.js was not found. To draw them, "
+        "run `npm install mermaid` in the folder of mkdocs.yml (or the vault's parent), "
+        "or set VAULTKIT_MERMAID_JS to a mermaid.min.js file.\n"
+    )
+
+
+def test_a_failed_strict_build_still_prints_the_check(tmp_path):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "a.md").write_text("# A\n\n[[nope]]\n", encoding="utf-8")
+    env = {**os.environ, "VAULTKIT_MERMAID_JS": str(tmp_path / "missing.js")}
+    run = subprocess.run([sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True,
+                         text=True, cwd=tmp_path, env=env)
+    assert run.returncode == 1
+    assert run.stderr.splitlines()[0] == (
+        f"WARNING - vaultkit: VAULTKIT_MERMAID_JS is {tmp_path / 'missing.js'}, which is not a file; "
+        "point it at mermaid.min.js or unset it"
+    )
+    assert run.stdout.splitlines() == [
+        ".:1:1: VK601 site build failed: Aborted with 1 warnings in strict mode: the MkDocs warnings above are "
+        "site problems; fix them or build without --strict",
+        "a.md:3:1: VK501 link target of [[nope]] does not exist in the vault",
+        "Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 2 errors, 0 warnings.",
+    ]
+    plain = subprocess.run([sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True,
+                           text=True, cwd=tmp_path)
+    assert plain.returncode == 1
+    assert plain.stdout.splitlines()[0] == "a.md:3:1: VK501 link target of [[nope]] does not exist in the vault"

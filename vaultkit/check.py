@@ -55,6 +55,8 @@ def apply_changes(changes: list[FileChange]) -> tuple[list[str], list[Diagnostic
     written, refused = [], []
     for change in changes:
         try:
+            if change.old is None:  # a figure drawn for the first time: its folder may be new too
+                change.path.parent.mkdir(parents=True, exist_ok=True)
             if write_bytes(change.path, change.new, expected=change.old):
                 written.append(change.rel)
         except StaleFileError:

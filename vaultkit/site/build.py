@@ -81,6 +81,6 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
 
 def _why(exc: Exception, strict: bool) -> str:
     text = str(exc)
-    if strict and text.startswith("Aborted with"):
+    if strict and text.endswith("warnings in strict mode!"):
         return f"{text.rstrip('!')}: the MkDocs warnings above are site problems; fix them or build without --strict"
     return text

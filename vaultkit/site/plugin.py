@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mkdocs.config import config_options as opt
 from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from pymdownx.slugs import slugify as pymdownx_slugify
@@ -119,7 +120,11 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         toc = config.mdx_configs["toc"]
         toc.setdefault("slugify", pymdownx_slugify(case="lower"))
         self.slugify = toc["slugify"]
-        self.mermaid_js = find_mermaid_js(Path(config.config_file_path or config.docs_dir).resolve().parent)
+        try:
+            self.mermaid_js = find_mermaid_js(Path(config.config_file_path or config.docs_dir).resolve().parent)
+        except PluginError as exc:  # a wrong VAULTKIT_MERMAID_JS: a warning, so --strict fails on it
+            log.warning(str(exc))
+            self.mermaid_js = None
         fences = config.mdx_configs["pymdownx.superfences"].setdefault("custom_fences", [])
         fences[:] = [f for f in fences if f.get("name") != "mermaid"] + [mermaid_fence(bool(self.mermaid_js))]
 
