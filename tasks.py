@@ -44,14 +44,19 @@ def ensure_venv() -> None:
     STAMP.write_text(wanted)
 
 
-def ensure_mermaid() -> None:
-    """Mermaid diagrams need mermaid.min.js from the npm registry; without npm they show as code."""
-    if (ROOT / "node_modules" / "mermaid").is_dir() or not shutil.which("npm"):
+NPM_PACKAGES = {"mermaid": "mermaid@11", "katex": "katex@0.16"}  # diagrams, and formulas typeset with KaTeX's fonts
+
+
+def ensure_npm_assets() -> None:
+    """mermaid and KaTeX from the npm registry, for the site to ship offline. Without npm,
+    diagrams show as code and formulas as the browser's MathML (everything else works)."""
+    if all((ROOT / "node_modules" / name).is_dir() for name in NPM_PACKAGES) or not shutil.which("npm"):
         return
-    print("Installing mermaid (npm) for offline diagrams ...", flush=True)
-    done = subprocess.run(["npm", "install", "--no-save", "--no-audit", "--no-fund", "--silent", "mermaid@11"], cwd=ROOT)
+    print("Installing mermaid and KaTeX (npm) for offline diagrams and formulas ...", flush=True)
+    done = subprocess.run(["npm", "install", "--no-save", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES.values()],
+                          cwd=ROOT)
     if done.returncode:
-        print("npm could not install mermaid; diagrams will show as code", flush=True)
+        print("npm could not install mermaid and KaTeX; diagrams will show as code, formulas as MathML", flush=True)
 
 
 def vaultkit(*args: str) -> int:
@@ -74,7 +79,7 @@ def tests(args: list[str]) -> int:
 
 def main(argv: list[str]) -> int:
     ensure_venv()
-    ensure_mermaid()
+    ensure_npm_assets()
     if argv[:1] == ["test"]:
         return tests(argv[1:])
     if argv == ["setup"]:

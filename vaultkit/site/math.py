@@ -1,4 +1,6 @@
-"""Server-side math: arithmatex's generic output -> MathML (no script, no network at view time)."""
+"""Server-side math: arithmatex's generic output -> MathML (no script, no network at view time).
+
+Each formula keeps its TeX in `data-tex`, for KaTeX to typeset when the site ships it (`katex`)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,15 @@ def _mathml(tex: str, display: str) -> str:
         return f'<code class="vk-math-error">{html.escape(source)}</code>'
 
 
+def _tex_attribute(tex: str) -> str:
+    return html.escape(html.unescape(tex).strip(), quote=True)
+
+
 def render_math(page_html: str) -> str:
-    """Replace every arithmatex span and div by MathML."""
-    page_html = _BLOCK.sub(lambda m: f'<div class="vk-math">{_mathml(m["tex"], "block")}</div>', page_html)
-    return _INLINE.sub(lambda m: _mathml(m["tex"], "inline"), page_html)
+    """Replace every arithmatex span and div by MathML, keeping the TeX in `data-tex`."""
+    page_html = _BLOCK.sub(
+        lambda m: f'<div class="vk-math" data-tex="{_tex_attribute(m["tex"])}">{_mathml(m["tex"], "block")}</div>',
+        page_html)
+    return _INLINE.sub(
+        lambda m: f'<span class="vk-math-inline" data-tex="{_tex_attribute(m["tex"])}">{_mathml(m["tex"], "inline")}</span>',
+        page_html)

@@ -20,6 +20,9 @@ from pymdownx.slugs import slugify as pymdownx_slugify
 
 from ..vault import Vault
 from . import pages
+from .katex import SCRIPT as MATH_SCRIPT
+from .katex import SITE_DIR as KATEX_DIR
+from .katex import find_katex_dist, katex_files
 from .math import render_math
 from .mermaid import SITE_PATH as MERMAID_PATH
 from .mermaid import find_mermaid_js, mermaid_fence, missing_note, notes_with_diagrams
@@ -90,6 +93,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self.model: SiteModel | None = None
         self.files: Files | None = None
         self.mermaid_js: Path | None = None
+        self.katex: dict[str, Path] = {}  # site path -> file, when KaTeX was found
 
     def on_config(self, config):
         # A build makes few reference cycles; the cyclic collector would rescan every note's
@@ -108,6 +112,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         config.extra_css.append(CSS_PATH)
         if self.mermaid_js:
             config.extra_javascript.insert(0, MERMAID_PATH)
+        if self.katex:
+            config.extra_css.append(f"{KATEX_DIR}/katex.min.css")
+            config.extra_javascript += [f"{KATEX_DIR}/katex.min.js", MATH_SCRIPT]
         return config
 
     def _configure_markdown(self, config) -> None:
@@ -125,6 +132,12 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         except PluginError as exc:  # a wrong VAULTKIT_MERMAID_JS: a warning, so --strict fails on it
             log.warning(str(exc))
             self.mermaid_js = None
+        try:
+            dist = find_katex_dist(Path(config.config_file_path or config.docs_dir).resolve().parent)
+        except PluginError as exc:  # a wrong VAULTKIT_KATEX_DIR: a warning, so --strict fails on it
+            log.warning(str(exc))
+            dist = None
+        self.katex = katex_files(dist) if dist else {}
         fences = config.mdx_configs["pymdownx.superfences"].setdefault("custom_fences", [])
         fences[:] = [f for f in fences if f.get("name") != "mermaid"] + [mermaid_fence(bool(self.mermaid_js))]
 
@@ -146,6 +159,10 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         files.append(File.generated(config, CSS_PATH, abs_src_path=str(ASSETS / "vaultkit.css")))
         if self.mermaid_js:
             files.append(File.generated(config, MERMAID_PATH, abs_src_path=str(self.mermaid_js)))
+        for site_path, path in self.katex.items():
+            files.append(File.generated(config, site_path, abs_src_path=str(path)))
+        if self.katex:
+            files.append(File.generated(config, MATH_SCRIPT, abs_src_path=str(ASSETS / "vaultkit-math.js")))
         self.files = files
         self.progress = Progress(len(files.documentation_pages()))
         return files

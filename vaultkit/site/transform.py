@@ -179,8 +179,11 @@ class _Transformer:
 
     def rewrite_text(self, text: str, source: str, stack: tuple[str, ...]) -> str:
         text = strip_comments(text)
-        out = []
+        out, pos = [], 0
         for protected, piece in split_spans(text):
+            pos += len(piece)
+            if protected and piece.startswith("$$"):
+                piece = inline_display_math(text, pos - len(piece), pos)
             piece = _LINK_MARK.sub(lambda m: self.wikilink(m, source, stack), piece)
             if not protected:
                 piece = escape_stray_dollars(_TAG.sub(self.tag, piece))
@@ -341,6 +344,14 @@ def split_spans(text: str) -> list[tuple[bool, str]]:
         pos = match.end()
     pieces.append((False, text[pos:]))
     return [(p, s) for p, s in pieces if s]
+
+
+def inline_display_math(text: str, start: int, end: int) -> str:
+    """`$$…$$` at text[start:end] sharing its line with words (`总量是 $$\\frac{a}{b}$$ 字节`):
+    arithmatex reads `$$` only as a block of its own, so it becomes inline math in display style."""
+    before = text[text.rfind("\n", 0, start) + 1 : start]
+    alone = re.fullmatch(r"[\s>]*", before) and re.match(r"[ \t]*(?:\n|$)", text[end:])
+    return text[start:end] if alone else "\\(\\displaystyle " + text[start + 2 : end - 2] + "\\)"
 
 
 def escape_stray_dollars(text: str) -> str:
