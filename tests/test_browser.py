@@ -1,33 +1,28 @@
-"""The built site in headless Chromium: pages open, internal links work, math is typeset,
-an SVG is visible, Chinese search finds a result, mermaid draws. Screenshots go to the tmp dir.
+"""The built site in headless Chromium, driven by Playwright: pages open, internal links work,
+math is typeset with growing brackets, an SVG is visible, Chinese search finds a result (set
+programmatically and typed as a person types it), a folded callout opens on click, mermaid
+draws, and no page logs a console error. Screenshots go to the tmp dir.
 
-Chromium is driven over the DevTools protocol on `--remote-debugging-pipe` (fds 3 and 4), so
-no extra package is needed. Skips when chromium is not installed.
+Playwright (PyPI) drives Debian's /usr/bin/chromium through `executable_path`: no browser is
+downloaded. Skips when chromium or playwright is absent.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
-import json
-import os
 import shutil
-import subprocess
 import threading
-import time
-from base64 import b64decode
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
 from vaultkit.site.build import build_command
 
+ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--window-size=1280,900",
-]
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
 
 VAULT_NOTES = {
@@ -37,85 +32,20 @@ VAULT_NOTES = {
     "流程.md": "# 流程\n\n```mermaid\ngraph LR\n  甲 --> 乙\n```\n\n> [!tip]- 折叠提示\n> 隐藏的内容\n",
 }
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#7c3aed"/></svg>'
+ATTENTION_NOTE = "LLM 推理/04 注意力矩阵推导/"
+FORMULA_NOTE = "LLM 推理/03 缩放点积注意力/"
 
 
-class Browser:
-    """A minimal DevTools-protocol client over Chromium's debugging pipe."""
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
 
-    def __init__(self, user_data_dir: Path):
-        to_chrome_r, to_chrome_w = os.pipe()
-        from_chrome_r, from_chrome_w = os.pipe()
 
-        def child_fds():
-            os.dup2(to_chrome_r, 3)
-            os.dup2(from_chrome_w, 4)
-
-        self.proc = subprocess.Popen(
-            [CHROMIUM, *FLAGS, f"--user-data-dir={user_data_dir}", "--remote-debugging-pipe", "about:blank"],
-            preexec_fn=child_fds, close_fds=False,  # preexec's fds 3 and 4 must survive
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        os.close(to_chrome_r)
-        os.close(from_chrome_w)
-        self.out = os.fdopen(to_chrome_w, "wb")
-        self.inp = os.fdopen(from_chrome_r, "rb")
-        self.next_id = 0
-        self.buffer = b""
-        target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-
-    def call(self, method: str, session: str | None = None, **params):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params}
-        if session:
-            message["sessionId"] = session
-        self.out.write(json.dumps(message).encode() + b"\0")
-        self.out.flush()
-        while True:
-            reply = self._read()
-            if reply.get("id") == self.next_id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                return reply["result"]
-
-    def _read(self) -> dict:
-        while b"\0" not in self.buffer:
-            chunk = self.inp.read1(65536)
-            if not chunk:
-                raise RuntimeError("chromium closed the pipe")
-            self.buffer += chunk
-        message, self.buffer = self.buffer.split(b"\0", 1)
-        return json.loads(message)
-
-    def page(self, method: str, **params):
-        return self.call(method, session=self.session, **params)
-
-    def open(self, url: str, settle: float = 0.3) -> None:
-        self.page("Page.navigate", url=url)
-        self.wait_for("document.readyState === 'complete'")
-        time.sleep(settle)
-
-    def js(self, expression: str):
-        result = self.page("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
-        return result["result"].get("value")
-
-    def wait_for(self, expression: str, timeout: float = 15) -> bool:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.js(expression):
-                return True
-            time.sleep(0.1)
-        return False
-
-    def screenshot(self, path: Path) -> None:
-        path.write_bytes(b64decode(self.page("Page.captureScreenshot", format="png")["data"]))
-
-    def close(self) -> None:
-        try:
-            self.call("Browser.close")
-        except RuntimeError:
-            pass
-        self.proc.wait(timeout=10)
+def serve(site: Path):
+    handler = functools.partial(QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 @pytest.fixture(scope="module")
@@ -128,78 +58,151 @@ def served_site(tmp_path_factory):
     (vault / "assets/box.svg").write_text(SVG, encoding="utf-8")
     site = root / "site"
     assert build_command(vault, str(site), strict=False) == 0
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/", root
+    server, base = serve(site)
+    yield base, root
     server.shutdown()
 
 
 @pytest.fixture(scope="module")
-def browser(served_site):
-    _, root = served_site
-    profile = root / "profile"
-    profile.mkdir()
-    chrome = Browser(profile)
-    yield chrome
-    chrome.close()
+def bundled_site(tmp_path_factory):
+    """The bundled vault's site, built with the repository's mkdocs.yml."""
+    site = tmp_path_factory.mktemp("bundled") / "site"
+    assert build_command(ROOT / "vault", str(site), strict=True) == 0
+    server, base = serve(site)
+    yield base
+    server.shutdown()
 
 
-def test_internal_links_open_real_pages(served_site, browser):
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chrome = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield chrome
+        chrome.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records console errors and uncaught exceptions."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.errors = []
+    page.on("console", lambda message: message.type == "error" and page.errors.append(f"{page.url}: {message.text}"))
+    page.on("pageerror", lambda error: page.errors.append(f"{page.url}: {error}"))
+    yield page
+    context.close()
+
+
+def test_internal_links_open_real_pages(served_site, page):
     base, root = served_site
-    browser.open(base)
-    links = browser.js(
+    page.goto(base)
+    links = page.evaluate(
         "[...document.querySelectorAll('article a[href]')]"
         ".map(a => a.href).filter(h => h.startsWith(location.origin) && !h.includes('#'))"
     )
     assert len(links) >= 3
     for link in links:
-        browser.open(link, settle=0)
-        assert browser.js("document.querySelector('article h1') !== null"), link
-        assert "404" not in browser.js("document.title"), link
-    browser.screenshot(root / "home.png")
+        page.goto(link)
+        assert page.locator("article h1").count() == 1, link
+        assert "404" not in page.title(), link
+    page.screenshot(path=root / "home.png")
 
 
-def test_math_is_typeset(served_site, browser):
+def test_math_is_typeset(served_site, page):
     base, root = served_site
-    browser.open(base + "%E6%95%B0%E5%AD%A6/")
-    sizes = browser.js(
-        "[...document.querySelectorAll('article math')].map(m => m.getBoundingClientRect().width)"
-    )
+    page.goto(base + quote("数学/"))
+    sizes = page.evaluate("[...document.querySelectorAll('article [data-tex]')].map(m => m.getBoundingClientRect().width)")
     assert len(sizes) == 2 and all(width > 20 for width in sizes)
-    assert "价格 $5 到 $10" in browser.js("document.querySelector('article').innerText")
-    browser.screenshot(root / "math.png")
+    assert "价格 $5 到 $10" in page.locator("article").inner_text()
+    page.screenshot(path=root / "math.png")
 
 
-def test_svg_embed_is_visible(served_site, browser):
+def test_svg_embed_is_visible(served_site, page):
     base, root = served_site
-    browser.open(base + "%E5%9B%BE/")
-    assert browser.wait_for("(() => { const i = document.querySelector('article img'); return i && i.complete && i.naturalWidth > 0; })()")
-    assert browser.js("document.querySelector('article img').getBoundingClientRect().width") == 400
-    browser.screenshot(root / "svg.png")
+    page.goto(base + quote("图/"))
+    page.wait_for_function("(() => { const i = document.querySelector('article img'); return i && i.complete && i.naturalWidth > 0; })()")
+    assert page.locator("article img").bounding_box()["width"] == 400
+    page.screenshot(path=root / "svg.png")
 
 
-def test_mermaid_renders_offline(served_site, browser):
+def test_mermaid_renders_offline(served_site, page):
     base, root = served_site
-    browser.open(base + "%E6%B5%81%E7%A8%8B/")
-    if not browser.js("document.querySelector('script[src*=\"mermaid.min.js\"]') !== null"):
-        pytest.skip("mermaid.min.js not found at build time (npm install -g mermaid)")
+    page.goto(base + quote("流程/"))
+    if page.locator('script[src*="mermaid.min.js"]').count() == 0:
+        pytest.skip("mermaid.min.js not found at build time (npm install mermaid)")
     # material swaps <pre class="mermaid"> for a <div class="mermaid"> holding the drawing
     # in a closed shadow root: a drawn diagram is a div with a real height
-    assert browser.wait_for("(() => { const d = document.querySelector('div.mermaid');"
-                            " return d && d.getBoundingClientRect().height > 30; })()")
-    resources = browser.js("performance.getEntriesByType('resource').map(r => r.name)")
+    page.wait_for_function("(() => { const d = document.querySelector('div.mermaid');"
+                           " return d && d.getBoundingClientRect().height > 30; })()")
+    resources = page.evaluate("performance.getEntriesByType('resource').map(r => r.name)")
     assert [r for r in resources if not r.startswith(base)] == []
-    browser.screenshot(root / "mermaid.png")
+    page.screenshot(path=root / "mermaid.png")
 
 
-def test_chinese_search_finds_a_page(served_site, browser):
+def test_chinese_search_finds_a_page(served_site, page):
     base, root = served_site
-    browser.open(base)
-    browser.js("document.querySelector('.md-search__input').focus()")
-    browser.js(
-        "(() => { const i = document.querySelector('.md-search__input'); i.value = '注意力';"
+    page.goto(base)
+    page.evaluate(
+        "(() => { const i = document.querySelector('.md-search__input'); i.focus(); i.value = '注意力';"
         " i.dispatchEvent(new Event('input', {bubbles: true})); i.dispatchEvent(new KeyboardEvent('keyup')); })()"
     )
-    assert browser.wait_for("document.querySelectorAll('.md-search-result__item').length > 0")
-    browser.screenshot(root / "search.png")
+    page.wait_for_function("document.querySelectorAll('.md-search-result__item').length > 0")
+    page.screenshot(path=root / "search.png")
+
+
+def test_typing_chinese_into_search_returns_results(bundled_site, page, tmp_path):
+    page.goto(bundled_site)
+    page.locator(".md-search__input").click()
+    page.locator(".md-search__input").press_sequentially("注意力", delay=80)
+    page.wait_for_function("document.querySelectorAll('.md-search-result__item').length > 0")
+    assert "注意力" in page.locator(".md-search-result").inner_text()
+    page.screenshot(path=tmp_path / "typed-search.png")
+
+
+def test_the_attention_note_figure_is_visible(bundled_site, page, tmp_path):
+    page.goto(bundled_site + quote(ATTENTION_NOTE))
+    figure = page.locator('article img[src*="attention-derivation.svg"]')
+    figure.scroll_into_view_if_needed()
+    page.wait_for_function("(() => { const i = document.querySelector('article img[src*=\"attention-derivation.svg\"]');"
+                           " return i && i.complete && i.naturalWidth > 0; })()")
+    assert figure.is_visible() and figure.bounding_box()["width"] > 300
+    page.screenshot(path=tmp_path / "attention.png")
+
+
+def test_a_folded_callout_opens_on_click(bundled_site, page):
+    page.goto(bundled_site + quote(ATTENTION_NOTE))
+    callout = page.locator("article details").first
+    assert callout.get_attribute("open") is None
+    body = callout.locator("p").first
+    assert not body.is_visible()
+    callout.locator("summary").click()
+    assert callout.get_attribute("open") is not None and body.is_visible()
+
+
+def test_formulas_render_with_growing_brackets(bundled_site, page, tmp_path):
+    page.goto(bundled_site + quote(FORMULA_NOTE))
+    page.wait_for_load_state("networkidle")
+    # the \\left( ... \\right) around the fraction: its bracket is taller than a bracket in the text
+    heights = page.evaluate("""(() => {
+      const formula = [...document.querySelectorAll('article div.vk-math')].find(f => f.dataset.tex.includes('\\\\left('));
+      const katex = formula.querySelector('.katex-html');
+      const glyphs = katex
+        ? [...katex.querySelectorAll('span')].filter(s => s.children.length === 0 && s.textContent === '(')
+        : [...formula.querySelectorAll('mo')].filter(m => m.textContent === '(');
+      return glyphs.map(g => g.getBoundingClientRect().height);
+    })()""")
+    assert len(heights) >= 2 and max(heights) > 1.8 * min(heights), heights
+    roots = page.evaluate("[...document.querySelectorAll('article .katex-html .sqrt, article msqrt')].length")
+    assert roots >= 1
+    page.locator("article div.vk-math").first.screenshot(path=tmp_path / "formula.png")
+    assert page.errors == []
+
+
+def test_no_page_logs_a_console_error(bundled_site, page):
+    page.goto(bundled_site)
+    pages = page.evaluate("[...new Set([...document.querySelectorAll('nav a.md-nav__link[href]')]"
+                          ".map(a => a.href).filter(h => h.startsWith(location.origin)))]")
+    assert len(pages) >= 20
+    for url in pages:
+        page.goto(url)
+    assert page.errors == []

@@ -43,12 +43,12 @@ def test_katex_is_shipped_when_found_and_formulas_stay_mathml_without_it(tmp_pat
     monkeypatch.chdir(tmp_path)  # with no mkdocs.yml, KaTeX is looked for from the working folder up
     assert build_command(vault, str(tmp_path / "plain"), strict=True) == 0
     page = (tmp_path / "plain" / "a" / "index.html").read_text(encoding="utf-8")
-    assert "<math" in page and "katex" not in page
+    assert "<math" in page and "katex" not in page and 'src="../assets/vaultkit/vaultkit.js"' in page
     make_katex(tmp_path / "node_modules" / "katex" / "dist")
     assert build_command(vault, str(tmp_path / "with"), strict=True) == 0
     site = tmp_path / "with"
     page = (site / "a" / "index.html").read_text(encoding="utf-8")
-    assert 'src="../assets/vaultkit/katex/katex.min.js"' in page and 'src="../assets/vaultkit/vaultkit-math.js"' in page
+    assert 'src="../assets/vaultkit/katex/katex.min.js"' in page and 'src="../assets/vaultkit/vaultkit.js"' in page
     assert 'href="../assets/vaultkit/katex/katex.min.css"' in page and "<math" in page
     assert (site / "assets/vaultkit/katex/fonts/KaTeX_Main-Regular.woff2").is_file()
     assert not (site / "assets/vaultkit/katex/fonts/KaTeX_Main-Regular.ttf").exists()

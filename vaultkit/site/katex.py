@@ -2,7 +2,7 @@
 
 Formulas are written into pages as MathML at build time (no script needed, see `math`), with
 their TeX in `data-tex`. Where KaTeX is found, the site also ships it (script, stylesheet, woff2
-fonts) and `vaultkit-math.js` typesets every formula with it: its own fonts grow brackets
+fonts) and the site's `vaultkit.js` typesets every formula with it: its own fonts grow brackets
 around fractions and draw a clear `\\sqrt` bar on every machine, which the browser's MathML
 does only with a math font installed. Without KaTeX the MathML stays (never a CDN request).
 """
@@ -16,7 +16,6 @@ from mkdocs.exceptions import PluginError
 
 ENV_VAR = "VAULTKIT_KATEX_DIR"
 SITE_DIR = "assets/vaultkit/katex"
-SCRIPT = "assets/vaultkit/vaultkit-math.js"
 _IN_PACKAGE = Path("node_modules/katex/dist")
 _GLOBAL_ROOTS = (Path("/usr/lib"), Path("/usr/local/lib"), Path("/opt/homebrew/lib"))
 

@@ -20,7 +20,6 @@ from pymdownx.slugs import slugify as pymdownx_slugify
 
 from ..vault import Vault
 from . import pages
-from .katex import SCRIPT as MATH_SCRIPT
 from .katex import SITE_DIR as KATEX_DIR
 from .katex import find_katex_dist, katex_files
 from .math import render_math
@@ -61,6 +60,7 @@ def _quiet_jieba() -> None:
 
 ASSETS = Path(__file__).parent / "assets"
 CSS_PATH = "assets/vaultkit/vaultkit.css"
+JS_PATH = "assets/vaultkit/vaultkit.js"
 FEED_PATH = "feed.xml"
 
 # Extensions the transform's output needs, with the options it relies on.
@@ -114,7 +114,8 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             config.extra_javascript.insert(0, MERMAID_PATH)
         if self.katex:
             config.extra_css.append(f"{KATEX_DIR}/katex.min.css")
-            config.extra_javascript += [f"{KATEX_DIR}/katex.min.js", MATH_SCRIPT]
+            config.extra_javascript.append(f"{KATEX_DIR}/katex.min.js")
+        config.extra_javascript.append(JS_PATH)
         return config
 
     def _configure_markdown(self, config) -> None:
@@ -161,8 +162,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             files.append(File.generated(config, MERMAID_PATH, abs_src_path=str(self.mermaid_js)))
         for site_path, path in self.katex.items():
             files.append(File.generated(config, site_path, abs_src_path=str(path)))
-        if self.katex:
-            files.append(File.generated(config, MATH_SCRIPT, abs_src_path=str(ASSETS / "vaultkit-math.js")))
+        files.append(File.generated(config, JS_PATH, abs_src_path=str(ASSETS / "vaultkit.js")))
         self.files = files
         self.progress = Progress(len(files.documentation_pages()))
         return files
