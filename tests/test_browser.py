@@ -32,6 +32,9 @@ VAULT_NOTES = {
     "流程.md": "# 流程\n\n```mermaid\ngraph LR\n  甲 --> 乙\n```\n\n> [!tip]- 折叠提示\n> 隐藏的内容\n",
 }
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#7c3aed"/></svg>'
+# no background connections: this machine's network is closed, and the site must need none
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
 ATTENTION_NOTE = "LLM 推理/04 注意力矩阵推导/"
 FORMULA_NOTE = "LLM 推理/03 缩放点积注意力/"
 
@@ -76,7 +79,7 @@ def bundled_site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     with sync_api.sync_playwright() as playwright:
-        chrome = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        chrome = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield chrome
         chrome.close()
 
