@@ -78,3 +78,21 @@ def test_init_then_check_and_strict_build_on_the_real_vault(tmp_path):
     assert build.stdout.splitlines()[-2] == summary  # the check's diagnostics and summary are shown
     assert build.stderr.splitlines()[-1].startswith("Note: 30 notes with mermaid diagrams: shown as code")
     assert vaultkit("build", cwd=tmp_path, env=no_mermaid_env()).returncode == 0
+
+
+def test_init_names_the_repository_and_commit_vaultkit_was_installed_from(tmp_path, monkeypatch):
+    import json
+
+    from vaultkit import init
+
+    class Installed:
+        def read_text(self, name):
+            assert name == "direct_url.json"
+            return json.dumps({"url": "https://github.com/someone/vaultkit.git",
+                               "vcs_info": {"vcs": "git", "commit_id": "0123abc"}})
+
+    monkeypatch.setattr(init, "distribution", lambda name: Installed())
+    (tmp_path / "notes").mkdir()
+    files = {path.name: text for path, text in init.planned_files(tmp_path / "notes").items()}
+    assert "      - uses: someone/vaultkit@0123abc\n" in files["vault.yml"]
+    assert "  - repo: https://github.com/someone/vaultkit\n    rev: 0123abc\n" in files[".pre-commit-config.yaml"]

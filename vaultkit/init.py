@@ -124,6 +124,7 @@ def init_command(vault_dir: Path) -> int:
         print(f"vaultkit: {vault_dir} {what}", file=sys.stderr)
         return 2
     files = planned_files(vault_dir)
+    placeholders = False
     for path, text in files.items():
         shown = os.path.relpath(path)
         if path.exists():
@@ -134,7 +135,8 @@ def init_command(vault_dir: Path) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         print(f"wrote {shown}")
-    if vaultkit_source() is None:
+        placeholders |= PLACEHOLDER_REPO in text or "OWNER/" in text
+    if placeholders:
         print(f"vaultkit was not installed from GitHub with pip, so init cannot tell where it lives: "
               f"replace {PLACEHOLDER_REPO} (and OWNER/vaultkit) in the files written above")
     base = os.path.relpath(vault_dir.resolve().parent)

@@ -47,7 +47,8 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
     """Build the site, then print the check's diagnostics and summary (also when the build failed).
 
     `--strict` exits 1 on any error of the vault and on any warning of MkDocs (a real site
-    problem); an optional asset that is absent (mermaid.min.js) is only mentioned, last."""
+    problem); an optional asset that is absent (mermaid, KaTeX) never fails it: absent mermaid is
+    mentioned last, when the vault has diagrams."""
     logging.basicConfig(format="%(levelname)s - %(message)s", level=logging.WARNING)
     plugin = None
     try:

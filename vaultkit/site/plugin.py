@@ -128,14 +128,17 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         toc = config.mdx_configs["toc"]
         toc.setdefault("slugify", pymdownx_slugify(case="lower"))
         self.slugify = toc["slugify"]
+        # Optional assets from npm, looked for from the config's folder up. Absent, they are
+        # no problem; a variable that names something absent is a warning (--strict fails).
+        start = Path(config.config_file_path or config.docs_dir).resolve().parent
         try:
-            self.mermaid_js = find_mermaid_js(Path(config.config_file_path or config.docs_dir).resolve().parent)
-        except PluginError as exc:  # a wrong VAULTKIT_MERMAID_JS: a warning, so --strict fails on it
+            self.mermaid_js = find_mermaid_js(start)
+        except PluginError as exc:
             log.warning(str(exc))
             self.mermaid_js = None
         try:
-            dist = find_katex_dist(Path(config.config_file_path or config.docs_dir).resolve().parent)
-        except PluginError as exc:  # a wrong VAULTKIT_KATEX_DIR: a warning, so --strict fails on it
+            dist = find_katex_dist(start)
+        except PluginError as exc:
             log.warning(str(exc))
             dist = None
         self.katex = katex_files(dist) if dist else {}
