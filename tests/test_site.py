@@ -160,3 +160,36 @@ def test_build_refuses_to_write_into_the_vault(tmp_path):
     vault = _vault(tmp_path)
     assert build_command(vault, str(vault / "site"), strict=False) == 2
     assert not (vault / "site").exists()
+
+
+def test_vault_without_index_gets_a_generated_home_page_in_its_language(tmp_path):
+    vault = tmp_path / "v"
+    notes = {"文件夹甲/一.md": "---\ndate: 2024-03-02\n---\n# 一\n", "文件夹甲/二.md": "# 二\n", "根.md": "# 根\n"}
+    for rel, text in notes.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    assert build_command(vault, str(tmp_path / "site"), strict=False) == 0
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "最近的笔记" in home and "2024-03-02" in home and "2 篇笔记" in home
+    assert 'href="%E6%96%87%E4%BB%B6%E5%A4%B9%E7%94%B2/%E4%B8%80/"' in home  # the folder's first note
+    (vault / "index.md").write_text("# 自己的首页\n", encoding="utf-8")
+    assert build_command(vault, str(tmp_path / "site2"), strict=False) == 0
+    own = (tmp_path / "site2" / "index.html").read_text(encoding="utf-8")
+    assert "自己的首页" in own and "最近的笔记" not in own
+
+
+def test_navigation_is_pruned_to_what_the_page_shows(tmp_path):
+    """A page lists the top level and the folders on its way, not every note of the vault."""
+    vault = tmp_path / "v"
+    for top in ("甲", "乙"):
+        for sub in ("x", "y"):
+            for i in range(3):
+                (vault / top / sub).mkdir(parents=True, exist_ok=True)
+                (vault / top / sub / f"{sub}{i}.md").write_text(f"---\ntitle: {top}{sub}{i}\n---\n正文\n", encoding="utf-8")
+    assert build_command(vault, str(tmp_path / "site"), strict=False) == 0
+    page = (tmp_path / "site" / "甲" / "x" / "x1" / "index.html").read_text(encoding="utf-8")
+    nav = page.split("md-nav--primary", 1)[1].split('<div class="md-sidebar md-sidebar--secondary"', 1)[0]
+    assert "甲x0" in nav and "甲x2" in nav  # the page's own folder is open
+    assert "md-nav__link--active" in nav  # and marks the page
+    assert "乙x2" not in nav and "甲y2" not in nav  # other folders are links to their first note
+    assert "md-nav__item--pruned" in nav

@@ -226,3 +226,36 @@ def test_a_saved_drawing_with_its_own_q_and_k_is_checked_and_fixed(vault):
     assert codes(result, "assets/grid.svg") == ["VK402"] * 3 and result.report.summary.figures == 1
     assert "assets/grid.svg" in result.written
     assert "0.13<" not in drawing.read_text(encoding="utf-8")
+def test_pass_reports_what_remains_after_its_own_rewrite(vault):
+    """A stale inline value that the pass rewrites is not reported; a wrong claim is."""
+    syncer = Syncer(vault)
+    (vault / "notes" / "e.md").write_text(example_note() + "\n2 × 3 = 7\n", encoding="utf-8")
+    result = syncer.sync({"notes/e.md"})
+    assert "notes/e.md" in result.written
+    codes = [d.code for d in result.report.diagnostics]
+    assert not [c for c in codes if c.startswith("VK2")], codes  # the value was fixed by the pass
+    assert [c for c in codes if c.startswith("VK3")], codes  # the claim is still wrong
+    assert result.report.summary.values == 1
+
+
+def test_pass_counts_the_claims_in_a_changed_svg_as_check_does(vault):
+    syncer = Syncer(vault)
+    svg = '<svg xmlns="http://www.w3.org/2000/svg"><text x="1" y="1">2 × 3 = 7</text></svg>\n'
+    (vault / "assets" / "drawn.svg").write_text(svg, encoding="utf-8")
+    result = syncer.sync({"assets/drawn.svg"})
+    from vaultkit.check import run
+
+    report, _ = run(vault)
+    svg_diags = [d for d in report.diagnostics if d.path == "assets/drawn.svg"]
+    assert svg_diags and [(d.code, d.line) for d in result.report.diagnostics] == [(d.code, d.line) for d in svg_diags]
+    assert result.report.summary.claims == 1
+
+
+def test_oversized_svg_is_refused_as_check_refuses_it(vault):
+    from vaultkit.vault import MAX_NOTE_BYTES
+
+    syncer = Syncer(vault)
+    big = '<svg xmlns="http://www.w3.org/2000/svg"><text>2 × 3 = 7</text>' + " " * MAX_NOTE_BYTES + "</svg>"
+    (vault / "assets" / "big.svg").write_text(big, encoding="utf-8")
+    result = syncer.sync({"assets/big.svg"})
+    assert [d.code for d in result.report.diagnostics] == ["VK003"]

@@ -196,17 +196,25 @@ class Pipeline:
             if fig.new is not None and fig.new != fig.old:
                 changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
         for rel in self.vault.attachments:
-            path = self.vault.root / rel
-            if rel.lower().endswith(".svg") and path.stat().st_size > MAX_NOTE_BYTES:
-                report.add([Diagnostic(rel, 1, 1, "VK003", f"over the {MAX_NOTE_BYTES} byte limit; its numbers are not checked")])
-            elif (read := self.svg(rel)) is not None and read[1] is not None:
-                svg_claims = claims.check_svg(read[1], rel)
-                report.add(svg_claims.diagnostics)
-                report.explained += [str(entry) for entry in svg_claims.explained]
-                summary.claims += svg_claims.verified
-                summary.skipped_claims += svg_claims.skipped
+            svg_claims = self.attachment_claims(rel)
+            report.add(svg_claims.diagnostics)
+            report.explained += [str(entry) for entry in svg_claims.explained]
+            summary.claims += svg_claims.verified
+            summary.skipped_claims += svg_claims.skipped
         report.finish()
         return report, changes
+
+    def attachment_claims(self, rel: str) -> claims.ClaimReport:
+        """The arithmetic claims drawn in an SVG attachment (an oversized one is refused: VK003)."""
+        path = self.vault.root / rel
+        if not rel.lower().endswith(".svg") or not path.is_file():
+            return claims.ClaimReport()
+        if path.stat().st_size > MAX_NOTE_BYTES:
+            return claims.ClaimReport([Diagnostic(rel, 1, 1, "VK003", f"over the {MAX_NOTE_BYTES} byte limit; its numbers are not checked")])
+        read = self.svg(rel)
+        if read is None or read[1] is None:
+            return claims.ClaimReport()
+        return claims.check_svg(read[1], rel)
 
 
 def _cpu_count() -> int:

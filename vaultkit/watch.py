@@ -38,7 +38,6 @@ from watchdog.events import (
 from watchdog.observers import Observer
 
 from .check import apply_changes
-from .claims import check_svg
 from .diagnostics import Diagnostic, Report, format_text
 from .examples import ExampleRunner
 from .examples.figures import check_figure, figure_rel
@@ -100,7 +99,10 @@ class Syncer:
         self._digests: dict[str, str] = {}  # attachment rel -> digest of the bytes last seen or written
 
     def sync(self, rels: set[str]) -> PassResult | None:
-        """Bring the vault in line with the files `rels` (vault-relative); None when nothing changed."""
+        """Bring the vault in line with the files `rels` (vault-relative); None when nothing changed.
+
+        The pass writes what the affected notes and figures should be, then reports what is
+        left after its own writes, counted as `check` counts it."""
         started = time.perf_counter()
         result = PassResult()
         for rel in sorted(self._expand(rels)):
@@ -112,22 +114,52 @@ class Syncer:
         after = self.runner.outcomes
         changed_ids = {i for i in before.keys() | after.keys() if before.get(i) is not after.get(i)}
         notes = self._affected_notes(result, changed_ids)
-        changes = self._note_changes(pipeline, notes, result)
-        changes += self._figure_changes(pipeline, notes, changed_ids, result)
+        examples = self._affected_examples(notes, changed_ids, result)
+        changes = self._note_changes(pipeline, notes) + self._figure_changes(pipeline, examples, result)
         written, result.refused = apply_changes(changes)
         for change in changes:
             if change.rel in written:
                 self._remember(change)
                 if change.old is None:
                     result.added.add(change.rel)
+        if written:  # report the state after the writes
+            self.pipeline = pipeline = Pipeline(self.vault, self.runner)
         result.written = written
         result.checked = sorted(notes)
-        result.report.add(d for d in pipeline.example_diagnostics if d.path in notes)
-        result.report.add(d for d in self.vault.diagnostics if d.path in result.changed)
-        result.report.add(result.refused)
-        result.report.finish()
+        self._report(pipeline, notes, examples, result)
         result.seconds = time.perf_counter() - started
         return result
+
+    def _report(self, pipeline: Pipeline, notes: set[str], examples: list, result: PassResult) -> None:
+        """Diagnostics and counts of what the pass checked, as the vault now is."""
+        report = result.report
+        summary = report.summary
+        report.add(d for d in pipeline.example_diagnostics if d.path in notes)
+        report.add(d for d in self.vault.diagnostics if d.path in result.changed)
+        for rel in sorted(notes):
+            try:
+                fresh = pipeline.note(rel)
+            except Exception:  # one bad note never stops the watcher
+                print(f"vaultkit: internal error on {rel}:\n{traceback.format_exc()}", file=sys.stderr)
+                continue
+            summary.notes += 1
+            summary.links += fresh.links
+            summary.values += fresh.values
+            summary.claims += fresh.claims
+            summary.skipped_claims += fresh.skipped_claims
+            report.add(fresh.diagnostics)
+        for fig in self._figures(pipeline, examples, result):
+            summary.figures += 1
+            report.add(fig.diagnostics)
+        for rel in result.changed:
+            if rel in self.vault.attachments:
+                svg_claims = pipeline.attachment_claims(rel)
+                report.add(svg_claims.diagnostics)
+                summary.claims += svg_claims.verified
+                summary.skipped_claims += svg_claims.skipped
+        summary.examples = len(self.runner.outcomes)
+        report.add(result.refused)
+        report.finish()
 
     def _expand(self, rels: set[str]) -> set[str]:
         """Folders (created, moved, deleted) become the files known under them or found in them."""
@@ -187,59 +219,42 @@ class Syncer:
                 notes.add(note.rel)
         return {rel for rel in notes if self.vault.notes[rel].checked}
 
-    def _note_changes(self, pipeline: Pipeline, notes: set[str], result: PassResult) -> list[FileChange]:
+    def _note_changes(self, pipeline: Pipeline, notes: set[str]) -> list[FileChange]:
         changes = []
-        summary = result.report.summary
         for rel in sorted(notes):
             note = self.vault.notes[rel]
             try:
                 fresh = pipeline.note(rel)
-            except Exception:  # one bad note never stops the watcher
-                print(f"vaultkit: internal error on {rel}:\n{traceback.format_exc()}", file=sys.stderr)
+            except Exception:  # reported by `_report`
                 continue
-            summary.notes += 1
-            summary.links += fresh.links
-            summary.values += fresh.values
-            summary.claims += fresh.claims
-            summary.skipped_claims += fresh.skipped_claims
-            result.report.add(fresh.diagnostics)
             if fresh.text != note.text:
                 changes.append(FileChange(rel, note.path, note.source.raw, note.source.encode(fresh.text)))
         return changes
 
-    def _figure_changes(self, pipeline: Pipeline, notes: set[str], changed_ids: set[str],
-                        result: PassResult) -> list[FileChange]:
-        """Figures of examples in the affected notes, with changed outcomes, or whose SVG changed."""
-        changes = []
-        summary = result.report.summary
-        checked = set()
+    def _affected_examples(self, notes: set[str], changed_ids: set[str], result: PassResult) -> list:
+        """Examples with a figure, in the affected notes, with a changed outcome, or whose SVG changed."""
+        found = []
         for example in self.runner.examples.values():
             rel = figure_rel(example)
             if rel is None or example.id not in self.runner.outcomes:
                 continue
             if example.rel in notes or example.id in changed_ids or rel.lstrip("/") in result.changed:
-                fig = check_figure(example, self.runner.outcomes[example.id], self.vault)
-                checked.add(fig.rel)
-                summary.figures += 1
-                result.report.add(fig.diagnostics)
-                if fig.new is not None and fig.new != fig.old:
-                    changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
+                found.append(example)
+        return found
+
+    def _figures(self, pipeline: Pipeline, examples: list, result: PassResult) -> list:
+        """Checks of the pass's figures: the affected examples', then the changed drawings no
+        example names that show their own Q and K."""
+        figures = [check_figure(example, self.runner.outcomes[example.id], self.vault) for example in examples]
+        named = {fig.rel for fig in figures}
         for rel in result.changed:
-            read = pipeline.svg(rel) if rel in self.vault.attachments else None
-            if read is None or read[1] is None:
-                continue
-            claims = check_svg(read[1], rel)
-            summary.claims += claims.verified
-            summary.skipped_claims += claims.skipped
-            result.report.add(claims.diagnostics)
-            drawing = pipeline.drawing(rel) if rel not in checked else None
-            if drawing is not None:  # a drawing that shows its own Q and K
-                summary.figures += 1
-                result.report.add(drawing.diagnostics)
-                if drawing.new is not None and drawing.new != drawing.old:
-                    changes.append(FileChange(rel, drawing.path, drawing.old, drawing.new))
-        summary.examples = len(self.runner.outcomes)
-        return changes
+            if rel in self.vault.attachments and rel not in named and (drawing := pipeline.drawing(rel)) is not None:
+                figures.append(drawing)
+        return figures
+
+    def _figure_changes(self, pipeline: Pipeline, examples: list, result: PassResult) -> list[FileChange]:
+        return [FileChange(fig.rel, fig.path, fig.old, fig.new) for fig in self._figures(pipeline, examples, result)
+                if fig.new is not None and fig.new != fig.old]
 
     def _remember(self, change: FileChange) -> None:
         """Record the bytes vaultkit wrote, so the events of its own write are not a change."""

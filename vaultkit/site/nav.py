@@ -18,6 +18,11 @@ def build_nav(titles: dict[str, str], extra: list[dict] = ()) -> list:
     return _entries(tree) + list(extra)
 
 
+def nav_order(rels) -> list[str]:
+    """Note paths in the order the navigation lists them (folder by folder, index notes first)."""
+    return sorted(rels, key=_sort_key)
+
+
 def _sort_key(rel: str) -> tuple:
     path = PurePosixPath(rel)
     return (path.parts[:-1], path.name.lower() not in INDEX_NAMES, path.name)

@@ -4,12 +4,59 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import re
 from email.utils import format_datetime
+from pathlib import PurePosixPath
 
 from .model import SiteModel
 from .transform import url
 
 FIXED_DATE = dt.date(2000, 1, 1)  # for notes without a `date`, so builds are reproducible
+
+
+HOME_PAGE = "index.md"
+RECENT_NOTES = 10
+HOME_LABELS = {
+    "zh": {"title": "首页", "folders": "文件夹", "recent": "最近的笔记", "notes": "篇笔记", "top": "根目录"},
+    "en": {"title": "Home", "folders": "Folders", "recent": "Recent notes", "notes": "notes", "top": "Top level"},
+}
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def has_home(published) -> bool:
+    """Whether the vault has its own home page (index.md or README.md at its root)."""
+    return any(rel.lower() in ("index.md", "readme.md") for rel in published)
+
+
+def vault_language(titles) -> str:
+    """"zh" when at least a third of the note titles are written in CJK script, else "en"."""
+    titles = list(titles)
+    cjk = sum(1 for title in titles if _CJK.search(title))
+    return "zh" if titles and 3 * cjk >= len(titles) else "en"
+
+
+def home_markdown(model: SiteModel, first_notes: dict[str, str]) -> str:
+    """A home page for a vault without one: its folders (linking to their first note, with a
+    count) and its most recent notes by front matter date, labelled in the vault's language.
+    `first_notes` maps each top-level folder ("" for the root) to its first note in the nav."""
+    labels = HOME_LABELS[vault_language(note.title for note in model.published.values())]
+    counts: dict[str, int] = {}
+    for rel in model.published:
+        top = PurePosixPath(rel).parts[0] if "/" in rel else ""
+        counts[top] = counts.get(top, 0) + 1
+    lines = [f"# {labels['title']}", "", f"## {labels['folders']}", ""]
+    for folder in sorted(counts, key=lambda name: (name != "", name)):
+        name = folder or labels["top"]
+        lines.append(f"- [{_text(name)}]({url(HOME_PAGE, first_notes[folder])}) — {counts[folder]} {labels['notes']}")
+    dated = sorted(
+        ((date, rel) for rel, note in model.published.items() if (date := note_date(note))),
+        key=lambda item: (-item[0].toordinal(), item[1]),
+    )[:RECENT_NOTES]
+    if dated:
+        lines += ["", f"## {labels['recent']}", ""]
+        lines += [f"- {date.isoformat()} [{_text(model.published[rel].title)}]({url(HOME_PAGE, rel)})"
+                  for date, rel in dated]
+    return "\n".join(lines) + "\n"
 
 
 def tags_markdown(model: SiteModel, title: str) -> str:

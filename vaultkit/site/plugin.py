@@ -26,7 +26,7 @@ from .math import render_math
 from .mermaid import SITE_PATH as MERMAID_PATH
 from .mermaid import find_mermaid_js, mermaid_fence, missing_note, notes_with_diagrams
 from .model import SiteModel
-from .nav import build_nav
+from .nav import build_nav, nav_order
 from .transform import transform
 
 log = get_plugin_logger(__name__)
@@ -106,9 +106,14 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self.model = SiteModel(vault, self.slugify, tags_page=self.config.tags_page,
                                language=config.theme.get("language") or "en")
         self.model.pipeline.compute_notes()  # every note's fresh text, on all cores when worth it
+        titles = {rel: note.title for rel, note in self.model.published.items()}
+        self.home = None if pages.has_home(titles) else pages.HOME_PAGE
+        if self.home:
+            language = pages.vault_language(titles.values())
+            titles[self.home] = pages.HOME_LABELS[language]["title"]
         if config.nav is None:
-            titles = {rel: note.title for rel, note in self.model.published.items()}
             config.nav = build_nav(titles, extra=[{self.config.tags_title: self.config.tags_page}])
+        self._prune_navigation(config)
         config.extra_css.append(CSS_PATH)
         if self.mermaid_js:
             config.extra_javascript.insert(0, MERMAID_PATH)
@@ -117,6 +122,16 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             config.extra_javascript.append(f"{KATEX_DIR}/katex.min.js")
         config.extra_javascript.append(JS_PATH)
         return config
+
+    @staticmethod
+    def _prune_navigation(config) -> None:
+        """Each page carries only the navigation it shows (material's `navigation.prune`): the
+        top level, and the folders on the way to the page. With the whole tree on every page,
+        the build would grow with the square of the number of notes."""
+        if config.theme.name == "material":
+            features = config.theme.get("features") or []
+            if "navigation.prune" not in features:
+                config.theme["features"] = [*features, "navigation.prune"]
 
     def _configure_markdown(self, config) -> None:
         for name, options in EXTENSIONS.items():
@@ -159,6 +174,11 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 files.remove(files.get_file_from_path(rel))
                 files.append(File.generated(config, rel, content=svg))
         tags = pages.tags_markdown(model, self.config.tags_title)
+        if self.home:
+            firsts: dict[str, str] = {}
+            for rel in nav_order(model.published):
+                firsts.setdefault(rel.split("/", 1)[0] if "/" in rel else "", rel)
+            files.append(File.generated(config, self.home, content=pages.home_markdown(model, firsts)))
         files.append(File.generated(config, self.config.tags_page, content=tags))
         files.append(File.generated(config, CSS_PATH, abs_src_path=str(ASSETS / "vaultkit.css")))
         if self.mermaid_js:
