@@ -91,11 +91,12 @@ class PassResult:
 class Syncer:
     """The incremental pipeline: one kept Vault and ExampleRunner, and a pass per batch of paths."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, pipeline: Pipeline | None = None):
+        """`pipeline`: one already made for this vault (`vaultkit serve` shares its own)."""
         self.root = Path(root)
-        self.vault = Vault.load(self.root)
-        self.runner = ExampleRunner()
-        self.pipeline = Pipeline(self.vault, self.runner)
+        self.pipeline = pipeline or Pipeline(Vault.load(self.root), ExampleRunner())
+        self.vault = self.pipeline.vault
+        self.runner = self.pipeline.runner
         self._digests: dict[str, str] = {}  # attachment rel -> digest of the bytes last seen or written
 
     def sync(self, rels: set[str]) -> PassResult | None:
@@ -289,10 +290,12 @@ class Watcher:
     """A watchdog observer on the vault and a worker that runs one `Syncer` pass per burst."""
 
     def __init__(self, root: Path, on_pass: Callable[[PassResult], None] | None = None,
-                 syncer: Syncer | None = None):
+                 syncer: Syncer | None = None, lock: threading.RLock | None = None):
+        """`lock` is held during each pass and its `on_pass` (the server renders under it)."""
         self.root = Path(root).absolute()
         self.syncer = syncer or Syncer(self.root)
         self.on_pass = on_pass or print_pass
+        self.lock = lock or threading.RLock()
         self.passes = 0  # passes that found a change
         self._pending: set[str] = set()
         self._first = self._last = 0.0
@@ -342,17 +345,21 @@ class Watcher:
 
     def _run(self) -> None:
         while (batch := self._next_batch()) is not None:
+            with self.lock:
+                self._pass(batch)
+
+    def _pass(self, batch: set[str]) -> None:
+        try:
+            result = self.syncer.sync(batch)
+        except Exception:  # a bug on one pass must not end the watch
+            print(f"vaultkit: pass failed:\n{traceback.format_exc()}", file=sys.stderr)
+            return
+        if result is not None:
+            self.passes += 1
             try:
-                result = self.syncer.sync(batch)
-            except Exception:  # a bug on one pass must not end the watch
-                print(f"vaultkit: pass failed:\n{traceback.format_exc()}", file=sys.stderr)
-                continue
-            if result is not None:
-                self.passes += 1
-                try:
-                    self.on_pass(result)
-                except Exception:
-                    print(f"vaultkit: after the pass:\n{traceback.format_exc()}", file=sys.stderr)
+                self.on_pass(result)
+            except Exception:
+                print(f"vaultkit: after the pass:\n{traceback.format_exc()}", file=sys.stderr)
 
 
 def print_pass(result: PassResult) -> None:

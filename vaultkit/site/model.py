@@ -19,18 +19,25 @@ class SiteModel(Site):
     """Built once per build; every page is rendered from it (so a page can be rebuilt alone)."""
 
     def __init__(self, vault: Vault, slugify: Callable[[str, str], str], tags_page: str = "tags.md",
-                 language: str = "en"):
+                 language: str = "en", pipeline: Pipeline | None = None):
         self.vault = vault
         self.slugify = slugify
         self.tags_page = tags_page
         self.language = language  # the theme's: the tooltips of broken links follow it
-        self.index = LinkIndex(vault)
-        self.pipeline = Pipeline(vault)
+        self.pipeline = pipeline or Pipeline(vault)
+        self.index: LinkIndex = self.pipeline.index
         self.published = {
             rel: note for rel, note in vault.notes.items() if note.readable and note.published and not note.ignored
         }
         self._texts: dict[str, str] = {}
         self._tokens: dict[str, list] = {}
+
+    def after_pass(self, pipeline: Pipeline, changed: set[str]) -> "SiteModel":
+        """The model of the vault after a watch pass: the texts of notes outside `changed`
+        (the notes the pass affected, as the watcher computes them) are kept."""
+        model = SiteModel(pipeline.vault, self.slugify, self.tags_page, self.language, pipeline)
+        model._texts = {rel: text for rel, text in self._texts.items() if rel not in changed and rel in model.published}
+        return model
 
     # -- files -------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from pymdownx.slugs import slugify as pymdownx_slugify
 
+from ..pipeline import Pipeline
 from ..vault import Vault
 from . import pages
 from .katex import SITE_DIR as KATEX_DIR
@@ -35,9 +36,9 @@ log = get_plugin_logger(__name__)
 class Progress:
     """`rendering page i/N` on one terminal line; silent when stderr is not a terminal."""
 
-    def __init__(self, total: int):
+    def __init__(self, total: int, shown: bool = True):
         self.total, self.count = total, 0
-        self.shown = sys.stderr.isatty()
+        self.shown = shown and sys.stderr.isatty()
 
     def step(self) -> None:
         self.count += 1
@@ -91,6 +92,8 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
 
     def __init__(self):
         self.model: SiteModel | None = None
+        self.pipeline: Pipeline | None = None  # set by `vaultkit serve`: its watcher's pipeline
+        self.show_progress = True
         self.files: Files | None = None
         self.mermaid_js: Path | None = None
         self.katex: dict[str, Path] = {}  # site path -> file, when KaTeX was found
@@ -102,17 +105,12 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         gc.disable()
         _quiet_jieba()
         self._configure_markdown(config)
-        vault = Vault.load(config.docs_dir)
-        self.model = SiteModel(vault, self.slugify, tags_page=self.config.tags_page,
-                               language=config.theme.get("language") or "en")
-        self.model.pipeline.compute_notes()  # every note's fresh text, on all cores when worth it
-        titles = {rel: note.title for rel, note in self.model.published.items()}
-        self.home = None if pages.has_home(titles) else pages.HOME_PAGE
-        if self.home:
-            language = pages.vault_language(titles.values())
-            titles[self.home] = pages.HOME_LABELS[language]["title"]
-        if config.nav is None:
-            config.nav = build_nav(titles, extra=[{self.config.tags_title: self.config.tags_page}])
+        pipeline = self.pipeline or Pipeline(Vault.load(config.docs_dir))
+        pipeline.compute_notes()  # every note's fresh text, on all cores when worth it
+        self.own_nav = config.nav is None
+        model = SiteModel(pipeline.vault, self.slugify, tags_page=self.config.tags_page,
+                          language=config.theme.get("language") or "en", pipeline=pipeline)
+        self.use_model(model, config)
         self._prune_navigation(config)
         config.extra_css.append(CSS_PATH)
         if self.mermaid_js:
@@ -122,6 +120,17 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             config.extra_javascript.append(f"{KATEX_DIR}/katex.min.js")
         config.extra_javascript.append(JS_PATH)
         return config
+
+    def use_model(self, model: SiteModel, config) -> None:
+        """Publish `model`: the home page it needs, and the navigation of its notes (unless
+        the mkdocs.yml lists its own). `vaultkit serve` calls it again after each watch pass."""
+        self.model = model
+        titles = {rel: note.title for rel, note in model.published.items()}
+        self.home = None if pages.has_home(titles) else pages.HOME_PAGE
+        if self.home:
+            titles[self.home] = pages.HOME_LABELS[pages.vault_language(titles.values())]["title"]
+        if self.own_nav:
+            config.nav = build_nav(titles, extra=[{self.config.tags_title: self.config.tags_page}])
 
     @staticmethod
     def _prune_navigation(config) -> None:
@@ -187,7 +196,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             files.append(File.generated(config, site_path, abs_src_path=str(path)))
         files.append(File.generated(config, JS_PATH, abs_src_path=str(ASSETS / "vaultkit.js")))
         self.files = files
-        self.progress = Progress(len(files.documentation_pages()))
+        self.progress = Progress(len(files.documentation_pages()), self.show_progress)
         return files
 
     def on_page_markdown(self, markdown, page, config, files):

@@ -1,120 +1,317 @@
-"""`vaultkit serve`: `vaultkit watch` plus the site, rebuilt page by page, with live reload.
+"""`vaultkit serve`: the watcher plus the site, each page rendered when a browser asks for it.
 
-The site is built once into a temp folder with MkDocs (keeping its files, navigation and Jinja
-environment). After each watch pass only the affected pages are rendered again: the edited
-notes, the notes that link to or embed them, the notes whose backlinks changed, and the tags
-page when tags changed; changed figures and attachments are rewritten; the search index and
-feed are regenerated. When a note appears, disappears, changes its title or publish state, the
-navigation changes on every page, so the whole site is rebuilt. MkDocs' LiveReloadServer serves
-the folder and reloads the browsers when a rebuild is done.
+Ready as soon as the vault is checked (the same pipeline as `vaultkit check`, on every core) and
+MkDocs has gathered the files and the navigation: no page is rendered before it is requested.
+A rendered page is cached with the inputs it was made from: the navigation, its note's title,
+tags and date, its backlinks, the text of every note its transform read (itself, embeds, linked
+headings) and where each of its links resolved. After a watch pass, a request compares those
+inputs with the vault's new state and renders the page again only when one of them differs, so
+any change (edit, new note, deletion, rename, title or tag change, figure rewrite) is seen by the
+next request and nothing else is redone. The search index is assembled from the same rendered
+pages. Browsers long-poll `/.vaultkit/reload` and reload after each pass.
+
+A page is rendered with MkDocs' public pieces (get_files, get_navigation, Page.read_source and
+render, get_context, the plugin events) in the order `mkdocs build` runs them, so a served page
+has the bytes of the built one, plus the reload script. The internals relied on, checked by
+tests/test_serve.py against a build: material's search plugin keeps the entries of the pages it
+saw in `search_index.entries` and writes them with `search_index.generate_search_index(prev)`.
 """
 
 from __future__ import annotations
 
-import shutil
+import gc
+import mimetypes
 import sys
 import tempfile
+import threading
 import time
-from contextlib import contextmanager
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-from mkdocs import livereload
-from mkdocs.commands.build import _build_page, _populate_page, build
-from mkdocs.plugins import BasePlugin
+from mkdocs.commands.build import get_context
+from mkdocs.structure.files import File, get_files, set_exclusions
+from mkdocs.structure.nav import get_navigation
 
-from ..watch import PassResult, Watcher, print_pass
+from ..watch import PassResult, Syncer, Watcher, print_pass
+from . import pages
 from .build import load_site_config
-from .model import SiteModel, inline_tags
+from .model import SiteModel
+from .plugin import FEED_PATH
 
-SEARCH_PLUGINS = ("search", "material/search")
-
-
-class _Keep(BasePlugin):
-    """Records what a MkDocs build made, so single pages can be rebuilt later."""
-
-    def on_nav(self, nav, config, files):
-        self.nav, self.files = nav, files
-
-    def on_env(self, env, config, files):
-        self.env = env
+RELOAD_PATH = ".vaultkit/reload"  # a dotfile path: never a file of the site
+SEARCH_PATH = "search/search_index.json"
+RELOAD_WAIT = 25.0  # seconds a reload poll is held open
+RELOAD_SCRIPT = (
+    '<script>(()=>{{const v={version};const poll=()=>fetch("/' + RELOAD_PATH + '?since="+v)'
+    ".then(r=>r.text()).then(t=>{{if(+t>v)location.reload();else poll()}},()=>setTimeout(poll,1000));"
+    "poll()}})()</script>"
+)
 
 
-class LiveSite:
-    """The built site of a vault and its incremental rebuild after a watch pass."""
+class RecordingSite:
+    """The site model as one page's transform sees it, recording what the page read: every
+    note whose text (or what is parsed from it) it asked for, and every link it resolved."""
+
+    NOTE_READS = ("text", "tokens", "section", "links", "blocks", "anchor")  # (rel, ...) -> from rel's text
+
+    def __init__(self, model: SiteModel):
+        self.model = model
+        self.read: set[str] = set()
+        self.resolved: set[tuple[str, str]] = set()
+
+    def __getattr__(self, name):
+        value = getattr(self.model, name)
+        if name not in self.NOTE_READS:
+            return value
+
+        def read(rel, *args):
+            self.read.add(rel)
+            return value(rel, *args)
+
+        return read
+
+    def resolve(self, path: str, source: str):
+        self.resolved.add((path, source))
+        return self.model.resolve(path, source)
+
+
+@dataclass
+class Rendered:
+    html: bytes
+    search_entries: list
+    read: frozenset[str]
+    resolved: frozenset[tuple[str, str]]
+    inputs: tuple
+
+
+class ServedSite:
+    """The site of a vault, rendered page by page on request and kept in step with the watcher.
+
+    Everything (watch passes, renders) runs under `lock`; `version` grows after each pass."""
 
     def __init__(self, root: Path, site_dir: Path):
         self.root = Path(root)
-        self.site_dir = Path(site_dir)
-        self.full_build()
+        self.lock = threading.RLock()
+        self.passed = threading.Condition(self.lock)
+        self.version = 0
+        self.stopping = False
+        config = load_site_config(self.root, str(site_dir))  # site_dir: never written
+        self.syncer = Syncer(self.root)
+        self.syncer.pipeline.compute_notes()  # before any thread starts: on every core, as check
+        self.plugin = config.plugins.get("vaultkit")
+        if self.plugin is None:
+            raise ValueError("the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`")
+        self.plugin.pipeline = self.syncer.pipeline
+        self.plugin.show_progress = False
+        self.config = config = config.plugins.on_config(config)
+        gc.enable()  # the plugin pauses the collector for a build; a server runs for hours
+        config.plugins.on_pre_build(config=config)
+        self.search = next((plugin for plugin in config.plugins.values() if hasattr(plugin, "search_index")), None)
+        self.env = config.theme.get_env()
+        self.cache: dict[str, Rendered] = {}
+        self._gather()
+        self.env = config.plugins.on_env(self.env, config=config, files=self.files)
 
-    def full_build(self) -> None:
-        self.config = load_site_config(self.root, str(self.site_dir))
-        self.kept = _Keep()
-        self.config.plugins["vaultkit-serve"] = self.kept
-        build(self.config)
-        self.plugin = self.config.plugins["vaultkit"]
+    # -- state ---------------------------------------------------------------------------
 
-    def update(self, result: PassResult, vault) -> int | None:
-        """Rebuild what `result` affects; the number of pages rebuilt, None for a full build."""
-        old = self.plugin.model
-        new = SiteModel(vault, self.plugin.slugify, tags_page=self.plugin.config.tags_page, language=old.language)
-        titles = {rel: note.title for rel, note in new.published.items()}
-        unknown = [rel for rel in new.figures if self.kept.files.get_file_from_path(rel) is None]
-        if result.structure_changed or unknown or titles != {rel: n.title for rel, n in old.published.items()}:
-            self.full_build()
-            return None
-        touched = {rel for rel in (*result.changed, *result.written) if rel in new.published}
-        pages = set(touched)
-        for rel in touched:
-            pages.update(old.backlinks(rel), new.backlinks(rel))
-        pages.update(rel for rel in new.published if old.backlinks(rel) != new.backlinks(rel))
-        tags_changed = any(_tags(old, rel) != _tags(new, rel) for rel in touched)
-        old_figures = old.figures
-        self.plugin.model = new
-        files = self.kept.files
-        if tags_changed:
-            from . import pages as site_pages
+    def _gather(self) -> None:
+        """Files and navigation of the vault as it is now (what `mkdocs build` does before pages)."""
+        config = self.config
+        files = get_files(config)
+        files.add_files_from_theme(self.env, config)
+        files = config.plugins.on_files(files, config=config)
+        set_exclusions(files, config)
+        nav = get_navigation(files, config)
+        self.nav = config.plugins.on_nav(nav, config=config, files=files)
+        self.files = files
+        self.doc_files = files.documentation_pages()
+        self.by_dest = {file.dest_uri: file for file in files}
+        self.nav_key = tuple((file.src_uri, file.page.title if file.page else None) for file in self.doc_files)
 
-            files.get_file_from_path(new.tags_page).content_string = site_pages.tags_markdown(
-                new, self.plugin.config.tags_title)
-            pages.add(new.tags_page)
-        self._copy_files(result, old_figures, new)
-        self._build_pages(sorted(pages))
-        return len(pages)
+    def update(self, result: PassResult) -> None:
+        """After a watch pass (under `lock`): the new model, files and navigation; pages are
+        rendered again when asked for and their inputs differ."""
+        affected = {*result.checked, *result.changed, *result.removed, *result.written}
+        model = self.plugin.model.after_pass(self.syncer.pipeline, affected)
+        self.plugin.use_model(model, self.config)
+        self._gather()
+        self.version += 1
+        self.passed.notify_all()
 
-    def _copy_files(self, result: PassResult, old_figures: dict[str, str], model: SiteModel) -> None:
-        files = self.kept.files
-        figures = model.figures
-        for rel, svg in figures.items():
-            if old_figures.get(rel) != svg and model.publishes(rel):
-                file = files.get_file_from_path(rel)
-                file.content_string = svg
-                file.copy_file()
-        for rel in result.changed:
-            if rel not in figures and not rel.lower().endswith(".md") and model.publishes(rel):
-                files.get_file_from_path(rel).copy_file()
+    # -- pages ---------------------------------------------------------------------------
 
-    def _build_pages(self, rels: list[str]) -> None:
-        config, files, nav = self.config, self.kept.files, self.kept.nav
-        pages = [files.get_file_from_path(rel).page for rel in rels]
-        search = next((config.plugins[name] for name in SEARCH_PLUGINS if name in config.plugins), None)
-        if search is not None:
-            urls = {page.url for page in pages}
-            index = search.search_index
-            index.entries = [e for e in index.entries if e["location"].partition("#")[0] not in urls]
-        for page in pages:
-            _populate_page(page, config, files)
-        doc_files = files.documentation_pages()
-        for page in pages:
-            _build_page(page, config, doc_files, nav, self.kept.env)
-        if search is not None:
-            search.on_post_build(config=config)
-        self.plugin.on_post_build(config)
+    def _inputs(self, file: File, read, resolved) -> tuple:
+        """What a page's bytes depend on, as the vault is now."""
+        model = self.plugin.model
+        rel = file.src_uri
+        note = model.published.get(rel)
+        if note is None:  # a generated page: the tags index, the home page
+            return self.nav_key, file.content_string
+        return (
+            self.nav_key,
+            note.title, tuple(map(str, note.tags)), pages.note_date(note),
+            tuple((src, model.published[src].title) for src in model.backlinks(rel)),
+            tuple((r, model.text(r) if r in model.published else None) for r in sorted(read)),
+            tuple((key, model.resolve(*key)) for key in sorted(resolved)),
+        )
+
+    def page(self, file: File) -> Rendered:
+        """The page of `file`, from the cache when none of its inputs changed."""
+        with self.lock:
+            cached = self.cache.get(file.dest_uri)
+            if cached is not None and cached.inputs == self._inputs(file, cached.read, cached.resolved):
+                return cached
+            recorder = RecordingSite(self.plugin.model)
+            html, entries = self._render(file, recorder)
+            read, resolved = frozenset(recorder.read), frozenset(recorder.resolved)
+            rendered = Rendered(html, entries, read, resolved, self._inputs(file, read, resolved))
+            self.cache[file.dest_uri] = rendered
+            return rendered
+
+    def _render(self, file: File, recorder: RecordingSite) -> tuple[bytes, list]:
+        """Populate and build one page as `mkdocs build` does; its HTML and search entries."""
+        config, files, page = self.config, self.files, file.page
+        model = self.plugin.model
+        self.plugin.model = recorder
+        try:
+            page = config.plugins.on_pre_page(page, config=config, files=files)
+            page.read_source(config)
+            page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
+            page.render(config, files)
+            page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
+        finally:
+            self.plugin.model = model
+        entries = self.search.search_index.entries if self.search else []
+        start = len(entries)
+        page.active = True
+        try:
+            context = get_context(self.nav, self.doc_files, config, page)
+            template = self.env.get_template(page.meta.get("template", "main.html"))
+            context = config.plugins.on_page_context(context, page=page, config=config, nav=self.nav)
+            output = template.render(context)
+            output = config.plugins.on_post_page(output, page=page, config=config)
+        finally:
+            page.active = False
+            mine = entries[start:]
+            del entries[start:]
+        return output.encode("utf-8", errors="xmlcharrefreplace"), mine
+
+    def search_index(self) -> bytes:
+        """The search index of every page, rendering (one page per hold of the lock) the ones
+        whose cache is stale, so page requests are answered meanwhile."""
+        while True:
+            with self.lock:
+                version, doc_files = self.version, self.doc_files
+            rendered = [self.page(file) for file in doc_files]
+            with self.lock:
+                if version != self.version:
+                    continue  # a pass came meanwhile: check again
+                index = self.search.search_index
+                index.entries = [entry for page in rendered for entry in page.search_entries]
+                try:
+                    return index.generate_search_index(None).encode("utf-8")
+                finally:
+                    index.entries = []
+
+    def template(self, name: str) -> bytes:
+        """A theme template (404.html, sitemap.xml) as `mkdocs build` renders it."""
+        config = self.config
+        template = config.plugins.on_pre_template(self.env.get_template(name), template_name=name, config=config)
+        base_url = urlsplit(config.site_url or "/").path if name == "404.html" else "."
+        context = get_context(self.nav, self.files, config, base_url=base_url)
+        context = config.plugins.on_template_context(context, template_name=name, config=config)
+        output = config.plugins.on_post_template(template.render(context), template_name=name, config=config)
+        return output.encode("utf-8")
+
+    # -- requests ------------------------------------------------------------------------
+
+    def respond(self, path: str) -> tuple[int, str, bytes]:
+        """(status, content type or redirect location, body) for a site path without its leading /."""
+        with self.lock:
+            file = self.by_dest.get(path + "index.html" if path == "" or path.endswith("/") else path)
+            if file is None and path + "/index.html" in self.by_dest:
+                return 301, "/" + quote(path) + "/", b""
+            if file is not None and file.page is not None:
+                return 200, "text/html", self.page(file).html
+            if file is not None:
+                figure = self.plugin.model.figures.get(file.src_uri)
+                body = figure.encode("utf-8") if figure is not None else file.content_bytes
+                return 200, mimetypes.guess_type(path)[0] or "application/octet-stream", body
+            if path in self.config.theme.static_templates and path != "404.html":
+                return 200, mimetypes.guess_type(path)[0] or "text/plain", self.template(path)
+            if path == FEED_PATH and self.plugin.config.feed:
+                model = self.plugin.model
+                urls = {rel: self.files.get_file_from_path(rel).url for rel in model.published}
+                feed = pages.feed_xml(model, self.config.site_name, self.config.site_url or "", urls)
+                return 200, "application/rss+xml", feed.encode("utf-8")
+        if path == SEARCH_PATH and self.search is not None:
+            return 200, "application/json", self.search_index()
+        with self.lock:
+            return 404, "text/html", self.template("404.html")
+
+    def wait_for_pass(self, since: int, timeout: float = RELOAD_WAIT) -> int:
+        with self.passed:
+            self.passed.wait_for(lambda: self.version > since or self.stopping, timeout)
+            return self.version
+
+    def stop(self) -> None:
+        with self.passed:
+            self.stopping = True
+            self.passed.notify_all()
 
 
-def _tags(model: SiteModel, rel: str) -> list[str]:
-    note = model.published.get(rel)
-    return [] if note is None else note.tags + inline_tags(model.text(rel))
+class _Handler(BaseHTTPRequestHandler):
+    server: "SiteServer"
+
+    def do_GET(self) -> None:
+        site = self.server.site
+        url = urlsplit(self.path)
+        path = unquote(url.path).lstrip("/")
+        if path == RELOAD_PATH:
+            since = parse_qs(url.query).get("since", ["0"])[0]
+            version = site.wait_for_pass(int(since) if since.isdigit() else 0)
+            return self._send(200, "text/plain", str(version).encode())
+        status, kind, body = site.respond(path)
+        if status == 301:
+            self.send_response(301)
+            self.send_header("Location", kind)
+            self.end_headers()
+            return
+        if kind == "text/html":
+            body = inject_reload(body, site.version)
+        self._send(status, kind, body)
+
+    def _send(self, status: int, kind: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind + ("; charset=utf-8" if kind.startswith("text/") or "json" in kind else ""))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format, *args) -> None:  # quiet: the terminal shows the passes
+        pass
+
+
+def inject_reload(html: bytes, version: int) -> bytes:
+    script = RELOAD_SCRIPT.format(version=version).encode()
+    head, found, tail = html.rpartition(b"</body>")
+    return head + script + found + tail if found else html + script
+
+
+class SiteServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, host: str, port: int, site: ServedSite):
+        self.site = site
+        super().__init__((host, port), _Handler)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}/"
 
 
 def _parse_address(address: str) -> tuple[str, int]:
@@ -124,44 +321,23 @@ def _parse_address(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-class LiveServer(livereload.LiveReloadServer):
-    """MkDocs' live-reload server, told by the watcher when a new version of the site is ready.
-
-    Relies on two internals of mkdocs 1.6's LiveReloadServer: the wanted/visible epoch pair
-    (requests wait while they differ; browsers reload when the visible one grows) and the
-    injection of the reload script, which it does only when it watches a path.
-    """
-
-    def __init__(self, host: str, port: int, root: Path):
-        super().__init__(builder=lambda: None, host=host, port=port, root=str(root))
-        self._watched_paths[str(root)] = 1  # inject the reload script; the files are not polled
-
-    @contextmanager
-    def rebuilding(self):
-        """Hold page requests while the site is rebuilt, then reload the browsers."""
-        with self._epoch_cond:
-            self._wanted_epoch = livereload._timestamp()
-        try:
-            yield
-        finally:
-            with self._epoch_cond:
-                self._visible_epoch = self._wanted_epoch
-                self._epoch_cond.notify_all()
-
-
 class Reloader:
-    """Runs after each watch pass: print it, rebuild the site, reload the browsers."""
+    """Runs after each watch pass (under the site's lock): print it, update the site."""
 
-    def __init__(self, site: LiveSite, server: LiveServer, watcher: Watcher):
-        self.site, self.server, self.watcher = site, server, watcher
+    def __init__(self, site: ServedSite):
+        self.site = site
 
     def __call__(self, result: PassResult) -> None:
         print_pass(result)
         started = time.perf_counter()
-        with self.server.rebuilding():
-            count = self.site.update(result, self.watcher.syncer.vault)
-        what = "the whole site" if count is None else f"{count} page{'s' * (count != 1)}"
-        print(f"Rebuilt {what} ({(time.perf_counter() - started) * 1000:.0f} ms)", flush=True)
+        self.site.update(result)
+        print(f"Site updated ({(time.perf_counter() - started) * 1000:.0f} ms)", flush=True)
+
+
+def start_watching(site: ServedSite) -> Watcher:
+    watcher = Watcher(site.root, on_pass=Reloader(site), syncer=site.syncer, lock=site.lock)
+    watcher.start()
+    return watcher
 
 
 def serve_command(root: Path, address: str) -> int:
@@ -170,28 +346,25 @@ def serve_command(root: Path, address: str) -> int:
     except ValueError as exc:
         print(f"vaultkit: {exc}", file=sys.stderr)
         return 2
-    site_dir = Path(tempfile.mkdtemp(prefix="vaultkit-site-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="vaultkit-serve-") as site_dir:
         try:
-            site = LiveSite(root, site_dir)
+            site = ServedSite(root, Path(site_dir))
         except ValueError as exc:
             print(f"vaultkit: {exc}", file=sys.stderr)
             return 2
-        server = LiveServer(host, port, site_dir)
-        watcher = Watcher(root)
-        watcher.on_pass = Reloader(site, server, watcher)
-        watcher.start()
-        print(f"Serving {root} on {server.url} (live reload). Press Ctrl-C to stop.", flush=True)
         try:
-            server.serve()
-        except KeyboardInterrupt:
-            print("Stopped.")
+            server = SiteServer(host, port, site)
         except OSError as exc:  # the address is taken or not ours
             print(f"vaultkit: cannot serve on {address}: {exc.strerror}", file=sys.stderr)
             return 2
+        watcher = start_watching(site)
+        print(f"Serving {root} on {server.url} (live reload). Press Ctrl-C to stop.", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            print("Stopped.")
         finally:
-            server.shutdown()
+            site.stop()
             watcher.stop()
+            server.server_close()
         return 0
-    finally:
-        shutil.rmtree(site_dir, ignore_errors=True)
