@@ -66,6 +66,10 @@ class Pipeline:
             self._notes[rel] = self._process(self.vault.notes[rel])
         return self._notes[rel]
 
+    def keep(self, earlier: Pipeline, rels) -> None:
+        """Reuse `earlier`'s results of the notes `rels`, whose inputs the caller knows unchanged."""
+        self._notes.update((rel, earlier._notes[rel]) for rel in rels if rel in earlier._notes)
+
     def compute_notes(self, jobs: int | None = None) -> None:
         """Compute every readable note's result now, for a one-shot command (check, fix).
 

@@ -124,7 +124,10 @@ class Syncer:
                 if change.old is None:
                     result.added.add(change.rel)
         if written:  # report the state after the writes
-            self.pipeline = pipeline = Pipeline(self.vault, self.runner)
+            self.pipeline = Pipeline(self.vault, self.runner)
+            if not result.added.intersection(written):  # no new file: notes not rewritten are as they were
+                self.pipeline.keep(pipeline, notes.difference(written))
+            pipeline = self.pipeline
         result.written = written
         result.checked = sorted(notes)
         self._report(pipeline, notes, examples, result)

@@ -31,12 +31,16 @@ class SiteModel(Site):
         }
         self._texts: dict[str, str] = {}
         self._tokens: dict[str, list] = {}
+        self._inline_tags: dict[str, list[str]] = {}
 
     def after_pass(self, pipeline: Pipeline, changed: set[str]) -> "SiteModel":
-        """The model of the vault after a watch pass: the texts of notes outside `changed`
-        (the notes the pass affected, as the watcher computes them) are kept."""
+        """The model of the vault after a watch pass: the texts (and their tokens and tags) of
+        notes outside `changed` (the notes the pass affected, as the watcher computes them) are kept."""
         model = SiteModel(pipeline.vault, self.slugify, self.tags_page, self.language, pipeline)
-        model._texts = {rel: text for rel, text in self._texts.items() if rel not in changed and rel in model.published}
+        kept = {rel for rel in self._texts if rel not in changed and rel in model.published}
+        model._texts = {rel: self._texts[rel] for rel in kept}
+        model._tokens = {rel: tokens for rel, tokens in self._tokens.items() if rel in kept}
+        model._inline_tags = {rel: tags for rel, tags in self._inline_tags.items() if rel in kept}
         return model
 
     # -- files -------------------------------------------------------------------------
@@ -88,11 +92,6 @@ class SiteModel(Site):
         offset = note.front.end_line
         return [{**vars(link), "line": link.line - offset} for link in extract_links(note)]
 
-    def forget(self, rel: str) -> None:
-        """Drop cached text after `rel` changed, so its page (and pages embedding it) rebuild."""
-        self._texts.pop(rel, None)
-        self._tokens.pop(rel, None)
-
     # -- links -------------------------------------------------------------------------
 
     def resolve(self, path: str, source: str) -> Target:
@@ -132,7 +131,9 @@ class SiteModel(Site):
         """Tag -> published notes carrying it (front matter and inline tags), sorted."""
         by_tag: dict[str, set[str]] = defaultdict(set)
         for rel, note in self.published.items():
-            for tag in note.tags + inline_tags(self.text(rel)):
+            if rel not in self._inline_tags:
+                self._inline_tags[rel] = inline_tags(self.text(rel))
+            for tag in note.tags + self._inline_tags[rel]:
                 by_tag[tag].add(rel)
         return {tag: sorted(by_tag[tag]) for tag in sorted(by_tag)}
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from mkdocs.commands.build import get_context
-from mkdocs.structure.files import File, get_files, set_exclusions
+from mkdocs.structure.files import File, Files, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
 
 from ..watch import PassResult, Syncer, Watcher, print_pass
@@ -111,6 +111,8 @@ class ServedSite:
         self.search = next((plugin for plugin in config.plugins.values() if hasattr(plugin, "search_index")), None)
         self.env = config.theme.get_env()
         self.cache: dict[str, Rendered] = {}
+        self.theme_files = Files([])  # the theme's static files, listed once
+        self.theme_files.add_files_from_theme(self.env, config)
         self._gather()
         self.env = config.plugins.on_env(self.env, config=config, files=self.files)
 
@@ -120,7 +122,9 @@ class ServedSite:
         """Files and navigation of the vault as it is now (what `mkdocs build` does before pages)."""
         config = self.config
         files = get_files(config)
-        files.add_files_from_theme(self.env, config)
+        for file in self.theme_files:  # as Files.add_files_from_theme: the vault's files win
+            if files.get_file_from_path(file.src_uri) is None:
+                files.append(file)
         files = config.plugins.on_files(files, config=config)
         set_exclusions(files, config)
         nav = get_navigation(files, config)
