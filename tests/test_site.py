@@ -193,3 +193,25 @@ def test_navigation_is_pruned_to_what_the_page_shows(tmp_path):
     assert "md-nav__link--active" in nav  # and marks the page
     assert "乙x2" not in nav and "甲y2" not in nav  # other folders are links to their first note
     assert "md-nav__item--pruned" in nav
+
+
+def test_pages_rendered_in_worker_processes_are_the_pages_of_mkdocs_build(tmp_path):
+    """Enough notes for several worker tasks; a `status` shown in other pages' navigation."""
+    from mkdocs.commands.build import build
+
+    from vaultkit.site.build import load_site_config
+    from vaultkit.site.render import PAGES_PER_TASK, build_site
+
+    vault = tmp_path / "v"
+    for i in range(2 * PAGES_PER_TASK + 3):
+        folder = vault / f"f{i % 3}"
+        folder.mkdir(parents=True, exist_ok=True)
+        status = "status: 草稿\n" if i % 5 == 0 else ""
+        (folder / f"n{i}.md").write_text(f"---\n{status}date: 2024-01-{i % 28 + 1:02d}\n---\n# 第{i}篇\n\n见 [[n{(i + 1) % 7}]] #标签{i % 4}\n", encoding="utf-8")
+    build_site(load_site_config(vault, str(tmp_path / "ours")), jobs=2)
+    build(load_site_config(vault, str(tmp_path / "theirs")))
+    ours = {p.relative_to(tmp_path / "ours"): p.read_bytes() for p in (tmp_path / "ours").rglob("*") if p.is_file()}
+    theirs = {p.relative_to(tmp_path / "theirs"): p.read_bytes() for p in (tmp_path / "theirs").rglob("*") if p.is_file()}
+    assert sorted(ours) == sorted(theirs)
+    assert [rel for rel in ours if ours[rel] != theirs[rel]] == []
+    assert b"md-status--" in ours[Path("f1/n1/index.html")]  # another page's status, in the navigation

@@ -199,6 +199,16 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self.progress = Progress(len(files.documentation_pages()), self.show_progress)
         return files
 
+    def on_nav(self, nav, config, files):
+        """Every page gets its note's front matter before any page is rendered, as `mkdocs
+        build` has it once all pages are read: the theme's navigation shows other pages'
+        `status`, `icon` and `subtitle`, so a page rendered alone needs them too."""
+        for page in nav.pages:
+            note = self.model.published.get(page.file.src_uri)
+            if note is not None and not page.meta:
+                page.meta = dict(note.front.data)
+        return nav
+
     def on_page_markdown(self, markdown, page, config, files):
         self.progress.step()
         rel = page.file.src_uri

@@ -2,19 +2,14 @@
 
 Ready as soon as the vault is checked (the same pipeline as `vaultkit check`, on every core) and
 MkDocs has gathered the files and the navigation: no page is rendered before it is requested.
-A rendered page is cached with the inputs it was made from: the navigation, its note's title,
-tags and date, its backlinks, the text of every note its transform read (itself, embeds, linked
-headings) and where each of its links resolved. After a watch pass, a request compares those
-inputs with the vault's new state and renders the page again only when one of them differs, so
-any change (edit, new note, deletion, rename, title or tag change, figure rewrite) is seen by the
-next request and nothing else is redone. The search index is assembled from the same rendered
-pages. Browsers long-poll `/.vaultkit/reload` and reload after each pass.
-
-A page is rendered with MkDocs' public pieces (get_files, get_navigation, Page.read_source and
-render, get_context, the plugin events) in the order `mkdocs build` runs them, so a served page
-has the bytes of the built one, plus the reload script. The internals relied on, checked by
-tests/test_serve.py against a build: material's search plugin keeps the entries of the pages it
-saw in `search_index.entries` and writes them with `search_index.generate_search_index(prev)`.
+Pages are rendered by `render.SiteRenderer`, as `vaultkit build` renders them. A rendered page
+is cached with the inputs it was made from: the navigation, its note's title, tags and date, its
+backlinks, the text of every note its transform read (itself, embeds, linked headings) and where
+each of its links resolved. After a watch pass, a request compares those inputs with the
+vault's new state and renders the page again only when one of them differs, so any change
+(edit, new note, deletion, rename, title or tag change, figure rewrite) is seen by the next
+request and nothing else is redone. The search index is assembled from the same rendered pages.
+Browsers long-poll `/.vaultkit/reload` and reload after each pass.
 """
 
 from __future__ import annotations
@@ -30,15 +25,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-from mkdocs.commands.build import get_context
-from mkdocs.structure.files import File, Files, get_files, set_exclusions
-from mkdocs.structure.nav import get_navigation
+from mkdocs.structure.files import File
 
 from ..watch import PassResult, Syncer, Watcher, print_pass
 from . import pages
 from .build import load_site_config
 from .model import SiteModel
 from .plugin import FEED_PATH
+from .render import SiteRenderer
 
 RELOAD_PATH = ".vaultkit/reload"  # a dotfile path: never a file of the site
 SEARCH_PATH = "search/search_index.json"
@@ -86,6 +80,13 @@ class Rendered:
     inputs: tuple
 
 
+NAV_META = ("status", "icon", "subtitle")  # what material's navigation shows of a page's meta
+
+
+def _nav_meta(meta: dict) -> tuple:
+    return tuple(str(meta.get(key)) for key in NAV_META)
+
+
 class ServedSite:
     """The site of a vault, rendered page by page on request and kept in step with the watcher.
 
@@ -100,39 +101,17 @@ class ServedSite:
         config = load_site_config(self.root, str(site_dir))  # site_dir: never written
         self.syncer = Syncer(self.root)
         self.syncer.pipeline.compute_notes()  # before any thread starts: on every core, as check
-        self.plugin = config.plugins.get("vaultkit")
-        if self.plugin is None:
-            raise ValueError("the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`")
-        self.plugin.pipeline = self.syncer.pipeline
-        self.plugin.show_progress = False
-        self.config = config = config.plugins.on_config(config)
+        self.renderer = SiteRenderer(config, self.syncer.pipeline)
+        self.config, self.plugin = self.renderer.config, self.renderer.plugin
         gc.enable()  # the plugin pauses the collector for a build; a server runs for hours
-        config.plugins.on_pre_build(config=config)
-        self.search = next((plugin for plugin in config.plugins.values() if hasattr(plugin, "search_index")), None)
-        self.env = config.theme.get_env()
         self.cache: dict[str, Rendered] = {}
-        self.theme_files = Files([])  # the theme's static files, listed once
-        self.theme_files.add_files_from_theme(self.env, config)
-        self._gather()
-        self.env = config.plugins.on_env(self.env, config=config, files=self.files)
+        self._index_files()
 
-    # -- state ---------------------------------------------------------------------------
-
-    def _gather(self) -> None:
-        """Files and navigation of the vault as it is now (what `mkdocs build` does before pages)."""
-        config = self.config
-        files = get_files(config)
-        for file in self.theme_files:  # as Files.add_files_from_theme: the vault's files win
-            if files.get_file_from_path(file.src_uri) is None:
-                files.append(file)
-        files = config.plugins.on_files(files, config=config)
-        set_exclusions(files, config)
-        nav = get_navigation(files, config)
-        self.nav = config.plugins.on_nav(nav, config=config, files=files)
-        self.files = files
-        self.doc_files = files.documentation_pages()
+    def _index_files(self) -> None:
+        files = self.renderer.files
         self.by_dest = {file.dest_uri: file for file in files}
-        self.nav_key = tuple((file.src_uri, file.page.title if file.page else None) for file in self.doc_files)
+        self.nav_key = tuple((file.src_uri, file.page.title, _nav_meta(file.page.meta))
+                             for file in self.renderer.doc_files if file.page is not None)
 
     def update(self, result: PassResult) -> None:
         """After a watch pass (under `lock`): the new model, files and navigation; pages are
@@ -140,7 +119,8 @@ class ServedSite:
         affected = {*result.checked, *result.changed, *result.removed, *result.written}
         model = self.plugin.model.after_pass(self.syncer.pipeline, affected)
         self.plugin.use_model(model, self.config)
-        self._gather()
+        self.renderer.gather()
+        self._index_files()
         self.version += 1
         self.passed.notify_all()
 
@@ -168,66 +148,22 @@ class ServedSite:
             if cached is not None and cached.inputs == self._inputs(file, cached.read, cached.resolved):
                 return cached
             recorder = RecordingSite(self.plugin.model)
-            html, entries = self._render(file, recorder)
+            html, entries = self.renderer.render(file, recorder)
             read, resolved = frozenset(recorder.read), frozenset(recorder.resolved)
             rendered = Rendered(html, entries, read, resolved, self._inputs(file, read, resolved))
             self.cache[file.dest_uri] = rendered
             return rendered
-
-    def _render(self, file: File, recorder: RecordingSite) -> tuple[bytes, list]:
-        """Populate and build one page as `mkdocs build` does; its HTML and search entries."""
-        config, files, page = self.config, self.files, file.page
-        model = self.plugin.model
-        self.plugin.model = recorder
-        try:
-            page = config.plugins.on_pre_page(page, config=config, files=files)
-            page.read_source(config)
-            page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
-            page.render(config, files)
-            page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
-        finally:
-            self.plugin.model = model
-        entries = self.search.search_index.entries if self.search else []
-        start = len(entries)
-        page.active = True
-        try:
-            context = get_context(self.nav, self.doc_files, config, page)
-            template = self.env.get_template(page.meta.get("template", "main.html"))
-            context = config.plugins.on_page_context(context, page=page, config=config, nav=self.nav)
-            output = template.render(context)
-            output = config.plugins.on_post_page(output, page=page, config=config)
-        finally:
-            page.active = False
-            mine = entries[start:]
-            del entries[start:]
-        return output.encode("utf-8", errors="xmlcharrefreplace"), mine
 
     def search_index(self) -> bytes:
         """The search index of every page, rendering (one page per hold of the lock) the ones
         whose cache is stale, so page requests are answered meanwhile."""
         while True:
             with self.lock:
-                version, doc_files = self.version, self.doc_files
+                version, doc_files = self.version, self.renderer.doc_files
             rendered = [self.page(file) for file in doc_files]
             with self.lock:
-                if version != self.version:
-                    continue  # a pass came meanwhile: check again
-                index = self.search.search_index
-                index.entries = [entry for page in rendered for entry in page.search_entries]
-                try:
-                    return index.generate_search_index(None).encode("utf-8")
-                finally:
-                    index.entries = []
-
-    def template(self, name: str) -> bytes:
-        """A theme template (404.html, sitemap.xml) as `mkdocs build` renders it."""
-        config = self.config
-        template = config.plugins.on_pre_template(self.env.get_template(name), template_name=name, config=config)
-        base_url = urlsplit(config.site_url or "/").path if name == "404.html" else "."
-        context = get_context(self.nav, self.files, config, base_url=base_url)
-        context = config.plugins.on_template_context(context, template_name=name, config=config)
-        output = config.plugins.on_post_template(template.render(context), template_name=name, config=config)
-        return output.encode("utf-8")
+                if version == self.version:  # else a pass came meanwhile: check again
+                    return self.renderer.search_json([entry for page in rendered for entry in page.search_entries])
 
     # -- requests ------------------------------------------------------------------------
 
@@ -244,16 +180,16 @@ class ServedSite:
                 body = figure.encode("utf-8") if figure is not None else file.content_bytes
                 return 200, mimetypes.guess_type(path)[0] or "application/octet-stream", body
             if path in self.config.theme.static_templates and path != "404.html":
-                return 200, mimetypes.guess_type(path)[0] or "text/plain", self.template(path)
+                return 200, mimetypes.guess_type(path)[0] or "text/plain", self.renderer.template(path)
             if path == FEED_PATH and self.plugin.config.feed:
                 model = self.plugin.model
-                urls = {rel: self.files.get_file_from_path(rel).url for rel in model.published}
+                urls = {rel: self.renderer.files.get_file_from_path(rel).url for rel in model.published}
                 feed = pages.feed_xml(model, self.config.site_name, self.config.site_url or "", urls)
                 return 200, "application/rss+xml", feed.encode("utf-8")
-        if path == SEARCH_PATH and self.search is not None:
+        if path == SEARCH_PATH and self.renderer.search is not None:
             return 200, "application/json", self.search_index()
         with self.lock:
-            return 404, "text/html", self.template("404.html")
+            return 404, "text/html", self.renderer.template("404.html")
 
     def wait_for_pass(self, since: int, timeout: float = RELOAD_WAIT) -> int:
         with self.passed:

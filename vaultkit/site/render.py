@@ -1,0 +1,210 @@
+"""What `mkdocs build` does, with each page rendered on its own: the one renderer of
+`vaultkit build` (pages shared out to worker processes) and `vaultkit serve` (pages rendered
+when requested).
+
+It uses MkDocs' public pieces (get_files, get_navigation, Page.read_source and render,
+get_context, the plugin events) in the order `mkdocs build` runs them, so its pages have the
+bytes of `mkdocs build`'s (tests/test_serve.py and tests/test_site.py compare them). The
+internals relied on: material's search plugin keeps the entries of the pages it saw in
+`search_index.entries` and writes them in `on_post_build`; MkDocs' `Page.update_date` feeds
+the sitemap.
+"""
+
+from __future__ import annotations
+
+import gc
+import gzip
+import io
+import multiprocessing
+import os
+import signal
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from urllib.parse import urlsplit
+
+from mkdocs import utils
+from mkdocs.commands.build import get_context
+from mkdocs.structure.files import File, Files, get_files, set_exclusions
+from mkdocs.structure.nav import get_navigation
+
+from .plugin import Progress
+
+PAGES_PER_TASK = 16  # pages a worker renders per task: few round trips, even shares
+
+
+class SiteRenderer:
+    """The vault's MkDocs site, ready to render any page: config, files, navigation, theme."""
+
+    def __init__(self, config, pipeline=None):
+        """`config`: a loaded MkDocs config with the vaultkit plugin; `pipeline`: the vault's
+        pipeline when the caller has one (serve shares its watcher's)."""
+        self.plugin = config.plugins.get("vaultkit")
+        if self.plugin is None:
+            raise ValueError("the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`")
+        self.plugin.pipeline = pipeline
+        self.plugin.show_progress = False
+        self.config = config = config.plugins.on_config(config)
+        config.plugins.on_pre_build(config=config)
+        self.search = next((p for p in config.plugins.values() if hasattr(p, "search_index")), None)
+        self.env = config.theme.get_env()
+        self.theme_files = Files([])  # the theme's static files, listed once
+        self.theme_files.add_files_from_theme(self.env, config)
+        self.gather()
+        self.env = config.plugins.on_env(self.env, config=config, files=self.files)
+
+    def gather(self) -> None:
+        """Files and navigation of the vault as it is now (what `mkdocs build` does before pages)."""
+        config = self.config
+        files = get_files(config)
+        for file in self.theme_files:  # as Files.add_files_from_theme: the vault's files win
+            if files.get_file_from_path(file.src_uri) is None:
+                files.append(file)
+        files = config.plugins.on_files(files, config=config)
+        set_exclusions(files, config)
+        nav = get_navigation(files, config)
+        self.nav = config.plugins.on_nav(nav, config=config, files=files)
+        self.files = files
+        self.doc_files = files.documentation_pages()
+
+    def render(self, file: File, site=None) -> tuple[bytes, list]:
+        """Populate and build one page as `mkdocs build` does: its HTML and search entries.
+        `site`, when given, stands for the plugin's model while the page's markdown is made."""
+        config, files, page = self.config, self.files, file.page
+        model = self.plugin.model
+        self.plugin.model = site or model
+        try:
+            page = config.plugins.on_pre_page(page, config=config, files=files)
+            page.read_source(config)
+            page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
+            page.render(config, files)
+            page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
+        finally:
+            self.plugin.model = model
+        entries = self.search.search_index.entries if self.search else []
+        start = len(entries)
+        page.active = True
+        try:
+            context = get_context(self.nav, self.doc_files, config, page)
+            template = self.env.get_template(page.meta.get("template", "main.html"))
+            context = config.plugins.on_page_context(context, page=page, config=config, nav=self.nav)
+            output = template.render(context)
+            output = config.plugins.on_post_page(output, page=page, config=config)
+        finally:
+            page.active = False
+            mine = entries[start:]
+            del entries[start:]
+        return output.encode("utf-8", errors="xmlcharrefreplace"), mine
+
+    def template(self, name: str) -> bytes:
+        """A theme template (404.html, sitemap.xml) as `mkdocs build` renders it."""
+        config = self.config
+        template = config.plugins.on_pre_template(self.env.get_template(name), template_name=name, config=config)
+        base_url = urlsplit(config.site_url or "/").path if utils.is_error_template(name) else "."
+        context = get_context(self.nav, self.files, config, base_url=base_url)
+        context = config.plugins.on_template_context(context, template_name=name, config=config)
+        output = config.plugins.on_post_template(template.render(context), template_name=name, config=config)
+        return output.encode("utf-8")
+
+    def search_json(self, entries: list) -> bytes:
+        """The search index of `entries` (all pages', in page order), as the search plugin writes it."""
+        index = self.search.search_index
+        index.entries = entries
+        try:
+            return index.generate_search_index(None).encode("utf-8")
+        finally:
+            index.entries = []
+
+
+def build_site(config, jobs: int | None = None) -> None:
+    """`mkdocs build` of the vault with its pages rendered in `jobs` forked worker processes
+    (None: one per CPU), each writing its pages; the output is byte-identical to `mkdocs build`."""
+    renderer = SiteRenderer(config)
+    config = renderer.config
+    try:
+        utils.clean_directory(config.site_dir)
+        renderer.files.copy_static_files()
+        entries = _render_all(renderer, jobs)
+        pages = {file.dest_uri for file in renderer.doc_files}
+        for name in config.theme.static_templates:
+            if name not in pages:  # `mkdocs build` writes templates first: a page of that name wins
+                _write_template(renderer, name)
+        if renderer.search is not None:
+            renderer.search.search_index.entries = entries
+        config.plugins.on_post_build(config=config)
+    except Exception as error:
+        config.plugins.on_build_error(error=error)
+        raise
+
+
+def _render_all(renderer: SiteRenderer, jobs: int | None) -> list:
+    """Render and write every page; their search entries in page order. Workers send back
+    only each page's entries and update date (the sitemap needs it)."""
+    pages = renderer.doc_files
+    progress = Progress(len(pages))
+    if jobs is None:
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+        jobs = 1  # forking a process that runs threads is unsafe
+    chunks = [range(i, min(i + PAGES_PER_TASK, len(pages))) for i in range(0, len(pages), PAGES_PER_TASK)]
+    results = []
+    # The first pages are rendered here, before any fork: the theme's templates get compiled
+    # and the search's word segmenter loads its dictionary once, not once per worker.
+    for chunk in chunks[:1] if jobs > 1 else chunks:
+        results.extend(_render_chunk(chunk, renderer))
+        for _ in chunk:
+            progress.step()
+    if jobs > 1 and len(chunks) > 1:
+        gc.collect()
+        gc.freeze()  # the workers share the parent's objects; untouched, they are never copied
+        pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("fork"), _adopt, (renderer,))
+        try:
+            for chunk in pool.map(_render_chunk, chunks[1:]):
+                results.extend(chunk)
+                for _ in chunk:
+                    progress.step()
+        finally:
+            pool.shutdown(cancel_futures=True)
+            gc.unfreeze()
+    progress.done()
+    entries = []
+    for file, (update_date, page_entries) in zip(pages, results):
+        file.page.update_date = update_date
+        entries.extend(page_entries)
+    return entries
+
+
+def _write_template(renderer: SiteRenderer, name: str) -> None:
+    output = renderer.template(name)
+    if not output.strip():
+        return
+    path = os.path.join(renderer.config.site_dir, name)
+    utils.write_file(output, path)
+    if name == "sitemap.xml":  # gzipped as `mkdocs build` does, dated by the newest page
+        pages = [f.page for f in renderer.doc_files if f.page is not None]
+        buffer = io.BytesIO()
+        with gzip.GzipFile(fileobj=buffer, filename=f"{path}.gz", mode="wb",
+                           mtime=utils.get_build_timestamp(pages=pages)) as gz:
+            gz.write(output)
+        utils.write_file(buffer.getvalue(), f"{path}.gz")
+
+
+_worker_renderer: SiteRenderer | None = None
+
+
+def _adopt(renderer: SiteRenderer) -> None:
+    """Set up a worker: the renderer whose pages it renders; Ctrl-C is for the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _worker_renderer
+    _worker_renderer = renderer
+
+
+def _render_chunk(indices: range, renderer: SiteRenderer | None = None) -> list[tuple[str, list]]:
+    renderer = renderer or _worker_renderer
+    out = []
+    for i in indices:
+        file = renderer.doc_files[i]
+        html, entries = renderer.render(file)
+        if html.strip():
+            utils.write_file(html, file.abs_dest_path)
+        out.append((file.page.update_date, entries))
+    return out
