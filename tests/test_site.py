@@ -215,3 +215,13 @@ def test_pages_rendered_in_worker_processes_are_the_pages_of_mkdocs_build(tmp_pa
     assert sorted(ours) == sorted(theirs)
     assert [rel for rel in ours if ours[rel] != theirs[rel]] == []
     assert b"md-status--" in ours[Path("f1/n1/index.html")]  # another page's status, in the navigation
+
+
+def test_a_theme_without_materials_search_is_built_by_mkdocs_itself(tmp_path):
+    vault = tmp_path / "notes"
+    vault.mkdir()
+    (vault / "a.md").write_text("# A\n\n正文\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\ndocs_dir: notes\ntheme: mkdocs\nplugins: [search, vaultkit]\n",
+                                         encoding="utf-8")
+    assert build_command(vault, str(tmp_path / "site"), strict=False) == 0
+    assert "正文" in (tmp_path / "site" / "search" / "search_index.json").read_text(encoding="utf-8")

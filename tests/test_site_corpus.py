@@ -163,3 +163,17 @@ def test_excluded_files_never_reach_the_site(built):
         if path.is_file():
             assert b"LEAKMARK" not in path.read_bytes(), path
     assert not any(part.startswith(".") for p in site.rglob("*") for part in p.relative_to(site).parts)
+
+
+@pytest.mark.slow
+def test_serve_shows_the_built_pages(built, tmp_path):
+    """Every 10th page of the real vault, its search index and feed: served = built, byte for byte."""
+    from vaultkit.site.serve import ServedSite
+
+    vault, site, pages = built
+    served = ServedSite(vault, tmp_path / "unused")
+    names = sorted(p.relative_to(site).as_posix() for p in pages)[::10] + ["search/search_index.json", "feed.xml"]
+    for name in names:
+        status, _, body = served.respond(name)
+        assert status == 200, name
+        assert body == (site / name).read_bytes(), name

@@ -14,7 +14,7 @@ from mkdocs.exceptions import MkDocsException
 from ..config import read_mkdocs_config
 from ..diagnostics import Diagnostic, Report, format_text
 from .defaults import default_config_text
-from .render import build_site
+from .render import build_site, renders_alike
 
 
 def find_config(root: Path) -> Path | None:
@@ -59,8 +59,8 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
         if plugin is None:
             print("vaultkit: the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`", file=sys.stderr)
             return 2
-        if strict or config.extra_templates:
-            build(config)  # MkDocs' own build counts the warnings --strict fails on, and builds extra templates
+        if strict or not renders_alike(config):
+            build(config)  # MkDocs' own build counts the warnings --strict fails on
         else:
             build_site(config)  # the same pages, rendered on every core
         failure = None

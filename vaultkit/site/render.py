@@ -26,6 +26,7 @@ from mkdocs import utils
 from mkdocs.commands.build import get_context
 from mkdocs.structure.files import File, Files, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
+from material.plugins.search.plugin import SearchPlugin as MaterialSearch
 
 from .plugin import Progress
 
@@ -45,7 +46,7 @@ class SiteRenderer:
         self.plugin.show_progress = False
         self.config = config = config.plugins.on_config(config)
         config.plugins.on_pre_build(config=config)
-        self.search = next((p for p in config.plugins.values() if hasattr(p, "search_index")), None)
+        self.search = next((p for p in config.plugins.values() if isinstance(p, MaterialSearch)), None)
         self.env = config.theme.get_env()
         self.theme_files = Files([])  # the theme's static files, listed once
         self.theme_files.add_files_from_theme(self.env, config)
@@ -113,6 +114,13 @@ class SiteRenderer:
             return index.generate_search_index(None).encode("utf-8")
         finally:
             index.entries = []
+
+
+def renders_alike(config) -> bool:
+    """Whether `build_site` makes what `mkdocs build` makes with this config: it builds no extra
+    templates, and knows how to index pages for material's search only."""
+    searches = [plugin for name, plugin in config.plugins.items() if name.endswith("search")]
+    return not config.extra_templates and all(isinstance(plugin, MaterialSearch) for plugin in searches)
 
 
 def build_site(config, jobs: int | None = None) -> None:
