@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import claims, links
-from .diagnostics import Diagnostic, Report
+from .diagnostics import Diagnostic, Report, Summary
 from .examples import ExampleRunner, NoteOutcome, textmatrices
 from .figures import is_generated
 from .svgtext import SvgText, read_svg
@@ -181,11 +181,7 @@ class Pipeline:
         summary = report.summary
         for note in self.vault.readable_notes:
             result = self.note(note.rel)
-            summary.notes += 1
-            summary.links += result.links
-            summary.values += result.values
-            summary.claims += result.claims
-            summary.skipped_claims += result.skipped_claims
+            count_note(summary, result)
             report.add(result.diagnostics)
             report.explained += result.explained
             if result.text != note.text:
@@ -219,6 +215,15 @@ class Pipeline:
         if read is None or read[1] is None:
             return claims.ClaimReport()
         return claims.check_svg(read[1], rel)
+
+
+def count_note(summary: Summary, result: NoteResult) -> None:
+    """Add what one note's check verified to a run's summary."""
+    summary.notes += 1
+    summary.links += result.links
+    summary.values += result.values
+    summary.claims += result.claims
+    summary.skipped_claims += result.skipped_claims
 
 
 def _cpu_count() -> int:

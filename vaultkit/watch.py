@@ -41,7 +41,7 @@ from .check import apply_changes
 from .diagnostics import Diagnostic, Report, format_text
 from .examples import ExampleRunner
 from .examples.figures import check_figure, figure_rel
-from .pipeline import FileChange, Pipeline
+from .pipeline import FileChange, Pipeline, count_note
 from .vault import Vault, is_excluded
 
 # Events that can change a file's bytes or existence (not opens, closes without write, attributes).
@@ -146,11 +146,7 @@ class Syncer:
             except Exception:  # one bad note never stops the watcher
                 print(f"vaultkit: internal error on {rel}:\n{traceback.format_exc()}", file=sys.stderr)
                 continue
-            summary.notes += 1
-            summary.links += fresh.links
-            summary.values += fresh.values
-            summary.claims += fresh.claims
-            summary.skipped_claims += fresh.skipped_claims
+            count_note(summary, fresh)
             report.add(fresh.diagnostics)
         for fig in self._figures(pipeline, examples, result):
             summary.figures += 1

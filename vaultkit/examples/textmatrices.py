@@ -487,14 +487,21 @@ class _SectionChecker:
                 slack = f" (rounding allows ±{fmt(allowed, digits + 1)})" if allowed else ""
                 self.add("VK420", row.cells[0], f"weights row {name} sums to {written}, not 1{slack}", written, "1")
 
+    def paired(self, derived: TextMatrix, source: TextMatrix):
+        """`_pair_rows` of two matrices of one width and header; None (rows counted as skipped) if not."""
+        pairs = _pair_rows(derived, source)
+        if pairs is None or derived.width != source.width or (
+            derived.header and source.header and derived.header != source.header
+        ):
+            self.report.skipped += len(derived.rows)
+            return None
+        return pairs
+
     def check_softmax(self, weights: TextMatrix, source: TextMatrix, q, k) -> None:
         from .. import engine
 
-        pairs = _pair_rows(weights, source)
-        if pairs is None or weights.width != source.width or (
-            weights.header and source.header and weights.header != source.header
-        ):
-            self.report.skipped += len(weights.rows)
+        pairs = self.paired(weights, source)
+        if pairs is None:
             return
         if source.role == "scaled":
             divisor, formula = 1.0, f"Softmax of the scaled scores at line {source.line}"
@@ -572,11 +579,8 @@ class _SectionChecker:
 
     def check_scaled(self, scaled: TextMatrix, scores: TextMatrix, q, k) -> None:
         """Scaled scores shown under scores (and no Q, K): the scores divided by the stated scale."""
-        pairs = _pair_rows(scaled, scores)
-        if pairs is None or scaled.width != scores.width or (
-            scaled.header and scores.header and scaled.header != scores.header
-        ):
-            self.report.skipped += len(scaled.rows)
+        pairs = self.paired(scaled, scores)
+        if pairs is None:
             return
         stated = self.divisor(scaled, q, k)
         if isinstance(stated, str):
