@@ -214,14 +214,10 @@ class Symbol:
 
 
 @dataclass
-class Neg:
-    """`-x`"""
+class Unary:
+    """An operator on one argument: its operands and symbols are the argument's."""
 
     arg: "Node"
-
-    def evaluate(self, reading: Reading) -> tuple[float, int]:
-        v, t = self.arg.evaluate(reading)
-        return -v, t
 
     def operands(self) -> list[Operand]:
         return self.arg.operands()
@@ -230,23 +226,22 @@ class Neg:
         return self.arg.symbols()
 
 
-@dataclass
-class Sqrt:
-    """`√x`"""
+class Neg(Unary):
+    """`-x`"""
 
-    arg: "Node"
+    def evaluate(self, reading: Reading) -> tuple[float, int]:
+        v, t = self.arg.evaluate(reading)
+        return -v, t
+
+
+class Sqrt(Unary):
+    """`√x`"""
 
     def evaluate(self, reading: Reading) -> tuple[float, int]:
         v, t = self.arg.evaluate(reading)
         if v < 0 or t % 2:
             raise Uncertain("square root of a negative or of a time")
         return math.sqrt(v), t // 2
-
-    def operands(self) -> list[Operand]:
-        return self.arg.operands()
-
-    def symbols(self) -> list[Symbol]:
-        return self.arg.symbols()
 
 
 @dataclass

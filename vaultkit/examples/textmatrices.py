@@ -561,10 +561,8 @@ class _SectionChecker:
             return
         divisor, formula = 1.0, f"Q·Kᵀ of the Q at line {q.line} and the K at line {k.line}"
         if scores.role == "scaled":
-            stated = self.divisor(scores, q, k)
-            if isinstance(stated, str):
-                self.add("VK423", scores.rows[0].cells[0], f"scaled scores not compared with Q·Kᵀ: {stated}")
-                self.report.skipped += len(scores.rows)
+            stated = self.stated_divisor(scores, q, k, "Q·Kᵀ")
+            if stated is None:
                 return
             divisor, shown = stated
             formula = f"Q·Kᵀ / {shown} of the Q at line {q.line} and the K at line {k.line}"
@@ -577,15 +575,22 @@ class _SectionChecker:
         illustrative = scores.illustrative or q.illustrative or k.illustrative
         self.check_derived(scores, pairs, point, radius, formula, q, illustrative)
 
+    def stated_divisor(self, scaled: TextMatrix, q, k, against: str):
+        """`divisor` of scaled scores, or None when it is not certain (a VK423 warning, rows skipped)."""
+        stated = self.divisor(scaled, q, k)
+        if isinstance(stated, str):
+            self.add("VK423", scaled.rows[0].cells[0], f"scaled scores not compared with {against}: {stated}")
+            self.report.skipped += len(scaled.rows)
+            return None
+        return stated
+
     def check_scaled(self, scaled: TextMatrix, scores: TextMatrix, q, k) -> None:
         """Scaled scores shown under scores (and no Q, K): the scores divided by the stated scale."""
         pairs = self.paired(scaled, scores)
         if pairs is None:
             return
-        stated = self.divisor(scaled, q, k)
-        if isinstance(stated, str):
-            self.add("VK423", scaled.rows[0].cells[0], f"scaled scores not compared with the scores: {stated}")
-            self.report.skipped += len(scaled.rows)
+        stated = self.stated_divisor(scaled, q, k, "the scores")
+        if stated is None:
             return
         divisor, shown = stated
         values, halves = scores.corrected or (scores.values(), scores.halves())
