@@ -12,23 +12,19 @@ material 9, and needs of them what their public API does not give:
   segmented with jieba, tags, boost);
 - material's search keeps the entries of the pages it saw in `search_index.entries` and writes
   them in `on_post_build` (a page rendered in a worker sends its entries back);
-- MkDocs' `Page.update_date` feeds the sitemap;
-- code is highlighted by pymdownx's `Highlight` (material's own highlighter, as superfences
-  calls it), outside Python-Markdown.
+- MkDocs' `Page.update_date` feeds the sitemap.
 
 tests/test_site_internals.py checks each of these against the installed versions.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 
 from material.plugins.search.plugin import Element, SearchIndex, SearchPlugin
 from material.plugins.search.plugin import Section as MaterialSection
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
-from pymdownx.highlight import Highlight
 
 from .note_html import RenderedNote
 
@@ -89,14 +85,3 @@ def set_update_date(page: Page, date: str) -> None:
     """The date the sitemap gives the page (MkDocs reads `Page.update_date`)."""
     page.update_date = date
 
-
-def code_highlighter(options: dict) -> Callable[[str, str], str]:
-    """`highlight(code, language)`: the HTML of a code block as material styles it, with the
-    `pymdownx.highlight` options of mkdocs.yml (those that need Python-Markdown left out)."""
-    known = inspect.signature(Highlight.__init__).parameters
-    highlighter = Highlight(None, **{k: v for k, v in options.items() if k in known and k != "title_mode"})
-
-    def highlight(code: str, language: str) -> str:
-        return highlighter.highlight(code, language)
-
-    return highlight

@@ -11,6 +11,7 @@ from ..links import LinkIndex
 from ..markdown import parse
 from ..pipeline import Pipeline
 from ..syntax.headings import unique_anchors
+from ..syntax.tags import inline_tags
 from ..vault import Vault, is_excluded
 from .note_html import Site, Target, directory_url
 
@@ -131,17 +132,24 @@ class SiteModel(Site):
         by_tag: dict[str, set[str]] = defaultdict(set)
         for rel, note in self.published.items():
             if rel not in self._inline_tags:
-                self._inline_tags[rel] = inline_tags(self.tokens(rel)[0])
+                self._inline_tags[rel] = self._note_tags(rel)
             for tag in note.tags + self._inline_tags[rel]:
                 by_tag[tag].add(rel)
         return {tag: sorted(by_tag[tag]) for tag in sorted(by_tag)}
 
 
+    def _note_tags(self, rel: str) -> list[str]:
+        """A note's inline tags: the check's, unless `fix` changes the note's text."""
+        result = self.pipeline.note(rel)
+        if result.text == self.vault.notes[rel].text:
+            return list(result.tags)
+        return inline_tags(self.tokens(rel)[0])
+
+    def heading_ids(self, rel: str) -> list[str]:
+        if rel == self.tags_page:  # the tags index: a heading per tag, with the tag's anchor
+            return [self.tag_anchor(tag) for tag in self.tags]
+        return super().heading_ids(rel)
+
+
 def is_excluded_path(rel: str) -> bool:
     return is_excluded(PurePosixPath(rel))
-
-
-def inline_tags(tokens) -> list[str]:
-    """`#tags` written in the body (the tag tokens: never in code or math)."""
-    found = [child.meta["tag"] for token in tokens for child in token.children or () if child.type == "tag"]
-    return list(dict.fromkeys(found))

@@ -23,7 +23,6 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
@@ -35,6 +34,7 @@ from ..markdown import make_parser, parse
 from ..syntax.blockids import block_spans
 from ..syntax.headings import find_section, sections, unique_anchors
 from .cards import example_card
+from .code import highlight_code
 from .math import block_math, inline_math
 from .search import SearchSection, search_sections
 
@@ -196,7 +196,6 @@ class _Page:
 
     site: Site
     rel: str
-    highlight: Callable[[str, str], str]
     mermaid: bool
     embeds: int = 0
     embedded_chars: int = 0
@@ -270,10 +269,10 @@ class PageRenderer(RendererHTML):
         if language == "mermaid":
             css = "mermaid" if page.mermaid else "language-mermaid"
             return f'<pre class="{css}"><code>{html.escape(token.content)}</code></pre>\n'
-        return page.highlight(token.content, language) + "\n"
+        return highlight_code(token.content, language) + "\n"
 
     def code_block(self, tokens, idx, options, env) -> str:
-        return env["page"].highlight(tokens[idx].content, "") + "\n"
+        return highlight_code(tokens[idx].content, "") + "\n"
 
     def math_block(self, tokens, idx, options, env) -> str:
         return block_math(tokens[idx].content) + "\n"
@@ -425,10 +424,10 @@ def _lone_note_embed(inline: Token, env) -> bool:
 _RENDERER = PageRenderer()
 
 
-def render_note(site: Site, rel: str, highlight: Callable[[str, str], str], mermaid: bool = False) -> RenderedNote:
+def render_note(site: Site, rel: str, mermaid: bool = False) -> RenderedNote:
     """The HTML of note `rel`'s page (without the site's frame), with its headings."""
     tokens, _ = site.tokens(rel)
-    page = _Page(site, rel, highlight, mermaid)
+    page = _Page(site, rel, mermaid)
     scope = _Scope(rel, True, ((rel, ""),), site.heading_ids(rel))
     out = _RENDERER.render_page(page, tokens, scope)
     ids = {h.id for h in page.headings} | {f"^{block}" for block in block_spans(tokens)}

@@ -83,7 +83,6 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self.files: Files | None = None
         self.mermaid_js: Path | None = None
         self.katex: dict[str, Path] = {}  # site path -> file, when KaTeX was found
-        self.highlight = mkdocs_glue.code_highlighter({})
 
     def on_config(self, config):
         # A build makes few reference cycles; the cyclic collector would rescan every note's
@@ -130,10 +129,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 config.theme["features"] = [*features, "navigation.prune"]
 
     def _configure_markdown(self, config) -> None:
-        """The slugify and code highlighting of pages, as mkdocs.yml's markdown options set them
-        (the `toc` extension's `slugify`, `pymdownx.highlight`'s options), and the optional assets."""
+        """The heading anchors of pages (the `toc` extension's `slugify` when mkdocs.yml sets
+        one), and the optional assets."""
         self.slugify = (config.mdx_configs.get("toc") or {}).get("slugify") or pymdownx_slugify(case="lower")
-        self.highlight = mkdocs_glue.code_highlighter(config.mdx_configs.get("pymdownx.highlight") or {})
         # Optional assets from npm, looked for from the config's folder up. Absent, they are
         # no problem; a variable that names something absent is a warning (--strict fails).
         start = Path(config.config_file_path or config.docs_dir).resolve().parent
@@ -208,7 +206,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
     def render_page(self, page) -> RenderedNote:
         """A page's HTML, table of contents and search sections, from its note's tokens."""
         model, rel = self.model, page.file.src_uri
-        rendered = render_note(model, rel, self.highlight, mermaid=bool(self.mermaid_js))
+        rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
         if rel in model.published:
             rendered.html = (pages.front_tags_html(model, rel) + rendered.html
                              + pages.backlinks_html(model, rel, self.config.backlinks_title))
