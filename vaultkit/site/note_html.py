@@ -253,10 +253,10 @@ class PageRenderer(RendererHTML):
         return super().renderToken(tokens, idx, options, env)
 
     def paragraph_open(self, tokens, idx, options, env) -> str:
-        return "" if _lone_note_embed(tokens[idx + 1], env) else self.renderToken(tokens, idx, options, env)
+        return "" if _lone_block(tokens[idx + 1], env) else self.renderToken(tokens, idx, options, env)
 
     def paragraph_close(self, tokens, idx, options, env) -> str:
-        return "" if _lone_note_embed(tokens[idx - 1], env) else self.renderToken(tokens, idx, options, env)
+        return "" if _lone_block(tokens[idx - 1], env) else self.renderToken(tokens, idx, options, env)
 
     def fence(self, tokens, idx, options, env) -> str:
         token = tokens[idx]
@@ -290,6 +290,10 @@ class PageRenderer(RendererHTML):
         return inline_math(tokens[idx].content)
 
     def math_inline_double(self, tokens, idx, options, env) -> str:
+        """`$$…$$` on a line of its own is displayed; sharing a line with words, it is inline
+        math in display style."""
+        if _alone_on_its_line(tokens, idx):
+            return block_math(tokens[idx].content)
         return inline_math("\\displaystyle " + tokens[idx].content.strip())
 
     def comment(self, tokens, idx, options, env) -> str:
@@ -408,11 +412,24 @@ def _vault_href(env, href: str) -> str | None:
     return _href(page, target.rel, unquote(fragment) if hash_ else "")
 
 
-def _lone_note_embed(inline: Token, env) -> bool:
-    """Whether a paragraph is only an embed of a note (rendered as a block, not in a `<p>`)."""
+def _alone_on_its_line(children: list[Token], idx: int) -> bool:
+    def blank(i: int) -> bool:
+        return not 0 <= i < len(children) or children[i].type in ("softbreak", "hardbreak") or (
+            children[i].type == "text" and not children[i].content.strip())
+
+    return blank(idx - 1) and blank(idx + 1)
+
+
+def _lone_block(inline: Token, env) -> bool:
+    """Whether a paragraph is only an embed of a note or a displayed formula (rendered as a
+    block, not in a `<p>`)."""
     children = [c for c in inline.children or () if not (c.type == "text" and not c.content.strip())
                 and c.type != "softbreak"]
-    if len(children) != 1 or children[0].type != "wikiembed":
+    if len(children) != 1:
+        return False
+    if children[0].type == "math_inline_double":
+        return True
+    if children[0].type != "wikiembed":
         return False
     meta = children[0].meta
     if not meta["path"]:
