@@ -45,6 +45,9 @@ OBSIDIAN_DIFFERS = {
     561: "wikilink: `[[*foo* bar]]` is a wikilink (to a note that does not exist), not a bracketed "
          "reference link",
     592: "wikilink: `![[foo]]` is an embed and `[[foo]]` a wikilink (to notes that do not exist)",
+    604: "bare url: Obsidian shows a URL written as text (with its scheme) as a link",
+    610: "bare url: Obsidian shows a URL written as text (with its scheme) as a link",
+    613: "bare url: Obsidian shows a URL written as text (with its scheme) as a link",
 }
 
 
@@ -190,6 +193,11 @@ def obsidian_reason_holds(example: Example, content: str, normalize) -> bool:
         links = re.findall(r"!?\[\[.*?\]\]", example.markdown)
         spans = re.findall(r'<span [^>]*class="[^"]*\bvk-missing\b', content)
         return len(spans) == len(links) and "[[" not in content
+    if kind == "bare url":  # each URL of the text is a link to itself; as text the page is the spec's
+        urls = re.findall(r"https?://[^\s<>]+", example.markdown)
+        linked = re.findall(r'<a href="([^"]+)">\1</a>', content)
+        unlinked = re.sub(r'<a href="([^"]+)">\1</a>', r"\1", content)
+        return linked == urls and normalize(unlinked) == normalize(example.html)
     raise AssertionError(f"no check for the reason of example {example.number}")
 
 

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
+from markdown_it.common.utils import unescapeAll
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
@@ -259,7 +260,7 @@ class PageRenderer(RendererHTML):
     def fence(self, tokens, idx, options, env) -> str:
         token = tokens[idx]
         page: _Page = env["page"]
-        language = token.info.strip().split(" ")[0] if token.info else ""
+        language = unescapeAll(token.info).split()[0] if token.info.strip() else ""
         if language == "vaultkit":
             card = example_card(token.content)
             if card is not None:
@@ -273,7 +274,10 @@ class PageRenderer(RendererHTML):
         return highlight_code(tokens[idx].content, "") + "\n"
 
     def math_block(self, tokens, idx, options, env) -> str:
-        return block_math(tokens[idx].content) + "\n"
+        token = tokens[idx]
+        if token.markup == "\\[":  # not math in Obsidian: the brackets, as text
+            return f"<p>[{html.escape(token.content)}]</p>\n"
+        return block_math(token.content) + "\n"
 
     def math_block_label(self, tokens, idx, options, env) -> str:
         token = tokens[idx]
@@ -282,10 +286,19 @@ class PageRenderer(RendererHTML):
     def comment_block(self, tokens, idx, options, env) -> str:
         return ""
 
+    def s_open(self, tokens, idx, options, env) -> str:
+        return "<del>"  # GFM's strikethrough element
+
+    def s_close(self, tokens, idx, options, env) -> str:
+        return "</del>"
+
     # -- inline ------------------------------------------------------------------------
 
     def math_inline(self, tokens, idx, options, env) -> str:
-        return inline_math(tokens[idx].content)
+        token = tokens[idx]
+        if token.markup == "\\(":  # not math in Obsidian: the parentheses, as text
+            return f"({html.escape(token.content)})"
+        return inline_math(token.content)
 
     def math_inline_double(self, tokens, idx, options, env) -> str:
         """`$$…$$` on a line of its own is displayed; sharing a line with words, it is inline
