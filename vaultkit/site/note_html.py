@@ -286,6 +286,31 @@ class PageRenderer(RendererHTML):
     def comment_block(self, tokens, idx, options, env) -> str:
         return ""
 
+    def html_inline(self, tokens, idx, options, env) -> str:
+        content = tokens[idx].content
+        if content.startswith('<input class="task-list-item-checkbox"'):  # material's checkbox
+            return f'<label class="task-list-control">{content}<span class="task-list-indicator"></span></label>'
+        return content
+
+    # footnotes in the markup material styles (Python-Markdown's: `fn:1`, `fnref:1`)
+
+    def footnote_ref(self, tokens, idx, options, env) -> str:
+        number, sub = _footnote(tokens[idx])
+        return f'<sup id="fnref:{number}{sub}"><a class="footnote-ref" href="#fn:{number}">{number}</a></sup>'
+
+    def footnote_block_open(self, tokens, idx, options, env) -> str:
+        return '<div class="footnote">\n<hr />\n<ol>\n'
+
+    def footnote_block_close(self, tokens, idx, options, env) -> str:
+        return "</ol>\n</div>\n"
+
+    def footnote_open(self, tokens, idx, options, env) -> str:
+        return f'<li id="fn:{_footnote(tokens[idx])[0]}">'
+
+    def footnote_anchor(self, tokens, idx, options, env) -> str:
+        number, sub = _footnote(tokens[idx])
+        return f' <a class="footnote-backref" href="#fnref:{number}{sub}">&#8617;&#xFE0E;</a>'
+
     def s_open(self, tokens, idx, options, env) -> str:
         return "<del>"  # GFM's strikethrough element
 
@@ -421,6 +446,12 @@ def _vault_href(env, href: str) -> str | None:
     if fragment and target.rel.lower().endswith(".md"):
         fragment = page.site.anchor(target.rel, unquote(fragment)) or fragment
     return _href(page, target.rel, unquote(fragment) if hash_ else "")
+
+
+def _footnote(token: Token) -> tuple[int, str]:
+    """A footnote's number, and `:k` for its k-th further reference."""
+    sub = token.meta.get("subId", -1)
+    return token.meta["id"] + 1, f":{sub}" if sub > 0 else ""
 
 
 def _own_ids(tokens: list[Token], idx: int, env) -> list[Token]:
