@@ -261,3 +261,33 @@ def test_a_theme_without_materials_search_is_built_by_mkdocs_itself(tmp_path):
     assert build_command(vault, str(tmp_path / "site"), strict=False) == 0
     index = json.loads((tmp_path / "site" / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert any("正文" in doc["text"] for doc in index["docs"])
+
+
+def test_a_strict_build_renders_on_every_core_and_fails_on_a_warning_from_any_worker(tmp_path, monkeypatch, capsys):
+    import logging
+
+    from vaultkit.site import build as site_build
+    from vaultkit.site import render
+    from vaultkit.site.plugin import VaultkitPlugin
+
+    vault = tmp_path / "v"
+    vault.mkdir()
+    for i in range(3 * render.PAGES_PER_TASK):
+        (vault / f"n{i:02d}.md").write_text(f"# 第{i}篇\n", encoding="utf-8")
+
+    def serial_build(config):
+        raise AssertionError("a strict build went to MkDocs' serial build")
+
+    monkeypatch.setattr(site_build, "build", serial_build)
+    assert build_command(vault, str(tmp_path / "clean"), strict=True) == 0
+    original = VaultkitPlugin.render_page
+
+    def render_page(self, page):
+        if page.file.src_uri == "n40.md":  # in the last task: rendered by a worker process
+            logging.getLogger("mkdocs.plugins.test").warning("a problem on one page")
+        return original(self, page)
+
+    monkeypatch.setattr(VaultkitPlugin, "render_page", render_page)
+    assert build_command(vault, str(tmp_path / "site"), strict=False) == 0
+    assert build_command(vault, str(tmp_path / "strict"), strict=True) == 1
+    assert "Aborted with 1 warnings in strict mode" in capsys.readouterr().out
