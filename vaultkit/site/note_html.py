@@ -274,10 +274,7 @@ class PageRenderer(RendererHTML):
         return highlight_code(tokens[idx].content, "") + "\n"
 
     def math_block(self, tokens, idx, options, env) -> str:
-        token = tokens[idx]
-        if token.markup == "\\[":  # not math in Obsidian: the brackets, as text
-            return f"<p>[{html.escape(token.content)}]</p>\n"
-        return block_math(token.content) + "\n"
+        return block_math(tokens[idx].content) + "\n"
 
     def math_block_label(self, tokens, idx, options, env) -> str:
         token = tokens[idx]
@@ -320,10 +317,7 @@ class PageRenderer(RendererHTML):
     # -- inline ------------------------------------------------------------------------
 
     def math_inline(self, tokens, idx, options, env) -> str:
-        token = tokens[idx]
-        if token.markup == "\\(":  # not math in Obsidian: the parentheses, as text
-            return f"({html.escape(token.content)})"
-        return inline_math(token.content)
+        return inline_math(tokens[idx].content)
 
     def math_inline_double(self, tokens, idx, options, env) -> str:
         """`$$…$$` on a line of its own is displayed; sharing a line with words, it is inline

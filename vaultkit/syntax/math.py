@@ -32,7 +32,7 @@ def _inline_paren(state: StateInline, silent: bool) -> bool:
     if not state.src.startswith("\\(", start):
         return False
     close = state.src.find("\\)", start + 2, state.posMax)
-    if close < 0 or reads_as_prose(state.src[start + 2 : close]):
+    if close < 0 or not state.src[start + 2 : close].strip() or reads_as_prose(state.src[start + 2 : close]):
         return False
     if not silent:
         token = state.push("math_inline", "math", 0)
