@@ -68,7 +68,7 @@ def test_code_is_never_rewritten():
     body = "```bash\nif [[ $# -gt 0 ]]; then echo %%x%%; fi\n```\n\ninline `[[a]]` and `$x$` and `a %% b`\n"
     out = render(body)
     assert "<code>[[a]]</code>" in out and "<code>$x$</code>" in out and "<code>a %% b</code>" in out
-    assert 'class="highlight"' in out and "%%x%%" in out and "vk-missing" not in out
+    assert 'class="language-bash highlight"' in out and "%%x%%" in out and "vk-missing" not in out
 
 
 def test_image_embed_keeps_its_width():
