@@ -18,16 +18,11 @@ class UsageError(Exception):
 
 
 def default_vault(cwd: Path | None = None) -> Path:
-    """`docs_dir` of ./mkdocs.yml when there is one, else `vault`."""
-    cwd = cwd or Path.cwd()
-    config = cwd / "mkdocs.yml"
-    if config.is_file():
-        from .config import read_mkdocs_config
+    """`docs_dir` of ./mkdocs.yml, or of one in a folder above up to the git repository's root;
+    else ./vault."""
+    from .layout import default_vault as nearest
 
-        docs_dir = read_mkdocs_config(config).get("docs_dir")
-        if isinstance(docs_dir, str) and docs_dir:
-            return (cwd / docs_dir).resolve()
-    return cwd / "vault"
+    return nearest(cwd or Path.cwd())
 
 
 def resolve_vault(arg: str | None) -> Path:
@@ -40,8 +35,11 @@ def resolve_vault(arg: str | None) -> Path:
         raise UsageError(f"{arg} is a file; pass the vault folder that holds it, e.g. {parent}")
     if arg:
         raise UsageError(f"vault folder not found: {arg}")
-    if (Path.cwd() / "mkdocs.yml").is_file():
-        raise UsageError(f"the docs_dir of ./mkdocs.yml, {root}, does not exist; fix docs_dir or pass the vault folder")
+    from .layout import nearest_config
+
+    if config := nearest_config(Path.cwd()):
+        shown = os.path.relpath(config)
+        raise UsageError(f"the docs_dir of {shown}, {root}, does not exist; fix docs_dir or pass the vault folder")
     raise UsageError(
         "no vault given, and ./vault (the default when there is no mkdocs.yml) does not exist; "
         "pass the vault folder, e.g. `vaultkit check notes`, or set it up once with `vaultkit init notes`"
@@ -95,7 +93,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     serve.add_argument("-a", "--address", default="127.0.0.1:8000", help="HOST:PORT")
 
     init = _subparser(sub, "init", "set up a vault: mkdocs.yml, a CI workflow, a pre-commit hook; never overwrites")
-    init.add_argument("vault", nargs="?", default="vault", help="vault folder (default: vault)")
+    init.add_argument("vault", nargs="?", help=vault_help)
     return parser, sub.choices
 
 
@@ -121,10 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     try:
-        if args.command == "init":
+        if args.command == "init":  # a folder given is checked by init, which says what to pass
             from .init import init_command
 
-            return init_command(Path(args.vault))
+            return init_command(Path(args.vault) if args.vault else resolve_vault(None))
         root = resolve_vault(args.vault)
         if args.command == "check":
             from .check import check_command
