@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import subprocess
@@ -212,3 +213,47 @@ def test_a_failed_strict_build_still_prints_the_check(tmp_path):
                            text=True, cwd=tmp_path)
     assert plain.returncode == 1
     assert plain.stdout.splitlines()[0] == "a.md:3:1: VK501 link target of [[nope]] does not exist in the vault"
+
+
+def test_fix_diff_lists_what_fix_would_leave_not_what_its_diff_fixes(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\n见 [[sub/b]] 和 [[nope]]。\n", encoding="utf-8")
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "b.md").write_text("# B\n", encoding="utf-8")
+    run = vaultkit("fix", "--diff", str(tmp_path))
+    assert run.returncode == 1 and "+见 [[c/b]] 和 [[nope]]。\n" in run.stdout
+    assert run.stderr == (  # no VK502 for [[sub/b]]: the diff above rewrites it
+        "a.md:3:13: VK501 link target of [[nope]] does not exist in the vault\n"  # its column once fixed
+        "Checked 2 notes, 2 links, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 1 error, 0 warnings.\n"
+        "fix would rewrite 1 file: a.md; the diagnostics above are what it leaves.\n"
+    )
+    assert (tmp_path / "a.md").read_text(encoding="utf-8") == "# A\n\n见 [[sub/b]] 和 [[nope]]。\n"  # nothing written
+    (tmp_path / "a.md").write_text("# A\n\n见 [[sub/b]]。\n", encoding="utf-8")
+    run = vaultkit("fix", "--diff", str(tmp_path))
+    assert run.stderr.splitlines()[-2:] == [
+        "Checked 2 notes, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 0 errors, 0 warnings.",
+        "fix would rewrite 1 file: a.md.",
+    ]
+
+
+def test_fix_adopt_diff_shows_the_adoption_and_what_fix_then_writes(tmp_path):
+    from pathlib import Path
+
+    drawing = Path(__file__).parent / "fixtures" / "handdrawn" / "cards-caption-above.svg"
+    note = "# 两个词\n\n看图：\n![[cards-caption-above.svg]]\n\n## 下一节\n"
+    (tmp_path / "cards-caption-above.svg").write_bytes(drawing.read_bytes())
+    (tmp_path / "note.md").write_text(note, encoding="utf-8")
+    run = vaultkit("fix", "--adopt", "--diff", str(tmp_path))
+    assert run.returncode == 1
+    assert run.stderr == (
+        "Checked 1 note, 1 link, 1 example, 0 inline values, 1 claim (0 skipped), 1 figure. 0 errors, 0 warnings.\n"
+        "fix would rewrite 2 files: note.md, cards-caption-above.svg.\n"
+    )
+    assert (tmp_path / "note.md").read_text(encoding="utf-8") == note  # --diff writes nothing
+    before = {name: (tmp_path / name).read_text(encoding="utf-8") for name in ("note.md", "cards-caption-above.svg")}
+    assert vaultkit("fix", "--adopt", str(tmp_path)).returncode == 0
+    expected = "".join(
+        "".join(difflib.unified_diff(before[name].splitlines(keepends=True),
+                                     (tmp_path / name).read_text(encoding="utf-8").splitlines(keepends=True),
+                                     f"a/{name}", f"b/{name}"))
+        for name in ("note.md", "cards-caption-above.svg"))
+    assert run.stdout == expected  # the patch is what fix --adopt then wrote
