@@ -257,3 +257,70 @@ def test_fix_adopt_diff_shows_the_adoption_and_what_fix_then_writes(tmp_path):
                                      f"a/{name}", f"b/{name}"))
         for name in ("note.md", "cards-caption-above.svg"))
     assert run.stdout == expected  # the patch is what fix --adopt then wrote
+
+
+def _templates_and_excluded(root):
+    """A vault of 2 notes that check counts, a template and a file Obsidian's settings exclude."""
+    (root / ".obsidian").mkdir(parents=True)
+    (root / ".obsidian" / "templates.json").write_text('{"folder": "模板"}', encoding="utf-8")
+    (root / ".obsidian" / "app.json").write_text('{"userIgnoreFilters": ["归档/"]}', encoding="utf-8")
+    for rel in ("a.md", "b.md", "模板/日记.md", "归档/旧.md"):
+        (root / rel).parent.mkdir(exist_ok=True)
+        (root / rel).write_text("# 标题\n\n见 [[a]]。\n", encoding="utf-8")
+
+
+def _first_lines(command, until: str, cwd):
+    """Start a long-running vaultkit command; its stdout lines up to the one starting with `until`."""
+    proc = subprocess.Popen([sys.executable, "-m", "vaultkit", *command], cwd=cwd, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    lines = []
+    while not (lines and lines[-1].startswith(until)):
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read()
+        lines.append(line.rstrip("\n"))
+    return proc, lines
+
+
+def _stop(proc) -> str:
+    import signal
+
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    return err
+
+
+def test_watch_counts_the_notes_check_counts(tmp_path):
+    _templates_and_excluded(tmp_path / "v")
+    assert vaultkit("check", "v", cwd=tmp_path).stdout.startswith("Checked 2 notes,")
+    proc, lines = _first_lines(["watch", "v"], "Watching", tmp_path)
+    try:
+        assert lines == ["Watching v (2 notes, 0 examples). Press Ctrl-C to stop."]
+    finally:
+        _stop(proc)
+
+
+def test_serve_prints_the_check_first_and_no_traceback_for_a_closed_page(tmp_path):
+    import socket
+    import struct
+    import time
+
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "a.md").write_text("# A\n\n见 [[nope]]。2 × 3 = 7\n", encoding="utf-8")
+    check = vaultkit("check", "v", cwd=tmp_path)
+    proc, lines = _first_lines(["serve", "v", "-a", "127.0.0.1:0"], "Serving", tmp_path)
+    try:
+        assert lines[:-1] == check.stdout.splitlines() and lines[-1].startswith("Serving v on http://127.0.0.1:")
+        port = int(lines[-1].split("http://127.0.0.1:")[1].split("/")[0])
+        for _ in range(3):  # pages closed while their reload poll waits, then a save answers the polls
+            poll = socket.create_connection(("127.0.0.1", port))
+            poll.sendall(b"GET /.vaultkit/reload?since=0 HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(0.2)
+            poll.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # reset, as a browser may
+            poll.close()
+        (tmp_path / "v" / "a.md").write_text("# A\n\n见 [[a]]。2 × 3 = 6\n", encoding="utf-8")
+        while not proc.stdout.readline().startswith("Site updated"):
+            pass
+        time.sleep(0.5)
+    finally:
+        err = _stop(proc)
+    assert "Traceback" not in err and "BrokenPipeError" not in err and "ConnectionResetError" not in err, err
