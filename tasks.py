@@ -30,7 +30,7 @@ def python() -> str:
 
 def ensure_venv() -> None:
     """Create .venv and install vaultkit with its test extra, again whenever pyproject.toml changes."""
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (run by any python3, to say which it needs)
         sys.exit(f"vaultkit needs Python 3.11 or newer, this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted:
@@ -68,8 +68,8 @@ def main_job() -> int:
     fixed = vaultkit("fix", "vault")
     checked = vaultkit("check", "vault")
     built = vaultkit("build", "vault", "-o", "site")
-    if built == 0:
-        print(f"Site written to {ROOT / 'site'} (open site/index.html, or run: .venv/bin/vaultkit serve)")
+    if built == 0:  # its pages link folders (a/), which a browser shows as listings under file://
+        print(f"Site written to {ROOT / 'site'}; to browse it, run: .venv/bin/vaultkit serve vault")
     return max(fixed, checked, built)
 
 
