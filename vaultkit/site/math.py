@@ -13,12 +13,17 @@ _INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re
 _BLOCK = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.S)
 
 
+_MTEXT = re.compile(r"<mtext>(.*?)</mtext>", re.S)
+_TEXT_ESCAPE = re.compile(r"\\([_%&#$])")  # \_ in \text{kv\_heads}: latex2mathml keeps the backslash
+
+
 def _mathml(tex: str, display: str) -> str:
     source = html.unescape(tex).strip()
     try:
-        return convert(source, display=display)
+        mathml = convert(source, display=display)
     except Exception:  # latex2mathml raises many types on TeX it does not know
         return f'<code class="vk-math-error">{html.escape(source)}</code>'
+    return _MTEXT.sub(lambda m: "<mtext>" + _TEXT_ESCAPE.sub(lambda e: html.escape(e[1]), m[1]) + "</mtext>", mathml)
 
 
 def _tex_attribute(tex: str) -> str:
