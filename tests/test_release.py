@@ -98,3 +98,22 @@ def test_the_wheel_installed_in_a_fresh_venv_checks_and_builds_the_bundled_vault
     where = subprocess.run([str(runner / "venv" / "bin" / "python"), "-c", "import vaultkit; print(vaultkit.__file__)"],
                            capture_output=True, text=True, cwd=runner)
     assert Path(where.stdout.strip()).is_relative_to(runner / "venv")  # the wheel's, not this source tree
+
+
+def test_tasks_py_says_to_serve_the_site_not_to_open_its_files(monkeypatch, capsys):
+    monkeypatch.syspath_prepend(str(ROOT))
+    import tasks
+
+    monkeypatch.setattr(tasks, "vaultkit", lambda *args: 0)
+    assert tasks.main_job() == 0
+    assert capsys.readouterr().out == f"Site written to {ROOT / 'site'}; to browse it, run: .venv/bin/vaultkit serve vault\n"
+
+
+def test_ruff_is_the_same_version_in_the_test_extra_and_the_pre_commit_hooks():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    [pinned] = [r for r in project["project"]["optional-dependencies"]["test"] if r.startswith("ruff")]
+    hooks = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))["repos"][0]["hooks"]
+    assert {h["id"]: h.get("additional_dependencies") for h in hooks} == {
+        "ruff-check": [pinned], "ruff-format": [pinned], "vaultkit-check": None}
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert ".venv/bin/ruff check .\n.venv/bin/ruff format --check .\n" in ci
