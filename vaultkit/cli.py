@@ -59,7 +59,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     )
     parser.add_argument("--version", action="version", version=f"vaultkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    vault_help = "vault folder (default: docs_dir of ./mkdocs.yml, else ./vault)"
+    vault_help = "vault folder (default: docs_dir of the nearest mkdocs.yml, up to the repository root; else ./vault)"
 
     check = _subparser(
         sub, "check", "verify every note; never writes",
