@@ -53,8 +53,9 @@ def ensure_npm_assets() -> None:
     if all((ROOT / "node_modules" / name).is_dir() for name in NPM_PACKAGES) or not shutil.which("npm"):
         return
     print("Installing mermaid and KaTeX (npm) for offline diagrams and formulas ...", flush=True)
-    done = subprocess.run(["npm", "install", "--no-save", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES.values()],
-                          cwd=ROOT)
+    done = subprocess.run(
+        ["npm", "install", "--no-save", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES.values()], cwd=ROOT
+    )
     if done.returncode:
         print("npm could not install mermaid and KaTeX; diagrams will show as code, formulas as MathML", flush=True)
 

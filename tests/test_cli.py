@@ -21,7 +21,9 @@ def test_usage_errors_exit_2(tmp_path, capsys):
 
 
 def test_default_vault_reads_docs_dir(tmp_path):
-    (tmp_path / "mkdocs.yml").write_text("site_name: x\ndocs_dir: notes\nmarkdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: x\ndocs_dir: notes\nmarkdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+    )
     assert default_vault(tmp_path) == (tmp_path / "notes").resolve()
     assert default_vault(tmp_path / "nowhere") == tmp_path / "nowhere" / "vault"
 
@@ -29,8 +31,9 @@ def test_default_vault_reads_docs_dir(tmp_path):
 def test_check_json_and_exit_codes(tmp_path):
     (tmp_path / "a.md").write_text("# A\n\n见 [[b]]。\n", encoding="utf-8")
     (tmp_path / "b.md").write_text("# B\n", encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "vaultkit", "check", str(tmp_path), "--format", "json"],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "check", str(tmp_path), "--format", "json"], capture_output=True, text=True
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     data = json.loads(run.stdout)
     assert data["summary"]["notes"] == 2 and data["summary"]["links"] == 1 and data["diagnostics"] == []
@@ -42,8 +45,12 @@ def test_check_json_and_exit_codes(tmp_path):
 
 def test_github_format(tmp_path):
     (tmp_path / "a.md").write_text("[[nope]]\n", encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "vaultkit", "check", str(tmp_path), "--format", "github"],
-                         capture_output=True, text=True, cwd=tmp_path.parent)
+    run = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "check", str(tmp_path), "--format", "github"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path.parent,
+    )
     assert run.returncode == 1
     assert run.stdout.startswith(f"::error file={tmp_path.name}/a.md,line=1,col=1,title=VK501::VK501 ")
 
@@ -52,8 +59,11 @@ def test_closed_pipe_ends_quietly(tmp_path):
     block = "```vaultkit\nid: e{i}\nkind: attention\ntokens: [a, b]\nseed: {i}\n```\n\n"
     for i in range(100):  # a diff of many files, printed one after another
         (tmp_path / f"n{i}.md").write_text(block.format(i=i), encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "vaultkit", "fix", "--diff", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vaultkit", "fix", "--diff", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     proc.stdout.read(100)
     proc.stdout.close()  # like `| head`
     stderr = proc.stderr.read().decode()
@@ -99,8 +109,9 @@ def test_abbreviated_flags_are_refused_with_the_subcommand_usage(tmp_path):
 def test_one_note_is_singular(tmp_path):
     (tmp_path / "a.md").write_text("# A\n\n见 [[a]]。\n", encoding="utf-8")
     run = vaultkit("check", str(tmp_path))
-    assert run.stdout == ("Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. "
-                          "0 errors, 0 warnings.\n")
+    assert run.stdout == (
+        "Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 0 errors, 0 warnings.\n"
+    )
 
 
 def test_fix_diff_with_nothing_to_rewrite_shows_the_errors_left(tmp_path):
@@ -165,7 +176,9 @@ def test_exponent_numbers_are_numbers(tmp_path):
 def test_a_missing_figure_is_reported_once(tmp_path):
     (tmp_path / "n.md").write_text(
         "# 图\n\n```vaultkit\nid: e1\nkind: attention\ntokens: [a, b]\nseed: 1\nfigure: figs/e1.svg\n```\n\n"
-        "<!-- vaultkit:begin e1 -->\n<!-- vaultkit:end e1 -->\n\n见 ![[figs/e1.svg]]\n", encoding="utf-8")
+        "<!-- vaultkit:begin e1 -->\n<!-- vaultkit:end e1 -->\n\n见 ![[figs/e1.svg]]\n",
+        encoding="utf-8",
+    )
     lines = vaultkit("check", str(tmp_path)).stdout.splitlines()
     assert [line for line in lines if "e1.svg" in line] == [
         "n.md:8:1: VK401 figure figs/e1.svg of example e1 is missing; vaultkit fix draws it"
@@ -179,8 +192,13 @@ def test_strict_build_passes_without_mermaid_and_says_so_once(tmp_path):
     vault.mkdir()
     (vault / "a.md").write_text("# A\n\n```mermaid\ngraph LR\n  a --> b\n```\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "VAULTKIT_MERMAID_JS"}
-    run = subprocess.run([sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True,
-                         text=True, cwd=tmp_path, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "build", "vault", "--strict"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
     if "mermaid" in (run.stdout + run.stderr) and run.stderr.count("Note:") == 0:
         pytest.skip("mermaid.min.js is installed here")
     assert run.returncode == 0, run.stdout + run.stderr
@@ -196,8 +214,13 @@ def test_a_failed_strict_build_still_prints_the_check(tmp_path):
     vault.mkdir()
     (vault / "a.md").write_text("# A\n\n[[nope]]\n", encoding="utf-8")
     env = {**os.environ, "VAULTKIT_MERMAID_JS": str(tmp_path / "missing.js")}
-    run = subprocess.run([sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True,
-                         text=True, cwd=tmp_path, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "build", "vault", "--strict"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
     assert run.returncode == 1
     assert run.stderr.splitlines()[0] == (
         f"WARNING - vaultkit: VAULTKIT_MERMAID_JS is {tmp_path / 'missing.js'}, which is not a file; "
@@ -209,8 +232,9 @@ def test_a_failed_strict_build_still_prints_the_check(tmp_path):
         "a.md:3:1: VK501 link target of [[nope]] does not exist in the vault",
         "Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 2 errors, 0 warnings.",
     ]
-    plain = subprocess.run([sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True,
-                           text=True, cwd=tmp_path)
+    plain = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True, text=True, cwd=tmp_path
+    )
     assert plain.returncode == 1
     assert plain.stdout.splitlines()[0] == "a.md:3:1: VK501 link target of [[nope]] does not exist in the vault"
 
@@ -252,10 +276,16 @@ def test_fix_adopt_diff_shows_the_adoption_and_what_fix_then_writes(tmp_path):
     before = {name: (tmp_path / name).read_text(encoding="utf-8") for name in ("note.md", "cards-caption-above.svg")}
     assert vaultkit("fix", "--adopt", str(tmp_path)).returncode == 0
     expected = "".join(
-        "".join(difflib.unified_diff(before[name].splitlines(keepends=True),
-                                     (tmp_path / name).read_text(encoding="utf-8").splitlines(keepends=True),
-                                     f"a/{name}", f"b/{name}"))
-        for name in ("note.md", "cards-caption-above.svg"))
+        "".join(
+            difflib.unified_diff(
+                before[name].splitlines(keepends=True),
+                (tmp_path / name).read_text(encoding="utf-8").splitlines(keepends=True),
+                f"a/{name}",
+                f"b/{name}",
+            )
+        )
+        for name in ("note.md", "cards-caption-above.svg")
+    )
     assert run.stdout == expected  # the patch is what fix --adopt then wrote
 
 
@@ -271,8 +301,9 @@ def _templates_and_excluded(root):
 
 def _first_lines(command, until: str, cwd):
     """Start a long-running vaultkit command; its stdout lines up to the one starting with `until`."""
-    proc = subprocess.Popen([sys.executable, "-m", "vaultkit", *command], cwd=cwd, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vaultkit", *command], cwd=cwd, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     lines = []
     while not (lines and lines[-1].startswith(until)):
         line = proc.stdout.readline()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import shutil
 import subprocess
 import sys
@@ -26,10 +28,16 @@ def no_mermaid_env():
 def test_init_writes_three_files_and_never_overwrites(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / "notes").mkdir()
-    (tmp_path / "notes" / "a.md").write_text("# Attention\n\nThe scores are scaled by the square root of d.\n", encoding="utf-8")
+    (tmp_path / "notes" / "a.md").write_text(
+        "# Attention\n\nThe scores are scaled by the square root of d.\n", encoding="utf-8"
+    )
     run = vaultkit("init", "notes", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[:3] == ["wrote mkdocs.yml", "wrote .github/workflows/vault.yml", "wrote .pre-commit-config.yaml"]
+    assert run.stdout.splitlines()[:3] == [
+        "wrote mkdocs.yml",
+        "wrote .github/workflows/vault.yml",
+        "wrote .pre-commit-config.yaml",
+    ]
     config = yaml.safe_load((tmp_path / "mkdocs.yml").read_text(encoding="utf-8"))
     assert config["docs_dir"] == "notes" and config["theme"]["name"] == "material"
     assert config["theme"]["language"] == "en" and "vaultkit" in config["plugins"]
@@ -88,8 +96,9 @@ def test_init_names_the_repository_and_commit_vaultkit_was_installed_from(tmp_pa
     class Installed:
         def read_text(self, name):
             assert name == "direct_url.json"
-            return json.dumps({"url": "https://github.com/someone/vaultkit.git",
-                               "vcs_info": {"vcs": "git", "commit_id": "0123abc"}})
+            return json.dumps(
+                {"url": "https://github.com/someone/vaultkit.git", "vcs_info": {"vcs": "git", "commit_id": "0123abc"}}
+            )
 
     monkeypatch.setattr(init, "distribution", lambda name: Installed())
     (tmp_path / "notes").mkdir()
@@ -133,9 +142,6 @@ def test_init_says_what_to_replace_when_it_cannot_tell_where_vaultkit_came_from(
     (tmp_path / ".git").mkdir()
     (tmp_path / "notes").mkdir()
     monkeypatch.chdir(tmp_path)
-    import contextlib
-    import io
-
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert init.init_command(tmp_path / "notes") == 0

@@ -33,13 +33,25 @@ def notes(folder: Path) -> None:
     (folder / "sub" / "c.md").write_text("# C\n\n回到 [[index]]。\n", encoding="utf-8")
 
 
+def hook_args(repo: Path) -> list:
+    """The vault folder the pre-commit entry init wrote passes to `vaultkit check`."""
+    return yaml.safe_load((repo / ".pre-commit-config.yaml").read_text(encoding="utf-8"))["repos"][0]["hooks"][0][
+        "args"
+    ]
+
+
 SUMMARY = "Checked 3 notes, 2 links, 0 examples, 0 inline values, 1 claim (0 skipped), 0 figures. 0 errors, 0 warnings."
 
 
 def served_home(cwd: Path) -> tuple[list[str], str]:
     """`vaultkit serve` started in `cwd` with no vault given: what it prints first, and its home page."""
-    proc = subprocess.Popen([sys.executable, "-m", "vaultkit", "serve", "-a", "127.0.0.1:0"], cwd=cwd, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vaultkit", "serve", "-a", "127.0.0.1:0"],
+        cwd=cwd,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         lines = []
         while not (lines and lines[-1].startswith("Serving")):
@@ -59,15 +71,18 @@ def test_the_vault_at_the_repository_root(tmp_path):
     notes(repo)
     init = vaultkit("init", ".", cwd=repo)
     assert init.returncode == 0, init.stderr
-    assert init.stdout.splitlines()[:3] == ["wrote mkdocs.yml", "wrote .github/workflows/vault.yml",
-                                            "wrote .pre-commit-config.yaml"]
+    assert init.stdout.splitlines()[:3] == [
+        "wrote mkdocs.yml",
+        "wrote .github/workflows/vault.yml",
+        "wrote .pre-commit-config.yaml",
+    ]
     assert init.stdout.splitlines()[-1] == "Next: vaultkit check && vaultkit build --strict"
     assert not (tmp_path / "mkdocs.yml").exists() and not (tmp_path / ".github").exists()  # nothing outside
     config = yaml.safe_load((repo / "mkdocs.yml").read_text(encoding="utf-8"))
     assert config["docs_dir"] == "." and config["site_name"] == "我的推理笔记"
     workflow = yaml.safe_load((repo / ".github/workflows/vault.yml").read_text(encoding="utf-8"))
     assert workflow["jobs"]["check"]["steps"][1]["with"]["vault"] == "."
-    assert yaml.safe_load((repo / ".pre-commit-config.yaml").read_text(encoding="utf-8"))["repos"][0]["hooks"][0]["args"] == ["."]
+    assert hook_args(repo) == ["."]
 
     for cwd in (repo, repo / "sub"):
         check = vaultkit("check", cwd=cwd)
@@ -89,8 +104,9 @@ def test_the_vault_at_the_repository_root(tmp_path):
 def test_the_vault_named_by_docs_dir_and_init_with_no_folder(tmp_path):
     repo = git_repo(tmp_path / "repo")
     notes(repo / "notes")
-    (repo / "mkdocs.yml").write_text("site_name: 笔记\ndocs_dir: notes\ntheme:\n  name: material\nplugins:\n  - vaultkit\n",
-                                     encoding="utf-8")
+    (repo / "mkdocs.yml").write_text(
+        "site_name: 笔记\ndocs_dir: notes\ntheme:\n  name: material\nplugins:\n  - vaultkit\n", encoding="utf-8"
+    )
     init = vaultkit("init", cwd=repo / "notes" / "sub")
     assert init.returncode == 0, init.stderr
     assert init.stdout.splitlines()[:3] == [
@@ -118,7 +134,7 @@ def test_a_vault_in_a_folder_of_the_repository_set_up_from_below(tmp_path):
     assert init.returncode == 0, init.stderr
     config = yaml.safe_load((repo / "mkdocs.yml").read_text(encoding="utf-8"))
     assert config["docs_dir"] == "docs/notes" and config["site_name"] == "我的推理笔记"
-    assert yaml.safe_load((repo / ".pre-commit-config.yaml").read_text(encoding="utf-8"))["repos"][0]["hooks"][0]["args"] == ["docs/notes"]
+    assert hook_args(repo) == ["docs/notes"]
     assert vaultkit("check", cwd=repo / "docs" / "notes" / "sub").stdout == SUMMARY + "\n"
     build = vaultkit("build", "--strict", cwd=repo)
     assert build.returncode == 0, build.stdout + build.stderr

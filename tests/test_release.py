@@ -26,16 +26,26 @@ def step(job: str, name: str) -> str:
 
 def run_step(script: str, cwd: Path, tmp: Path, **env: str) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
-    environ |= {"RUNNER_TEMP": str(tmp), "GITHUB_REF_NAME": f"v{__version__}",
-                "PATH": f"{Path(sys.executable).parent}{os.pathsep}{environ.get('PATH', '')}"} | env
-    return subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=cwd, env=environ,
-                          capture_output=True, text=True, timeout=1800)
+    environ |= {
+        "RUNNER_TEMP": str(tmp),
+        "GITHUB_REF_NAME": f"v{__version__}",
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{environ.get('PATH', '')}",
+    } | env
+    return subprocess.run(
+        ["bash", "-e", "-o", "pipefail", "-c", script],
+        cwd=cwd,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
 
 
 def source_copy(tmp: Path) -> Path:
     """The repository's files as a checkout has them (what git tracks or would add)."""
-    files = subprocess.run(["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split("\0")
+    files = subprocess.run(
+        ["git", "ls-files", "-z", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\0")
     copy = tmp / "checkout"
     for name in files:
         if name and (ROOT / name).is_file():
@@ -68,11 +78,23 @@ def test_the_release_notes_are_the_version_s_changelog_section(tmp_path):
     checkout = tmp_path / "checkout"
     checkout.mkdir()
     shutil.copy(ROOT / "CHANGELOG.md", checkout)
-    done = run_step(step("publish", "Publish the GitHub release"), checkout, tmp_path,
-                    PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
+    done = run_step(
+        step("publish", "Publish the GitHub release"),
+        checkout,
+        tmp_path,
+        PATH=f"{fake}{os.pathsep}{os.environ['PATH']}",
+    )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "gh-args").read_text().splitlines() == [
-        "release", "create", f"v{__version__}", "dist/*", "--title", f"vaultkit {__version__}", "--notes-file", "notes.md"]
+        "release",
+        "create",
+        f"v{__version__}",
+        "dist/*",
+        "--title",
+        f"vaultkit {__version__}",
+        "--notes-file",
+        "notes.md",
+    ]
     notes = (checkout / "notes.md").read_text(encoding="utf-8")
     assert notes.startswith("\nThe first release.\n") and "## " not in notes
 
@@ -84,7 +106,11 @@ def test_the_wheel_installed_in_a_fresh_venv_checks_and_builds_the_bundled_vault
     runner = tmp_path / "runner"
     runner.mkdir()
     built = run_step(step("build", "Build the sdist and the wheel"), checkout, runner)
-    if built.returncode and "setuptools" in built.stdout + built.stderr and "No matching distribution" in built.stdout + built.stderr:
+    if (
+        built.returncode
+        and "setuptools" in built.stdout + built.stderr
+        and "No matching distribution" in built.stdout + built.stderr
+    ):
         pytest.skip("no package index reachable for the build backend (setuptools)")
     assert built.returncode == 0, built.stdout + built.stderr
     wheel = checkout / "dist" / f"vaultkit-{__version__}-py3-none-any.whl"
@@ -95,8 +121,12 @@ def test_the_wheel_installed_in_a_fresh_venv_checks_and_builds_the_bundled_vault
     assert tested.returncode == 0, tested.stdout + tested.stderr
     assert tested.stdout.splitlines()[-2].startswith("Checked ") and " 0 errors, 0 warnings." in tested.stdout
     assert "Site built into" in tested.stdout.splitlines()[-1]
-    where = subprocess.run([str(runner / "venv" / "bin" / "python"), "-c", "import vaultkit; print(vaultkit.__file__)"],
-                           capture_output=True, text=True, cwd=runner)
+    where = subprocess.run(
+        [str(runner / "venv" / "bin" / "python"), "-c", "import vaultkit; print(vaultkit.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=runner,
+    )
     assert Path(where.stdout.strip()).is_relative_to(runner / "venv")  # the wheel's, not this source tree
 
 
@@ -106,7 +136,10 @@ def test_tasks_py_says_to_serve_the_site_not_to_open_its_files(monkeypatch, caps
 
     monkeypatch.setattr(tasks, "vaultkit", lambda *args: 0)
     assert tasks.main_job() == 0
-    assert capsys.readouterr().out == f"Site written to {ROOT / 'site'}; to browse it, run: .venv/bin/vaultkit serve vault\n"
+    assert (
+        capsys.readouterr().out
+        == f"Site written to {ROOT / 'site'}; to browse it, run: .venv/bin/vaultkit serve vault\n"
+    )
 
 
 def test_ruff_is_the_same_version_in_the_test_extra_and_the_pre_commit_hooks():
@@ -114,6 +147,9 @@ def test_ruff_is_the_same_version_in_the_test_extra_and_the_pre_commit_hooks():
     [pinned] = [r for r in project["project"]["optional-dependencies"]["test"] if r.startswith("ruff")]
     hooks = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))["repos"][0]["hooks"]
     assert {h["id"]: h.get("additional_dependencies") for h in hooks} == {
-        "ruff-check": [pinned], "ruff-format": [pinned], "vaultkit-check": None}
+        "ruff-check": [pinned],
+        "ruff-format": [pinned],
+        "vaultkit-check": None,
+    }
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert ".venv/bin/ruff check .\n.venv/bin/ruff format --check .\n" in ci

@@ -47,8 +47,9 @@ def resolve_vault(arg: str | None) -> Path:
 
 
 def _subparser(sub, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
-    return sub.add_parser(name, help=help, description=description or help[:1].upper() + help[1:] + ".",
-                          allow_abbrev=False)
+    return sub.add_parser(
+        name, help=help, description=description or help[:1].upper() + help[1:] + ".", allow_abbrev=False
+    )
 
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -62,13 +63,16 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     vault_help = "vault folder (default: docs_dir of the nearest mkdocs.yml, up to the repository root; else ./vault)"
 
     check = _subparser(
-        sub, "check", "verify every note; never writes",
+        sub,
+        "check",
+        "verify every note; never writes",
         description="Verify links, front matter, examples, inline values, arithmetic claims and figures; never writes. "
-                    "A hand-drawn SVG that shows its own Q and K is checked with no annotation: the example is read "
-                    "from the drawing (captions, row labels, scale and mask); what it cannot read with certainty is a "
-                    "VK403 warning naming the data-vk pin that settles it. `vaultkit fix --adopt` turns such a drawing "
-                    "into a vaultkit block. Matrices worked by hand in a note's text (a softmax row under the scores "
-                    "it normalizes, scores under Q and K) are checked too; illustrative ones (示意, e.g.) only warn.")
+        "A hand-drawn SVG that shows its own Q and K is checked with no annotation: the example is read "
+        "from the drawing (captions, row labels, scale and mask); what it cannot read with certainty is a "
+        "VK403 warning naming the data-vk pin that settles it. `vaultkit fix --adopt` turns such a drawing "
+        "into a vaultkit block. Matrices worked by hand in a note's text (a softmax row under the scores "
+        "it normalizes, scores under Q and K) are checked too; illustrative ones (示意, e.g.) only warn.",
+    )
     check.add_argument("vault", nargs="?", help=vault_help)
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
     check.add_argument("--explain", action="store_true", help="list every claim read and every one skipped, with why")
@@ -76,8 +80,11 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     fix = _subparser(sub, "fix", "rewrite generated regions, inline values, figures and fixable links")
     fix.add_argument("vault", nargs="?", help=vault_help)
     fix.add_argument("--diff", action="store_true", help="print a unified diff and write nothing")
-    fix.add_argument("--adopt", action="store_true",
-                     help="write the example a drawing implies (its own Q and K) as a vaultkit block into the note that embeds it")
+    fix.add_argument(
+        "--adopt",
+        action="store_true",
+        help="write the example a drawing implies (its own Q and K) as a vaultkit block into the note that embeds it",
+    )
     fix.add_argument("--format", choices=["text", "json", "github"], default="text")
 
     build = _subparser(sub, "build", "build the mkdocs-material site")
@@ -104,8 +111,10 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     if unknown:
         command = commands.get(args.command, parser)
         known = [s for action in command._actions for s in action.option_strings]
-        hints = [f" (did you mean {m[0]}?)" if (m := difflib.get_close_matches(u.split("=")[0], known, 1)) else ""
-                 for u in unknown]
+        hints = [
+            f" (did you mean {m[0]}?)" if (m := difflib.get_close_matches(u.split("=")[0], known, 1)) else ""
+            for u in unknown
+        ]
         command.error("unrecognized arguments: " + " ".join(u + h for u, h in zip(unknown, hints)))
     if not args.command:
         parser.print_help()

@@ -145,7 +145,11 @@ def planned_files(vault_dir: Path) -> dict[Path, str]:
 
 def init_command(vault_dir: Path) -> int:
     if not vault_dir.is_dir():
-        what = "is a file; pass the vault folder that holds it" if vault_dir.exists() else "not found; pass the vault folder"
+        what = (
+            "is a file; pass the vault folder that holds it"
+            if vault_dir.exists()
+            else "not found; pass the vault folder"
+        )
         print(f"vaultkit: {vault_dir} {what}", file=sys.stderr)
         return 2
     files = planned_files(vault_dir)
@@ -154,7 +158,9 @@ def init_command(vault_dir: Path) -> int:
         shown = os.path.relpath(path)
         if path.exists():
             print(f"skipped {shown}: it exists (init never overwrites)")
-            if path.name == ".pre-commit-config.yaml" and "vaultkit-check" not in path.read_text(encoding="utf-8", errors="replace"):
+            if path.name == ".pre-commit-config.yaml" and "vaultkit-check" not in path.read_text(
+                encoding="utf-8", errors="replace"
+            ):
                 print("  to check the vault before each commit, add under `repos:`\n" + text.removeprefix("repos:\n"))
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -162,9 +168,11 @@ def init_command(vault_dir: Path) -> int:
         print(f"wrote {shown}")
         placeholders |= PLACEHOLDER_REPO in text or "OWNER/" in text
     if placeholders:
-        print(f"init cannot tell which GitHub repository this vaultkit came from (pip installed it from neither "
-              f"a git URL nor a clone): replace {PLACEHOLDER_REPO} (and OWNER/vaultkit) in the files written "
-              f"above, and keep v{__version__} or put the tag or commit you want to pin")
+        print(
+            f"init cannot tell which GitHub repository this vaultkit came from (pip installed it from neither "
+            f"a git URL nor a clone): replace {PLACEHOLDER_REPO} (and OWNER/vaultkit) in the files written "
+            f"above, and keep v{__version__} or put the tag or commit you want to pin"
+        )
     base = os.path.relpath(project_root(vault_dir))
     cd = "" if base == "." else f"cd {base} && "
     print(f"Next: {cd}vaultkit check && vaultkit build --strict")

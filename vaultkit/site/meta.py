@@ -23,7 +23,10 @@ DATE = "date"  # the key of a note's `derived` that holds its date from history 
 
 def pages_url(env=os.environ) -> str | None:
     """The GitHub Pages address of the repository a GitHub Actions run builds, else None."""
-    if env.get("GITHUB_ACTIONS") != "true" or env.get("GITHUB_SERVER_URL", "https://github.com") != "https://github.com":
+    if (
+        env.get("GITHUB_ACTIONS") != "true"
+        or env.get("GITHUB_SERVER_URL", "https://github.com") != "https://github.com"
+    ):
         return None
     owner, _, name = env.get("GITHUB_REPOSITORY", "").partition("/")
     if not owner or not name:
@@ -39,8 +42,9 @@ def site_url(configured: str | None, env=os.environ) -> str | None:
 
 def home_title(root: Path) -> str | None:
     """The first `# heading` of the vault's index.md or README.md, else its front matter title."""
-    home = next((path for path in sorted(Path(root).glob("*")) if path.name.lower() in HOME_NAMES
-                 and path.is_file()), None)
+    home = next(
+        (path for path in sorted(Path(root).glob("*")) if path.name.lower() in HOME_NAMES and path.is_file()), None
+    )
     if home is None:
         return None
     try:
@@ -61,7 +65,10 @@ def git_dates(root: Path) -> dict[str, dt.date]:
     try:
         done = subprocess.run(
             ["git", "log", "--format=%x00%ct", "--name-only", "--no-renames", "--relative", "-z", "--", "."],
-            cwd=root, capture_output=True, timeout=120)
+            cwd=root,
+            capture_output=True,
+            timeout=120,
+        )
     except (OSError, subprocess.SubprocessError):
         return {}
     if done.returncode:
@@ -73,7 +80,7 @@ def git_dates(root: Path) -> dict[str, dt.date]:
         if field == "":  # each commit starts with an empty field, then its time
             when = None
         elif when is None and fields[i - 1] == "" and field.isdigit():
-            when = dt.datetime.fromtimestamp(int(field), dt.timezone.utc).date()
+            when = dt.datetime.fromtimestamp(int(field), dt.UTC).date()
         elif when is not None:
             dates.setdefault(field.removeprefix("\n"), when)  # newest first: the first seen is the last
     return dates
@@ -81,7 +88,7 @@ def git_dates(root: Path) -> dict[str, dt.date]:
 
 def file_date(path: Path) -> dt.date | None:
     try:
-        return dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc).date()
+        return dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC).date()
     except OSError:
         return None
 
