@@ -9,7 +9,6 @@ import re
 
 from latex2mathml.converter import convert
 
-
 _MTEXT = re.compile(r"<mtext>(.*?)</mtext>", re.S)
 _TEXT_ESCAPE = re.compile(r"\\([_%&#$])")  # \_ in \text{kv\_heads}: latex2mathml keeps the backslash
 
