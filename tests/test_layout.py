@@ -81,7 +81,9 @@ def test_the_vault_at_the_repository_root(tmp_path):
     config = yaml.safe_load((repo / "mkdocs.yml").read_text(encoding="utf-8"))
     assert config["docs_dir"] == "." and config["site_name"] == "我的推理笔记"
     workflow = yaml.safe_load((repo / ".github/workflows/vault.yml").read_text(encoding="utf-8"))
-    assert workflow["jobs"]["check"]["steps"][1]["with"]["vault"] == "."
+    checkout, action = workflow["jobs"]["check"]["steps"]
+    assert checkout == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0}}  # history: the notes' dates
+    assert action["with"]["vault"] == "."
     assert hook_args(repo) == ["."]
 
     for cwd in (repo, repo / "sub"):
@@ -165,3 +167,57 @@ def test_a_folder_named_site_is_notes_where_the_vault_is_not_the_project_root(tm
     (repo / "site" / "x.md").write_text("# 根目录的 site/ 是建好的网站\n", encoding="utf-8")
     assert list(Vault.load(repo / "notes").notes) == ["site/网站.md"]
     assert sorted(Vault.load(repo).notes) == ["notes/site/网站.md"]
+
+
+def test_note_dates_come_from_one_git_log_else_the_file_time(tmp_path, monkeypatch):
+    import datetime as dt
+    import os
+
+    from vaultkit.site import meta, pages
+
+    repo = git_repo(tmp_path / "repo")
+    vault = repo / "笔记"
+    notes(vault)
+    (vault / "sub" / "空 格.md").write_text("# D\n", encoding="utf-8")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+
+    def commit(when: str) -> None:
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-qm", when], check=True, env=os.environ | {"GIT_COMMITTER_DATE": when})
+
+    commit("2024-03-02T12:00:00+00:00")
+    (vault / "b.md").write_text("# B\n\n2 × 3 = 6。\n", encoding="utf-8")
+    commit("2024-04-09T23:30:00-02:00")  # 10 April in UTC
+    (vault / "new.md").write_text("---\ndate: 2023-01-05\n---\n# 新\n", encoding="utf-8")
+    (vault / "untracked.md").write_text("# 未提交\n", encoding="utf-8")
+    os.utime(vault / "untracked.md", (1700000000, 1700000000))  # 14 November 2023
+
+    calls = []
+    real_run = subprocess.run
+    monkeypatch.setattr(meta.subprocess, "run", lambda *a, **k: calls.append(a[0]) or real_run(*a, **k))
+    loaded = Vault.load(vault)
+    meta.add_dates(loaded.notes.values(), vault)
+    assert len(calls) == 1 and calls[0][:2] == ["git", "log"]
+    assert {rel: pages.note_date(note) for rel, note in loaded.notes.items()} == {
+        "b.md": dt.date(2024, 4, 10),
+        "index.md": dt.date(2024, 3, 2),
+        "new.md": dt.date(2023, 1, 5),  # front matter first
+        "sub/c.md": dt.date(2024, 3, 2),
+        "sub/空 格.md": dt.date(2024, 3, 2),
+        "untracked.md": dt.date(2023, 11, 14),
+    }
+    meta.add_dates(loaded.notes.values(), vault)  # every note dated: no second call
+    assert len(calls) == 1
+
+
+def test_site_url_is_the_pages_address_only_in_github_actions():
+    from vaultkit.site.meta import site_url
+
+    actions = {"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "Someone/notes"}
+    assert site_url(None, actions) == "https://someone.github.io/notes/"
+    assert site_url(None, actions | {"GITHUB_REPOSITORY": "someone/Someone.github.io"}) == "https://someone.github.io/"
+    assert site_url("https://notes.example.org/", actions) == "https://notes.example.org/"
+    assert site_url(None, {"GITHUB_REPOSITORY": "someone/notes"}) is None  # not a GitHub Actions run
+    assert (
+        site_url(None, actions | {"GITHUB_SERVER_URL": "https://github.example.com"}) is None
+    )  # no Pages address known

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 from .diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
+from .layout import holds_site
 from .pipeline import FileChange, Pipeline
 from .vault import SITE_DIR, Vault
 from .writer import StaleFileError, write_bytes
@@ -90,11 +91,12 @@ def _adoptions(root: Path) -> list[FileChange]:
 def _copy_vault(root: Path, to: Path) -> None:
     """What a check of the vault reads (hidden files but .obsidian/, and the built site, left
     out), hard-linked where the file system allows: `fix` replaces files, never edits them."""
-    site = Vault.load(root).holds_site if (root / SITE_DIR).is_dir() else False
+    kept = {".obsidian"}
+    never = {SITE_DIR} if holds_site(root) else set()
 
     def skipped(folder: str, names: list[str]) -> set[str]:
         top = Path(folder) == root
-        return {n for n in names if (n.startswith(".") and not (top and n == ".obsidian")) or (top and site and n == SITE_DIR)}
+        return {n for n in names if (n.startswith(".") and not (top and n in kept)) or (top and n in never)}
 
     def link(src: str, dst: str) -> None:
         try:
