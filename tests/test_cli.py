@@ -355,3 +355,18 @@ def test_serve_prints_the_check_first_and_no_traceback_for_a_closed_page(tmp_pat
     finally:
         err = _stop(proc)
     assert "Traceback" not in err and "BrokenPipeError" not in err and "ConnectionResetError" not in err, err
+
+
+def test_a_build_whose_config_fails_still_checks_the_vault(tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.md").write_text("# A\n\n2 × 3 = 7\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: x\ndocs_dir: notes\ntheme:\n  name: nosuchtheme\n", encoding="utf-8"
+    )
+    run = vaultkit("build", cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == [
+        ".:1:1: VK601 site build failed: Aborted with a configuration error!",
+        "a.md:3:9: VK301 2 × 3 = 7 is wrong: written 7, computed 6",
+        "Checked 1 note, 0 links, 0 examples, 0 inline values, 1 claim (0 skipped), 0 figures. 2 errors, 0 warnings.",
+    ]

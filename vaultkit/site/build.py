@@ -14,7 +14,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
 from ..config import read_mkdocs_config
-from ..diagnostics import Diagnostic, Report, format_text
+from ..diagnostics import Diagnostic, format_text
 from ..layout import find_config, holds_site, project_root
 from ..vault import SITE_DIR
 from .defaults import default_config_text
@@ -76,8 +76,10 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
         failure = Diagnostic(".", 1, 1, "VK601", f"site build failed: {_why(exc, strict)}")
     if plugin is not None and plugin.model is not None:
         report, _ = plugin.model.pipeline.report()
-    else:
-        report = Report()
+    else:  # the config failed before the vault was read: check it all the same
+        from ..check import run
+
+        report, _ = run(Path(root))
     if failure:
         report.add([failure])
         report.finish()
