@@ -370,3 +370,27 @@ def test_a_build_whose_config_fails_still_checks_the_vault(tmp_path):
         "a.md:3:9: VK301 2 × 3 = 7 is wrong: written 7, computed 6",
         "Checked 1 note, 0 links, 0 examples, 0 inline values, 1 claim (0 skipped), 0 figures. 2 errors, 0 warnings.",
     ]
+
+
+def test_fix_diff_reports_symlinks_and_special_files_as_check_does(tmp_path):
+    vault, outside = tmp_path / "v", tmp_path / "out"
+    (vault / "c").mkdir(parents=True)
+    outside.mkdir()
+    (vault / "a.md").write_text("# A\n\n见 [[sub/b]]。\n", encoding="utf-8")
+    (vault / "c" / "b.md").write_text("# B\n", encoding="utf-8")
+    (outside / "o.md").write_text("# O\n", encoding="utf-8")
+    (vault / "abs.md").symlink_to(vault / "c" / "b.md")  # into the vault, by an absolute path
+    (vault / "out.md").symlink_to("../out/o.md")
+    (vault / "dangling.md").symlink_to("nowhere.md")
+    (vault / "folder").symlink_to("c")
+    os.mkfifo(vault / "pipe.md")
+    check = vaultkit("check", str(vault)).stdout.splitlines()
+    left = vaultkit("fix", "--diff", str(vault)).stderr.splitlines()
+    assert [line for line in check if not line.startswith(("a.md:", "Checked"))] == [
+        "dangling.md:1:1: VK005 dangling or looping symlink; skipped",
+        "folder:1:1: VK005 symlinked folder; not followed",
+        "out.md:1:1: VK005 symlink out of the vault; not followed",
+        "pipe.md:1:1: VK002 not a regular file; skipped",
+    ]
+    assert left[:-2] == check[1:-1]  # all but the VK502 the diff fixes
+    assert left[-2] == check[-1].replace("1 error, 4 warnings", "1 error, 3 warnings")

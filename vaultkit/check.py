@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -89,22 +91,40 @@ def _adoptions(root: Path) -> list[FileChange]:
 
 
 def _copy_vault(root: Path, to: Path) -> None:
-    """What a check of the vault reads (hidden files but .obsidian/, and the built site, left
-    out), hard-linked where the file system allows: `fix` replaces files, never edits them."""
-    kept = {".obsidian"}
-    never = {SITE_DIR} if holds_site(root) else set()
+    """What a check of the vault reads, copied for `fix --diff` to fix: hidden files but
+    .obsidian/ and the built site are left out; files are hard-linked where the file system
+    allows (`fix` replaces files, never edits them), special files become FIFOs and symlinks
+    point where theirs do, so the copy is checked as the vault is."""
+    root, never = Path(root), {SITE_DIR} if holds_site(root) else set()
+    real = root.resolve()
+    for dirpath, dirnames, filenames in os.walk(root):
+        folder = Path(dirpath)
+        top = folder == root
+        dirnames[:] = [d for d in dirnames if not (d.startswith(".") and not (top and d == ".obsidian"))
+                       and not (top and d in never)]
+        (to / folder.relative_to(root)).mkdir(parents=True, exist_ok=True)
+        links = [d for d in dirnames if (folder / d).is_symlink()]
+        for name in [*(f for f in filenames if not f.startswith(".")), *links]:
+            _copy_entry(folder / name, to / folder.relative_to(root) / name, real, to)
 
-    def skipped(folder: str, names: list[str]) -> set[str]:
-        top = Path(folder) == root
-        return {n for n in names if (n.startswith(".") and not (top and n in kept)) or (top and n in never)}
 
-    def link(src: str, dst: str) -> None:
+def _copy_entry(src: Path, dst: Path, real_root: Path, to: Path) -> None:
+    if src.is_symlink():
+        try:
+            target = src.resolve(strict=True)
+        except (OSError, RuntimeError):  # dangling or looping: the same in the copy
+            os.symlink(os.readlink(src), dst)
+            return
+        inside = target.is_relative_to(real_root)
+        os.symlink(os.path.relpath(to / target.relative_to(real_root), dst.parent) if inside else target, dst)
+    elif not stat.S_ISREG(src.lstat().st_mode):  # a FIFO, socket or device: checked (VK002), never read
+        os.mkfifo(dst)
+    else:
         try:
             os.link(src, dst)
-        except OSError:
-            shutil.copy2(src, dst)
-
-    shutil.copytree(root, to, symlinks=True, ignore=skipped, copy_function=link)
+        except OSError:  # another file system, or not ours to link: a copy, else (unreadable) left out
+            with contextlib.suppress(OSError):
+                shutil.copy2(src, dst)
 
 
 def _rewrite(copy: Path, changes: list[FileChange], before: dict[str, bytes | None]) -> None:
