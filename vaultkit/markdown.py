@@ -1,4 +1,4 @@
-"""The one markdown parser of vaultkit: CommonMark + GFM tables/strikethrough + the
+"""The one markdown parser of vaultkit: CommonMark + GFM tables/strikethrough/bare URLs + the
 mdit-py-plugins vaultkit needs + every Obsidian syntax in `vaultkit.syntax`.
 
 `parse(text)` parses a whole note (front matter included) so token line maps are absolute.
@@ -29,7 +29,8 @@ from .syntax.wikilinks import wikilinks_plugin
 def make_parser() -> MarkdownIt:
     """A fresh parser with every plugin; renderers of the Obsidian tokens are plain defaults
     that the site may replace (`md.add_render_rule`)."""
-    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    md = MarkdownIt("commonmark", {"html": True, "linkify": True}).enable(["table", "strikethrough", "linkify"])
+    md.linkify.set({"fuzzy_link": False, "fuzzy_email": False})  # as Obsidian: URLs with a scheme only
     md.use(front_matter_plugin).use(footnote_plugin).use(tasklists_plugin).use(math_plugin)
     md.use(wikilinks_plugin).use(table_pipes_plugin).use(comments_plugin).use(tags_plugin)
     md.use(highlight_plugin).use(callouts_plugin).use(block_ids_plugin).use(headings_plugin)

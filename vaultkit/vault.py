@@ -342,6 +342,10 @@ class Note:
 
         return parse(self.text)
 
+    def release_tokens(self) -> None:
+        """Free the tokens (a worker does, once done with the note); they are parsed again if asked for."""
+        self.__dict__.pop("tokens", None)
+
 
 def _walk(root: Path, problems: list[Diagnostic], excluded=is_excluded):
     """Yield (rel, path) for every regular file in the vault that is not `excluded`; symlinks out

@@ -245,12 +245,10 @@ class PageRenderer(RendererHTML):
         return f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></{tag}>\n'
 
     def renderToken(self, tokens, idx, options, env) -> str:
-        token = tokens[idx]
-        if not env["scope"].own and (token.attrGet("id") or "").startswith("^"):
-            # a block id of an embedded note is an anchor of that note's own page
-            token = token.copy(attrs={k: v for k, v in token.attrs.items() if k != "id"})
-            return super().renderToken([*tokens[:idx], token, *tokens[idx + 1:]], idx, options, env)
-        return super().renderToken(tokens, idx, options, env)
+        return super().renderToken(_own_ids(tokens, idx, env), idx, options, env)
+
+    def blockquote_open(self, tokens, idx, options, env) -> str:
+        return _PARSER.renderer.rules["blockquote_open"](_own_ids(tokens, idx, env), idx, options, env)
 
     def paragraph_open(self, tokens, idx, options, env) -> str:
         return "" if _lone_block(tokens[idx + 1], env) else self.renderToken(tokens, idx, options, env)
@@ -410,6 +408,16 @@ def _vault_href(env, href: str) -> str | None:
     if fragment and target.rel.lower().endswith(".md"):
         fragment = page.site.anchor(target.rel, unquote(fragment)) or fragment
     return _href(page, target.rel, unquote(fragment) if hash_ else "")
+
+
+def _own_ids(tokens: list[Token], idx: int, env) -> list[Token]:
+    """`tokens`, where the block id of token `idx` is dropped when it belongs to an embedded
+    note (it is an anchor of that note's own page)."""
+    token = tokens[idx]
+    if env["scope"].own or not (token.attrGet("id") or "").startswith("^"):
+        return tokens
+    bare = token.copy(attrs={k: v for k, v in token.attrs.items() if k != "id"})
+    return [*tokens[:idx], bare, *tokens[idx + 1:]]
 
 
 def _alone_on_its_line(children: list[Token], idx: int) -> bool:
