@@ -30,7 +30,7 @@ def python() -> str:
 
 def ensure_venv() -> None:
     """Create .venv and install vaultkit with its test extra, again whenever pyproject.toml changes."""
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (run by any python3, to say which it needs)
         sys.exit(f"vaultkit needs Python 3.11 or newer, this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted:
@@ -53,8 +53,9 @@ def ensure_npm_assets() -> None:
     if all((ROOT / "node_modules" / name).is_dir() for name in NPM_PACKAGES) or not shutil.which("npm"):
         return
     print("Installing mermaid and KaTeX (npm) for offline diagrams and formulas ...", flush=True)
-    done = subprocess.run(["npm", "install", "--no-save", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES.values()],
-                          cwd=ROOT)
+    done = subprocess.run(
+        ["npm", "install", "--no-save", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES.values()], cwd=ROOT
+    )
     if done.returncode:
         print("npm could not install mermaid and KaTeX; diagrams will show as code, formulas as MathML", flush=True)
 
@@ -68,8 +69,8 @@ def main_job() -> int:
     fixed = vaultkit("fix", "vault")
     checked = vaultkit("check", "vault")
     built = vaultkit("build", "vault", "-o", "site")
-    if built == 0:
-        print(f"Site written to {ROOT / 'site'} (open site/index.html, or run: .venv/bin/vaultkit serve)")
+    if built == 0:  # its pages link folders (a/), which a browser shows as listings under file://
+        print(f"Site written to {ROOT / 'site'}; to browse it, run: .venv/bin/vaultkit serve vault")
     return max(fixed, checked, built)
 
 

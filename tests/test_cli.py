@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import subprocess
@@ -20,7 +21,9 @@ def test_usage_errors_exit_2(tmp_path, capsys):
 
 
 def test_default_vault_reads_docs_dir(tmp_path):
-    (tmp_path / "mkdocs.yml").write_text("site_name: x\ndocs_dir: notes\nmarkdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: x\ndocs_dir: notes\nmarkdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+    )
     assert default_vault(tmp_path) == (tmp_path / "notes").resolve()
     assert default_vault(tmp_path / "nowhere") == tmp_path / "nowhere" / "vault"
 
@@ -28,8 +31,9 @@ def test_default_vault_reads_docs_dir(tmp_path):
 def test_check_json_and_exit_codes(tmp_path):
     (tmp_path / "a.md").write_text("# A\n\n见 [[b]]。\n", encoding="utf-8")
     (tmp_path / "b.md").write_text("# B\n", encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "vaultkit", "check", str(tmp_path), "--format", "json"],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "check", str(tmp_path), "--format", "json"], capture_output=True, text=True
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     data = json.loads(run.stdout)
     assert data["summary"]["notes"] == 2 and data["summary"]["links"] == 1 and data["diagnostics"] == []
@@ -41,8 +45,12 @@ def test_check_json_and_exit_codes(tmp_path):
 
 def test_github_format(tmp_path):
     (tmp_path / "a.md").write_text("[[nope]]\n", encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "vaultkit", "check", str(tmp_path), "--format", "github"],
-                         capture_output=True, text=True, cwd=tmp_path.parent)
+    run = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "check", str(tmp_path), "--format", "github"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path.parent,
+    )
     assert run.returncode == 1
     assert run.stdout.startswith(f"::error file={tmp_path.name}/a.md,line=1,col=1,title=VK501::VK501 ")
 
@@ -51,8 +59,11 @@ def test_closed_pipe_ends_quietly(tmp_path):
     block = "```vaultkit\nid: e{i}\nkind: attention\ntokens: [a, b]\nseed: {i}\n```\n\n"
     for i in range(100):  # a diff of many files, printed one after another
         (tmp_path / f"n{i}.md").write_text(block.format(i=i), encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "vaultkit", "fix", "--diff", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vaultkit", "fix", "--diff", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     proc.stdout.read(100)
     proc.stdout.close()  # like `| head`
     stderr = proc.stderr.read().decode()
@@ -98,8 +109,9 @@ def test_abbreviated_flags_are_refused_with_the_subcommand_usage(tmp_path):
 def test_one_note_is_singular(tmp_path):
     (tmp_path / "a.md").write_text("# A\n\n见 [[a]]。\n", encoding="utf-8")
     run = vaultkit("check", str(tmp_path))
-    assert run.stdout == ("Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. "
-                          "0 errors, 0 warnings.\n")
+    assert run.stdout == (
+        "Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 0 errors, 0 warnings.\n"
+    )
 
 
 def test_fix_diff_with_nothing_to_rewrite_shows_the_errors_left(tmp_path):
@@ -164,7 +176,9 @@ def test_exponent_numbers_are_numbers(tmp_path):
 def test_a_missing_figure_is_reported_once(tmp_path):
     (tmp_path / "n.md").write_text(
         "# 图\n\n```vaultkit\nid: e1\nkind: attention\ntokens: [a, b]\nseed: 1\nfigure: figs/e1.svg\n```\n\n"
-        "<!-- vaultkit:begin e1 -->\n<!-- vaultkit:end e1 -->\n\n见 ![[figs/e1.svg]]\n", encoding="utf-8")
+        "<!-- vaultkit:begin e1 -->\n<!-- vaultkit:end e1 -->\n\n见 ![[figs/e1.svg]]\n",
+        encoding="utf-8",
+    )
     lines = vaultkit("check", str(tmp_path)).stdout.splitlines()
     assert [line for line in lines if "e1.svg" in line] == [
         "n.md:8:1: VK401 figure figs/e1.svg of example e1 is missing; vaultkit fix draws it"
@@ -178,8 +192,13 @@ def test_strict_build_passes_without_mermaid_and_says_so_once(tmp_path):
     vault.mkdir()
     (vault / "a.md").write_text("# A\n\n```mermaid\ngraph LR\n  a --> b\n```\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "VAULTKIT_MERMAID_JS"}
-    run = subprocess.run([sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True,
-                         text=True, cwd=tmp_path, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "build", "vault", "--strict"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
     if "mermaid" in (run.stdout + run.stderr) and run.stderr.count("Note:") == 0:
         pytest.skip("mermaid.min.js is installed here")
     assert run.returncode == 0, run.stdout + run.stderr
@@ -195,8 +214,13 @@ def test_a_failed_strict_build_still_prints_the_check(tmp_path):
     vault.mkdir()
     (vault / "a.md").write_text("# A\n\n[[nope]]\n", encoding="utf-8")
     env = {**os.environ, "VAULTKIT_MERMAID_JS": str(tmp_path / "missing.js")}
-    run = subprocess.run([sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True,
-                         text=True, cwd=tmp_path, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "build", "vault", "--strict"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
     assert run.returncode == 1
     assert run.stderr.splitlines()[0] == (
         f"WARNING - vaultkit: VAULTKIT_MERMAID_JS is {tmp_path / 'missing.js'}, which is not a file; "
@@ -208,7 +232,165 @@ def test_a_failed_strict_build_still_prints_the_check(tmp_path):
         "a.md:3:1: VK501 link target of [[nope]] does not exist in the vault",
         "Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 2 errors, 0 warnings.",
     ]
-    plain = subprocess.run([sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True,
-                           text=True, cwd=tmp_path)
+    plain = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True, text=True, cwd=tmp_path
+    )
     assert plain.returncode == 1
     assert plain.stdout.splitlines()[0] == "a.md:3:1: VK501 link target of [[nope]] does not exist in the vault"
+
+
+def test_fix_diff_lists_what_fix_would_leave_not_what_its_diff_fixes(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\n见 [[sub/b]] 和 [[nope]]。\n", encoding="utf-8")
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "b.md").write_text("# B\n", encoding="utf-8")
+    run = vaultkit("fix", "--diff", str(tmp_path))
+    assert run.returncode == 1 and "+见 [[c/b]] 和 [[nope]]。\n" in run.stdout
+    assert run.stderr == (  # no VK502 for [[sub/b]]: the diff above rewrites it
+        "a.md:3:13: VK501 link target of [[nope]] does not exist in the vault\n"  # its column once fixed
+        "Checked 2 notes, 2 links, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 1 error, 0 warnings.\n"
+        "fix would rewrite 1 file: a.md; the diagnostics above are what it leaves.\n"
+    )
+    assert (tmp_path / "a.md").read_text(encoding="utf-8") == "# A\n\n见 [[sub/b]] 和 [[nope]]。\n"  # nothing written
+    (tmp_path / "a.md").write_text("# A\n\n见 [[sub/b]]。\n", encoding="utf-8")
+    run = vaultkit("fix", "--diff", str(tmp_path))
+    assert run.stderr.splitlines()[-2:] == [
+        "Checked 2 notes, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 0 errors, 0 warnings.",
+        "fix would rewrite 1 file: a.md.",
+    ]
+
+
+def test_fix_adopt_diff_shows_the_adoption_and_what_fix_then_writes(tmp_path):
+    from pathlib import Path
+
+    drawing = Path(__file__).parent / "fixtures" / "handdrawn" / "cards-caption-above.svg"
+    note = "# 两个词\n\n看图：\n![[cards-caption-above.svg]]\n\n## 下一节\n"
+    (tmp_path / "cards-caption-above.svg").write_bytes(drawing.read_bytes())
+    (tmp_path / "note.md").write_text(note, encoding="utf-8")
+    run = vaultkit("fix", "--adopt", "--diff", str(tmp_path))
+    assert run.returncode == 1
+    assert run.stderr == (
+        "Checked 1 note, 1 link, 1 example, 0 inline values, 1 claim (0 skipped), 1 figure. 0 errors, 0 warnings.\n"
+        "fix would rewrite 2 files: note.md, cards-caption-above.svg.\n"
+    )
+    assert (tmp_path / "note.md").read_text(encoding="utf-8") == note  # --diff writes nothing
+    before = {name: (tmp_path / name).read_text(encoding="utf-8") for name in ("note.md", "cards-caption-above.svg")}
+    assert vaultkit("fix", "--adopt", str(tmp_path)).returncode == 0
+    expected = "".join(
+        "".join(
+            difflib.unified_diff(
+                before[name].splitlines(keepends=True),
+                (tmp_path / name).read_text(encoding="utf-8").splitlines(keepends=True),
+                f"a/{name}",
+                f"b/{name}",
+            )
+        )
+        for name in ("note.md", "cards-caption-above.svg")
+    )
+    assert run.stdout == expected  # the patch is what fix --adopt then wrote
+
+
+def _templates_and_excluded(root):
+    """A vault of 2 notes that check counts, a template and a file Obsidian's settings exclude."""
+    (root / ".obsidian").mkdir(parents=True)
+    (root / ".obsidian" / "templates.json").write_text('{"folder": "模板"}', encoding="utf-8")
+    (root / ".obsidian" / "app.json").write_text('{"userIgnoreFilters": ["归档/"]}', encoding="utf-8")
+    for rel in ("a.md", "b.md", "模板/日记.md", "归档/旧.md"):
+        (root / rel).parent.mkdir(exist_ok=True)
+        (root / rel).write_text("# 标题\n\n见 [[a]]。\n", encoding="utf-8")
+
+
+def _first_lines(command, until: str, cwd):
+    """Start a long-running vaultkit command; its stdout lines up to the one starting with `until`."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vaultkit", *command], cwd=cwd, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    lines = []
+    while not (lines and lines[-1].startswith(until)):
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read()
+        lines.append(line.rstrip("\n"))
+    return proc, lines
+
+
+def _stop(proc) -> str:
+    import signal
+
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    return err
+
+
+def test_watch_counts_the_notes_check_counts(tmp_path):
+    _templates_and_excluded(tmp_path / "v")
+    assert vaultkit("check", "v", cwd=tmp_path).stdout.startswith("Checked 2 notes,")
+    proc, lines = _first_lines(["watch", "v"], "Watching", tmp_path)
+    try:
+        assert lines == ["Watching v (2 notes, 0 examples). Press Ctrl-C to stop."]
+    finally:
+        _stop(proc)
+
+
+def test_serve_prints_the_check_first_and_no_traceback_for_a_closed_page(tmp_path):
+    import socket
+    import struct
+    import time
+
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "a.md").write_text("# A\n\n见 [[nope]]。2 × 3 = 7\n", encoding="utf-8")
+    check = vaultkit("check", "v", cwd=tmp_path)
+    proc, lines = _first_lines(["serve", "v", "-a", "127.0.0.1:0"], "Serving", tmp_path)
+    try:
+        assert lines[:-1] == check.stdout.splitlines() and lines[-1].startswith("Serving v on http://127.0.0.1:")
+        port = int(lines[-1].split("http://127.0.0.1:")[1].split("/")[0])
+        for _ in range(3):  # pages closed while their reload poll waits, then a save answers the polls
+            poll = socket.create_connection(("127.0.0.1", port))
+            poll.sendall(b"GET /.vaultkit/reload?since=0 HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(0.2)
+            poll.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # reset, as a browser may
+            poll.close()
+        (tmp_path / "v" / "a.md").write_text("# A\n\n见 [[a]]。2 × 3 = 6\n", encoding="utf-8")
+        while not proc.stdout.readline().startswith("Site updated"):
+            pass
+        time.sleep(0.5)
+    finally:
+        err = _stop(proc)
+    assert "Traceback" not in err and "BrokenPipeError" not in err and "ConnectionResetError" not in err, err
+
+
+def test_a_build_whose_config_fails_still_checks_the_vault(tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.md").write_text("# A\n\n2 × 3 = 7\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: x\ndocs_dir: notes\ntheme:\n  name: nosuchtheme\n", encoding="utf-8"
+    )
+    run = vaultkit("build", cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == [
+        ".:1:1: VK601 site build failed: Aborted with a configuration error!",
+        "a.md:3:9: VK301 2 × 3 = 7 is wrong: written 7, computed 6",
+        "Checked 1 note, 0 links, 0 examples, 0 inline values, 1 claim (0 skipped), 0 figures. 2 errors, 0 warnings.",
+    ]
+
+
+def test_fix_diff_reports_symlinks_and_special_files_as_check_does(tmp_path):
+    vault, outside = tmp_path / "v", tmp_path / "out"
+    (vault / "c").mkdir(parents=True)
+    outside.mkdir()
+    (vault / "a.md").write_text("# A\n\n见 [[sub/b]]。\n", encoding="utf-8")
+    (vault / "c" / "b.md").write_text("# B\n", encoding="utf-8")
+    (outside / "o.md").write_text("# O\n", encoding="utf-8")
+    (vault / "abs.md").symlink_to(vault / "c" / "b.md")  # into the vault, by an absolute path
+    (vault / "out.md").symlink_to("../out/o.md")
+    (vault / "dangling.md").symlink_to("nowhere.md")
+    (vault / "folder").symlink_to("c")
+    os.mkfifo(vault / "pipe.md")
+    check = vaultkit("check", str(vault)).stdout.splitlines()
+    left = vaultkit("fix", "--diff", str(vault)).stderr.splitlines()
+    assert [line for line in check if not line.startswith(("a.md:", "Checked"))] == [
+        "dangling.md:1:1: VK005 dangling or looping symlink; skipped",
+        "folder:1:1: VK005 symlinked folder; not followed",
+        "out.md:1:1: VK005 symlink out of the vault; not followed",
+        "pipe.md:1:1: VK002 not a regular file; skipped",
+    ]
+    assert left[:-2] == check[1:-1]  # all but the VK502 the diff fixes
+    assert left[-2] == check[-1].replace("1 error, 4 warnings", "1 error, 3 warnings")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import shutil
 import subprocess
 import sys
@@ -26,10 +28,16 @@ def no_mermaid_env():
 def test_init_writes_three_files_and_never_overwrites(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / "notes").mkdir()
-    (tmp_path / "notes" / "a.md").write_text("# Attention\n\nThe scores are scaled by the square root of d.\n", encoding="utf-8")
+    (tmp_path / "notes" / "a.md").write_text(
+        "# Attention\n\nThe scores are scaled by the square root of d.\n", encoding="utf-8"
+    )
     run = vaultkit("init", "notes", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[:3] == ["wrote mkdocs.yml", "wrote .github/workflows/vault.yml", "wrote .pre-commit-config.yaml"]
+    assert run.stdout.splitlines()[:3] == [
+        "wrote mkdocs.yml",
+        "wrote .github/workflows/vault.yml",
+        "wrote .pre-commit-config.yaml",
+    ]
     config = yaml.safe_load((tmp_path / "mkdocs.yml").read_text(encoding="utf-8"))
     assert config["docs_dir"] == "notes" and config["theme"]["name"] == "material"
     assert config["theme"]["language"] == "en" and "vaultkit" in config["plugins"]
@@ -88,11 +96,58 @@ def test_init_names_the_repository_and_commit_vaultkit_was_installed_from(tmp_pa
     class Installed:
         def read_text(self, name):
             assert name == "direct_url.json"
-            return json.dumps({"url": "https://github.com/someone/vaultkit.git",
-                               "vcs_info": {"vcs": "git", "commit_id": "0123abc"}})
+            return json.dumps(
+                {"url": "https://github.com/someone/vaultkit.git", "vcs_info": {"vcs": "git", "commit_id": "0123abc"}}
+            )
 
     monkeypatch.setattr(init, "distribution", lambda name: Installed())
     (tmp_path / "notes").mkdir()
     files = {path.name: text for path, text in init.planned_files(tmp_path / "notes").items()}
     assert "      - uses: someone/vaultkit@0123abc\n" in files["vault.yml"]
     assert "  - repo: https://github.com/someone/vaultkit\n    rev: 0123abc\n" in files[".pre-commit-config.yaml"]
+
+
+def test_init_names_the_github_clone_vaultkit_was_installed_from(tmp_path, monkeypatch):
+    """pip installed vaultkit from a local clone (`pip install ./vaultkit`, or -e): its origin
+    remote and the tag at its HEAD (else its commit) are what the workflow and hook pin."""
+    import json
+
+    from vaultkit import init
+
+    clone = tmp_path / "vaultkit"
+    git = ["git", "-C", str(clone), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(["git", "init", "-q", str(clone)], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "one"], check=True)
+    subprocess.run([*git, "remote", "add", "origin", "git@github.com:someone/vaultkit.git"], check=True)
+
+    class Installed:
+        def read_text(self, name):
+            return json.dumps({"url": clone.as_uri(), "dir_info": {"editable": True}})
+
+    monkeypatch.setattr(init, "distribution", lambda name: Installed())
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    assert init.vaultkit_source() == ("https://github.com/someone/vaultkit", commit)
+    subprocess.run([*git, "tag", "v0.1.0"], check=True)
+    assert init.vaultkit_source() == ("https://github.com/someone/vaultkit", "v0.1.0")
+    (tmp_path / "notes").mkdir()
+    files = {path.name: text for path, text in init.planned_files(tmp_path / "notes").items()}
+    assert "      - uses: someone/vaultkit@v0.1.0\n" in files["vault.yml"]
+    assert "  - repo: https://github.com/someone/vaultkit\n    rev: v0.1.0\n" in files[".pre-commit-config.yaml"]
+
+
+def test_init_says_what_to_replace_when_it_cannot_tell_where_vaultkit_came_from(tmp_path, monkeypatch):
+    from vaultkit import __version__, init
+
+    monkeypatch.setattr(init, "vaultkit_source", lambda: None)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "notes").mkdir()
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert init.init_command(tmp_path / "notes") == 0
+    assert out.getvalue().splitlines()[3:] == [
+        "init cannot tell which GitHub repository this vaultkit came from (pip installed it from neither a git URL "
+        f"nor a clone): replace https://github.com/OWNER/vaultkit (and OWNER/vaultkit) in the files written above, "
+        f"and keep v{__version__} or put the tag or commit you want to pin",
+        "Next: vaultkit check && vaultkit build --strict",
+    ]

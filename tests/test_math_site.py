@@ -58,3 +58,9 @@ def test_a_wrong_katex_dir_fails_a_strict_build(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("VAULTKIT_KATEX_DIR", str(tmp_path / "nowhere"))
     assert build_command(vault, str(tmp_path / "site"), strict=True) == 1
     assert "VK601 site build failed: Aborted with 1 warnings in strict mode" in capsys.readouterr().out
+
+
+def test_an_escaped_underscore_in_text_shows_as_an_underscore_in_mathml():
+    out = inline_math("\\text{kv\\_heads} \\times \\text{R\\&D}")
+    assert "<mtext>kv_heads</mtext>" in out and "<mtext>R&amp;D</mtext>" in out and "\\_" not in out.split("<math")[1]
+    assert 'data-tex="\\text{kv\\_heads} \\times \\text{R\\&amp;D}"' in out  # KaTeX reads \_ as TeX does

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import os
+import shutil
+import stat
 import sys
+import tempfile
 from pathlib import Path
 
 from .diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
+from .layout import holds_site
 from .pipeline import FileChange, Pipeline
-from .vault import Vault
+from .vault import SITE_DIR, Vault
 from .writer import StaleFileError, write_bytes
 
 
@@ -66,22 +71,70 @@ def apply_changes(changes: list[FileChange]) -> tuple[list[str], list[Diagnostic
     return written, refused
 
 
-def adopt_command(root: Path, *, diff: bool = False, quiet: bool = False) -> None:
+def adopt_command(root: Path, *, quiet: bool = False) -> None:
     """Write the example each drawing implies into the note that embeds it (`fix --adopt`)."""
-    from .adopt import adoptions
-
-    changes, skipped = adoptions(Pipeline(Vault.load(root)))
-    for why in skipped:
-        print(f"vaultkit: not adopted: {why}", file=sys.stderr)
-    if diff:
-        for change in changes:
-            sys.stdout.write(unified_diff(change))
-        return
+    changes = _adoptions(root)
     written, refused = apply_changes(changes)
     for diagnostic in refused:
         print(f"vaultkit: {diagnostic.path}: {diagnostic.message}", file=sys.stderr)
     if written and not quiet:
         print(f"Adopted drawings into {', '.join(written)}.")
+
+
+def _adoptions(root: Path) -> list[FileChange]:
+    from .adopt import adoptions
+
+    changes, skipped = adoptions(Pipeline(Vault.load(root)))
+    for why in skipped:
+        print(f"vaultkit: not adopted: {why}", file=sys.stderr)
+    return changes
+
+
+def _copy_vault(root: Path, to: Path) -> None:
+    """What a check of the vault reads, copied for `fix --diff` to fix: hidden files but
+    .obsidian/ and the built site are left out; files are hard-linked where the file system
+    allows (`fix` replaces files, never edits them), special files become FIFOs and symlinks
+    point where theirs do, so the copy is checked as the vault is."""
+    root, never = Path(root), {SITE_DIR} if holds_site(root) else set()
+    real = root.resolve()
+    for dirpath, dirnames, filenames in os.walk(root):
+        folder = Path(dirpath)
+        top = folder == root
+        dirnames[:] = [d for d in dirnames if not (d.startswith(".") and not (top and d == ".obsidian"))
+                       and not (top and d in never)]
+        (to / folder.relative_to(root)).mkdir(parents=True, exist_ok=True)
+        links = [d for d in dirnames if (folder / d).is_symlink()]
+        for name in [*(f for f in filenames if not f.startswith(".")), *links]:
+            _copy_entry(folder / name, to / folder.relative_to(root) / name, real, to)
+
+
+def _copy_entry(src: Path, dst: Path, real_root: Path, to: Path) -> None:
+    if src.is_symlink():
+        try:
+            target = src.resolve(strict=True)
+        except (OSError, RuntimeError):  # dangling or looping: the same in the copy
+            os.symlink(os.readlink(src), dst)
+            return
+        inside = target.is_relative_to(real_root)
+        os.symlink(os.path.relpath(to / target.relative_to(real_root), dst.parent) if inside else target, dst)
+    elif not stat.S_ISREG(src.lstat().st_mode):  # a FIFO, socket or device: checked (VK002), never read
+        os.mkfifo(dst)
+    else:
+        try:
+            os.link(src, dst)
+        except OSError:  # another file system, or not ours to link: a copy, else (unreadable) left out
+            with contextlib.suppress(OSError):
+                shutil.copy2(src, dst)
+
+
+def _rewrite(copy: Path, changes: list[FileChange], before: dict[str, bytes | None]) -> None:
+    """Write `changes` into the copy, noting each file's bytes before its first rewrite."""
+    for change in changes:
+        before.setdefault(change.rel, change.old)
+        path = copy / change.rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)  # a hard link to the vault's file: replace it, never write through
+        path.write_bytes(change.new)
 
 
 def _names(rels: list[str]) -> str:
@@ -92,12 +145,24 @@ def _files(n: int) -> str:
     return f"{n} file{'s' * (n != 1)}"
 
 
-def diff_command(root: Path, *, fmt: str = "text") -> int:
-    """`fix --diff`: the diff of what fix would write, then the diagnostics as they are now.
+def diff_command(root: Path, *, fmt: str = "text", adopt: bool = False) -> int:
+    """`fix --diff` (and `--adopt`): the diff of what fix would write, then the diagnostics it
+    would leave, found by fixing a scratch copy of the vault.
 
     In text the diff alone goes to stdout (a clean patch) and the diagnostics to stderr;
     json puts the diffs into the report object; github prints the annotations after the diff."""
-    report, changes = run(root)
+    root = Path(root)
+    with tempfile.TemporaryDirectory(prefix="vaultkit-diff-") as scratch:
+        copy = Path(scratch) / "vault"
+        _copy_vault(root, copy)
+        before: dict[str, bytes | None] = {}
+        if adopt:
+            _rewrite(copy, _adoptions(copy), before)
+        report, changes = run(copy)
+        _rewrite(copy, changes, before)
+        if before:
+            report, _ = run(copy)  # what is left once fix has written
+        changes = [FileChange(rel, root / rel, old, (copy / rel).read_bytes()) for rel, old in before.items()]
     diffs = [unified_diff(change) for change in changes]
     if fmt == "json":
         data = json.loads(format_json(report))
@@ -113,7 +178,8 @@ def diff_command(root: Path, *, fmt: str = "text") -> int:
         out.write(format_text(report))
     rels = [c.rel for c in changes]
     if changes:
-        out.write(f"fix would rewrite {_files(len(rels))}: {_names(rels)}.\n")
+        left = "; the diagnostics above are what it leaves" if report.diagnostics else ""
+        out.write(f"fix would rewrite {_files(len(rels))}: {_names(rels)}{left}.\n")
     elif report.summary.errors:
         out.write("Nothing for fix to rewrite; the errors above need editing by hand.\n")
     else:
@@ -122,10 +188,10 @@ def diff_command(root: Path, *, fmt: str = "text") -> int:
 
 
 def fix_command(root: Path, *, diff: bool = False, fmt: str = "text", adopt: bool = False) -> int:
-    if adopt:
-        adopt_command(root, diff=diff, quiet=fmt != "text")
     if diff:
-        return diff_command(root, fmt=fmt)
+        return diff_command(root, fmt=fmt, adopt=adopt)
+    if adopt:
+        adopt_command(root, quiet=fmt != "text")
     report, changes = run(root)
     written, refused = apply_changes(changes)
     if written:

@@ -18,16 +18,11 @@ class UsageError(Exception):
 
 
 def default_vault(cwd: Path | None = None) -> Path:
-    """`docs_dir` of ./mkdocs.yml when there is one, else `vault`."""
-    cwd = cwd or Path.cwd()
-    config = cwd / "mkdocs.yml"
-    if config.is_file():
-        from .config import read_mkdocs_config
+    """`docs_dir` of ./mkdocs.yml, or of one in a folder above up to the git repository's root;
+    else ./vault."""
+    from .layout import default_vault as nearest
 
-        docs_dir = read_mkdocs_config(config).get("docs_dir")
-        if isinstance(docs_dir, str) and docs_dir:
-            return (cwd / docs_dir).resolve()
-    return cwd / "vault"
+    return nearest(cwd or Path.cwd())
 
 
 def resolve_vault(arg: str | None) -> Path:
@@ -40,8 +35,11 @@ def resolve_vault(arg: str | None) -> Path:
         raise UsageError(f"{arg} is a file; pass the vault folder that holds it, e.g. {parent}")
     if arg:
         raise UsageError(f"vault folder not found: {arg}")
-    if (Path.cwd() / "mkdocs.yml").is_file():
-        raise UsageError(f"the docs_dir of ./mkdocs.yml, {root}, does not exist; fix docs_dir or pass the vault folder")
+    from .layout import nearest_config
+
+    if config := nearest_config(Path.cwd()):
+        shown = os.path.relpath(config)
+        raise UsageError(f"the docs_dir of {shown}, {root}, does not exist; fix docs_dir or pass the vault folder")
     raise UsageError(
         "no vault given, and ./vault (the default when there is no mkdocs.yml) does not exist; "
         "pass the vault folder, e.g. `vaultkit check notes`, or set it up once with `vaultkit init notes`"
@@ -49,8 +47,9 @@ def resolve_vault(arg: str | None) -> Path:
 
 
 def _subparser(sub, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
-    return sub.add_parser(name, help=help, description=description or help[:1].upper() + help[1:] + ".",
-                          allow_abbrev=False)
+    return sub.add_parser(
+        name, help=help, description=description or help[:1].upper() + help[1:] + ".", allow_abbrev=False
+    )
 
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -61,16 +60,19 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     )
     parser.add_argument("--version", action="version", version=f"vaultkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    vault_help = "vault folder (default: docs_dir of ./mkdocs.yml, else ./vault)"
+    vault_help = "vault folder (default: docs_dir of the nearest mkdocs.yml, up to the repository root; else ./vault)"
 
     check = _subparser(
-        sub, "check", "verify every note; never writes",
+        sub,
+        "check",
+        "verify every note; never writes",
         description="Verify links, front matter, examples, inline values, arithmetic claims and figures; never writes. "
-                    "A hand-drawn SVG that shows its own Q and K is checked with no annotation: the example is read "
-                    "from the drawing (captions, row labels, scale and mask); what it cannot read with certainty is a "
-                    "VK403 warning naming the data-vk pin that settles it. `vaultkit fix --adopt` turns such a drawing "
-                    "into a vaultkit block. Matrices worked by hand in a note's text (a softmax row under the scores "
-                    "it normalizes, scores under Q and K) are checked too; illustrative ones (示意, e.g.) only warn.")
+        "A hand-drawn SVG that shows its own Q and K is checked with no annotation: the example is read "
+        "from the drawing (captions, row labels, scale and mask); what it cannot read with certainty is a "
+        "VK403 warning naming the data-vk pin that settles it. `vaultkit fix --adopt` turns such a drawing "
+        "into a vaultkit block. Matrices worked by hand in a note's text (a softmax row under the scores "
+        "it normalizes, scores under Q and K) are checked too; illustrative ones (示意, e.g.) only warn.",
+    )
     check.add_argument("vault", nargs="?", help=vault_help)
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
     check.add_argument("--explain", action="store_true", help="list every claim read and every one skipped, with why")
@@ -78,8 +80,11 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     fix = _subparser(sub, "fix", "rewrite generated regions, inline values, figures and fixable links")
     fix.add_argument("vault", nargs="?", help=vault_help)
     fix.add_argument("--diff", action="store_true", help="print a unified diff and write nothing")
-    fix.add_argument("--adopt", action="store_true",
-                     help="write the example a drawing implies (its own Q and K) as a vaultkit block into the note that embeds it")
+    fix.add_argument(
+        "--adopt",
+        action="store_true",
+        help="write the example a drawing implies (its own Q and K) as a vaultkit block into the note that embeds it",
+    )
     fix.add_argument("--format", choices=["text", "json", "github"], default="text")
 
     build = _subparser(sub, "build", "build the mkdocs-material site")
@@ -95,7 +100,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     serve.add_argument("-a", "--address", default="127.0.0.1:8000", help="HOST:PORT")
 
     init = _subparser(sub, "init", "set up a vault: mkdocs.yml, a CI workflow, a pre-commit hook; never overwrites")
-    init.add_argument("vault", nargs="?", default="vault", help="vault folder (default: vault)")
+    init.add_argument("vault", nargs="?", help=vault_help)
     return parser, sub.choices
 
 
@@ -106,8 +111,10 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     if unknown:
         command = commands.get(args.command, parser)
         known = [s for action in command._actions for s in action.option_strings]
-        hints = [f" (did you mean {m[0]}?)" if (m := difflib.get_close_matches(u.split("=")[0], known, 1)) else ""
-                 for u in unknown]
+        hints = [
+            f" (did you mean {m[0]}?)" if (m := difflib.get_close_matches(u.split("=")[0], known, 1)) else ""
+            for u in unknown
+        ]
         command.error("unrecognized arguments: " + " ".join(u + h for u, h in zip(unknown, hints)))
     if not args.command:
         parser.print_help()
@@ -121,10 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     try:
-        if args.command == "init":
+        if args.command == "init":  # a folder given is checked by init, which says what to pass
             from .init import init_command
 
-            return init_command(Path(args.vault))
+            return init_command(Path(args.vault) if args.vault else resolve_vault(None))
         root = resolve_vault(args.vault)
         if args.command == "check":
             from .check import check_command

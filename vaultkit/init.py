@@ -1,6 +1,7 @@
 """`vaultkit init [VAULT]`: set up a vault that has nothing yet.
 
-Writes `mkdocs.yml` beside the vault (material, the vaultkit plugin, the notes' language), a
+Writes `mkdocs.yml` in the project root (the git repository's root: the vault itself when it is
+the repository), with material, the vaultkit plugin, the notes' language and the vault's title; a
 GitHub workflow that uses vaultkit's action, and a pre-commit entry. Never overwrites a file:
 what exists is skipped, and the command says so (with what to add by hand).
 """
@@ -10,16 +11,22 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from . import __version__
+from .layout import project_root, repository_root
 from .site.defaults import default_config_text
+from .site.meta import home_title
 from .vault import Vault
 
 PLACEHOLDER_REPO = "https://github.com/OWNER/vaultkit"
 _GITHUB = re.compile(r"^(?:git\+)?https://github\.com/([^/]+/[^/@]+?)(?:\.git)?/?$")
+_GITHUB_SSH = re.compile(r"^(?:ssh://)?git@github\.com[:/]([^/]+/[^/@]+?)(?:\.git)?/?$")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -38,6 +45,8 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0  # the whole history: a note's date on the site is its last commit
       - uses: {action}
         with:
           vault: {vault}
@@ -76,51 +85,71 @@ def notes_language(vault: Vault) -> str:
 
 
 def vaultkit_source() -> tuple[str, str] | None:
-    """(repository URL, commit) vaultkit was installed from with pip, when that was GitHub."""
+    """(repository URL, ref) of the vaultkit installed here, when pip says where it came from: a
+    git URL and its commit, or a local clone (its `origin` remote, and the tag at its HEAD, else
+    the commit)."""
     try:
         text = distribution("vaultkit").read_text("direct_url.json")
     except PackageNotFoundError:
         return None
     data = json.loads(text) if text else {}
-    match = _GITHUB.match(data.get("url", ""))
+    url = data.get("url", "")
+    if url.startswith("file://") and "dir_info" in data:
+        return _clone_source(Path(url2pathname(urlsplit(url).path)))
+    match = _GITHUB.match(url) or _GITHUB_SSH.match(url.removeprefix("git+"))
     commit = data.get("vcs_info", {}).get("commit_id")
     return (f"https://github.com/{match[1]}", commit) if match and commit else None
 
 
-def repository_root(folder: Path) -> Path:
-    """The git repository holding `folder` (where .github/ belongs), else `folder` itself."""
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return folder
+def _git(folder: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
+
+
+def _clone_source(folder: Path) -> tuple[str, str] | None:
+    """(GitHub URL, ref) of a local clone of vaultkit: its tag at HEAD, else HEAD's commit."""
+    remote = _git(folder, "remote", "get-url", "origin") or ""
+    match = _GITHUB.match(remote) or _GITHUB_SSH.match(remote)
+    ref = _git(folder, "describe", "--tags", "--exact-match", "HEAD") or _git(folder, "rev-parse", "HEAD")
+    return (f"https://github.com/{match[1]}", ref) if match and ref else None
 
 
 def planned_files(vault_dir: Path) -> dict[Path, str]:
-    """Path → text of every file init writes for this vault."""
+    """Path → text of every file init writes for this vault: mkdocs.yml in the project root
+    (`layout.project_root`), the workflow and the pre-commit config in the repository's root."""
     vault_dir = vault_dir.resolve()
-    base = vault_dir.parent
-    repo = repository_root(base)
-    vault_in_repo = vault_dir.relative_to(repo).as_posix()
+    base = project_root(vault_dir)
+    repo = repository_root(vault_dir) or base
+    docs_dir = os.path.relpath(vault_dir, base)
+    vault_in_repo = json.dumps(Path(os.path.relpath(vault_dir, repo)).as_posix(), ensure_ascii=False)
     url, rev = vaultkit_source() or (PLACEHOLDER_REPO, f"v{__version__}")
     slug = url.removeprefix("https://github.com/")
     language = notes_language(Vault.load(vault_dir))
+    site_name = home_title(vault_dir) or vault_dir.name
     mkdocs = (
-        "# The site of the vault: `vaultkit build` (or `mkdocs build`) writes it into site/.\n"
-        f"docs_dir: {json.dumps(vault_dir.name, ensure_ascii=False)}\n"
-        + default_config_text(vault_dir.name, language).lstrip("\n")
+        "# The site of the vault: `vaultkit build` writes it into site/"
+        + (" (plain `mkdocs build` refuses a docs_dir that holds its mkdocs.yml).\n" if docs_dir == "." else ".\n")
+        + f"docs_dir: {json.dumps(Path(docs_dir).as_posix(), ensure_ascii=False)}\n"
+        + default_config_text(site_name, language).lstrip("\n")
     )
-    pre_commit = "repos:\n" + PRE_COMMIT_ENTRY.format(repo=url, rev=rev, vault=json.dumps(vault_in_repo, ensure_ascii=False))
+    pre_commit = "repos:\n" + PRE_COMMIT_ENTRY.format(repo=url, rev=rev, vault=vault_in_repo)
     return {
         base / "mkdocs.yml": mkdocs,
-        repo / ".github" / "workflows" / "vault.yml": WORKFLOW.format(
-            action=f"{slug}@{rev}", vault=json.dumps(vault_in_repo, ensure_ascii=False)),
+        repo / ".github" / "workflows" / "vault.yml": WORKFLOW.format(action=f"{slug}@{rev}", vault=vault_in_repo),
         repo / ".pre-commit-config.yaml": pre_commit,
     }
 
 
 def init_command(vault_dir: Path) -> int:
     if not vault_dir.is_dir():
-        what = "is a file; pass the vault folder that holds it" if vault_dir.exists() else "not found; pass the vault folder"
+        what = (
+            "is a file; pass the vault folder that holds it"
+            if vault_dir.exists()
+            else "not found; pass the vault folder"
+        )
         print(f"vaultkit: {vault_dir} {what}", file=sys.stderr)
         return 2
     files = planned_files(vault_dir)
@@ -129,7 +158,9 @@ def init_command(vault_dir: Path) -> int:
         shown = os.path.relpath(path)
         if path.exists():
             print(f"skipped {shown}: it exists (init never overwrites)")
-            if path.name == ".pre-commit-config.yaml" and "vaultkit-check" not in path.read_text(encoding="utf-8", errors="replace"):
+            if path.name == ".pre-commit-config.yaml" and "vaultkit-check" not in path.read_text(
+                encoding="utf-8", errors="replace"
+            ):
                 print("  to check the vault before each commit, add under `repos:`\n" + text.removeprefix("repos:\n"))
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -137,9 +168,12 @@ def init_command(vault_dir: Path) -> int:
         print(f"wrote {shown}")
         placeholders |= PLACEHOLDER_REPO in text or "OWNER/" in text
     if placeholders:
-        print(f"vaultkit was not installed from GitHub with pip, so init cannot tell where it lives: "
-              f"replace {PLACEHOLDER_REPO} (and OWNER/vaultkit) in the files written above")
-    base = os.path.relpath(vault_dir.resolve().parent)
+        print(
+            f"init cannot tell which GitHub repository this vaultkit came from (pip installed it from neither "
+            f"a git URL nor a clone): replace {PLACEHOLDER_REPO} (and OWNER/vaultkit) in the files written "
+            f"above, and keep v{__version__} or put the tag or commit you want to pin"
+        )
+    base = os.path.relpath(project_root(vault_dir))
     cd = "" if base == "." else f"cd {base} && "
     print(f"Next: {cd}vaultkit check && vaultkit build --strict")
     return 0

@@ -22,6 +22,7 @@ from .diagnostics import Diagnostic
 # Folders the person's publisher skips, plus Obsidian's own.
 EXCLUDED_DIRS = frozenset({"private", "templates", "template", "attachments-private"})
 MAX_NOTE_BYTES = 4 * 1024 * 1024
+SITE_DIR = "site"  # where `vaultkit build` writes the site, beside mkdocs.yml
 BOM = "\ufeff"
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.S)
@@ -346,9 +347,10 @@ class Note:
         self.__dict__.pop("tokens", None)
 
 
-def _walk(root: Path, problems: list[Diagnostic]):
-    """Yield (rel, path) for every regular file in the vault; symlinks out of it, dangling or
-    looping links and special files (FIFOs, sockets, devices) become `problems` instead."""
+def _walk(root: Path, problems: list[Diagnostic], excluded=is_excluded):
+    """Yield (rel, path) for every regular file in the vault that is not `excluded`; symlinks out
+    of it, dangling or looping links and special files (FIFOs, sockets, devices) become
+    `problems` instead. Folders whose every file is excluded (.git, site/) are not entered."""
     root_real = root.resolve()
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames.sort()
@@ -357,10 +359,12 @@ def _walk(root: Path, problems: list[Diagnostic]):
             rel = PurePosixPath((base / name).relative_to(root).as_posix())
             if not is_excluded(rel):
                 problems.append(Diagnostic(rel.as_posix(), 1, 1, "VK005", "symlinked folder; not followed"))
+        folder = PurePosixPath(base.relative_to(root).as_posix())
+        dirnames[:] = [d for d in dirnames if not excluded(folder / d / "_")]
         for name in sorted(filenames):
             path = base / name
             rel = PurePosixPath(path.relative_to(root).as_posix())
-            if is_excluded(rel):
+            if excluded(rel):
                 continue
             if path.is_symlink():
                 try:
@@ -397,18 +401,28 @@ class Vault:
     attachments: list[str] = field(default_factory=list)  # rel paths of other files
     diagnostics: list[Diagnostic] = field(default_factory=list)
     settings: ObsidianSettings = field(default_factory=ObsidianSettings)
+    holds_site: bool = False  # the vault is its own project root: its top-level site/ is the built site
 
     @classmethod
     def load(cls, root: str | os.PathLike) -> "Vault":
-        vault = cls(root=Path(root))
+        from .layout import holds_site
+
+        vault = cls(root=Path(root), holds_site=holds_site(Path(root)))
         vault.settings = ObsidianSettings.load(vault.root, vault.diagnostics)
-        for rel, path in _walk(vault.root, vault.diagnostics):
+        for rel, path in _walk(vault.root, vault.diagnostics, vault.excluded):
             if rel.suffix.lower() == ".md":
                 vault.add_note(rel.as_posix(), path)
             else:
                 vault.attachments.append(rel.as_posix())
         vault.diagnostics += _case_collisions([*vault.notes, *vault.attachments])
         return vault
+
+    def excluded(self, rel: PurePosixPath) -> bool:
+        """Whether a path is never a note nor an attachment: `is_excluded`, and in a vault that is
+        its own project root its mkdocs.yml and built site (`site/`; `.github/` is hidden)."""
+        if is_excluded(rel):
+            return True
+        return self.holds_site and (rel.parts[0] == SITE_DIR if len(rel.parts) > 1 else rel.name == "mkdocs.yml")
 
     def add_note(self, rel: str, path: Path) -> Note | None:
         try:
@@ -470,7 +484,7 @@ class Vault:
         """
         self.diagnostics = [d for d in self.diagnostics if d.path != rel]
         path = self.root / rel
-        gone = is_excluded(PurePosixPath(rel)) or self.inside(rel) is None or not path.is_file()
+        gone = self.excluded(PurePosixPath(rel)) or self.inside(rel) is None or not path.is_file()
         if gone and raw is None:
             self.remove(rel)
             return None

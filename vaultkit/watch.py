@@ -369,7 +369,7 @@ def print_pass(result: PassResult) -> None:
 
 def watch_command(root: Path) -> int:
     watcher = Watcher(root)
-    summary = f"{len(watcher.syncer.vault.notes)} notes, {len(watcher.syncer.runner.outcomes)} examples"
+    summary = f"{len(watcher.syncer.vault.readable_notes)} notes, {len(watcher.syncer.runner.outcomes)} examples"
     watcher.start()
     print(f"Watching {root} ({summary}). Press Ctrl-C to stop.", flush=True)
     try:

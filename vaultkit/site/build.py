@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from mkdocs.commands.build import build
@@ -12,36 +14,39 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
 from ..config import read_mkdocs_config
-from ..diagnostics import Diagnostic, Report, format_text
+from ..diagnostics import Diagnostic, format_text
+from ..layout import find_config, holds_site, project_root
+from ..vault import SITE_DIR
 from .defaults import default_config_text
+from .meta import home_title
 from .render import build_site, renders_alike
 
 
-def find_config(root: Path) -> Path | None:
-    """The mkdocs.yml whose docs_dir is this vault (beside it or in its parent), if any."""
-    root = root.resolve()
-    for folder in (root.parent, root):
-        path = folder / "mkdocs.yml"
-        if path.is_file():
-            docs_dir = read_mkdocs_config(path).get("docs_dir", "docs")
-            if isinstance(docs_dir, str) and (folder / docs_dir).resolve() == root:
-                return path
-    return None
-
-
 def load_site_config(root: Path, output: str | None):
-    """The MkDocs config for this vault: its mkdocs.yml, else vaultkit's built-in defaults."""
+    """The MkDocs config for this vault: its mkdocs.yml (`layout.find_config`), else vaultkit's
+    built-in defaults; the site goes to `site/` in the project root unless `output` says."""
     root = root.resolve()
     config_path = find_config(root)
-    base = config_path.parent if config_path else Path.cwd()
-    site_dir = Path(output).resolve() if output else base / "site"
-    if site_dir == root or site_dir.is_relative_to(root):
+    base = project_root(root)
+    site_dir = Path(output).resolve() if output else base / SITE_DIR
+    built_site = site_dir == root / SITE_DIR and holds_site(root)  # never read as notes
+    if (site_dir == root or site_dir.is_relative_to(root)) and not built_site:
         raise ValueError(f"the site folder {site_dir} is inside the vault; choose another with -o")
+    name = {"site_name": home_title(root) or root.name}
     if config_path:
-        return load_config(str(config_path), docs_dir=str(root), site_dir=str(site_dir))
-    text = io.StringIO(default_config_text(root.name))
-    text.name = str(base / "mkdocs.yml")  # where relative paths in the config would start
-    return load_config(text, docs_dir=str(root), site_dir=str(site_dir))
+        source, overrides = str(config_path), {} if read_mkdocs_config(config_path).get("site_name") else name
+    else:
+        source, overrides = io.StringIO(default_config_text(name["site_name"])), {}
+        source.name = str(base / "mkdocs.yml")  # where relative paths in the config would start
+    if base != root:
+        return load_config(source, docs_dir=str(root), site_dir=str(site_dir), **overrides)
+    # MkDocs refuses a docs_dir that holds mkdocs.yml or the site: validate with stand-ins.
+    with tempfile.TemporaryDirectory(prefix="vaultkit-") as stand_in:
+        os.mkdir(os.path.join(stand_in, "docs"))
+        config = load_config(source, docs_dir=os.path.join(stand_in, "docs"),
+                             site_dir=os.path.join(stand_in, "site"), **overrides)
+    config.docs_dir, config.site_dir = str(root), str(site_dir)
+    return config
 
 
 def build_command(root: Path, output: str | None, strict: bool) -> int:
@@ -71,8 +76,10 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
         failure = Diagnostic(".", 1, 1, "VK601", f"site build failed: {_why(exc, strict)}")
     if plugin is not None and plugin.model is not None:
         report, _ = plugin.model.pipeline.report()
-    else:
-        report = Report()
+    else:  # the config failed before the vault was read: check it all the same
+        from ..check import run
+
+        report, _ = run(Path(root))
     if failure:
         report.add([failure])
         report.finish()

@@ -9,12 +9,13 @@ import posixpath
 import re
 from email.utils import format_datetime
 from pathlib import PurePosixPath
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 
+from . import meta
 from .model import SiteModel
 from .note_html import relative_url
 
-FIXED_DATE = dt.date(2000, 1, 1)  # for notes without a `date`, so builds are reproducible
+FIXED_DATE = dt.date(2000, 1, 1)  # for a note with no date at all (its file unreadable)
 
 
 HOME_PAGE = "index.md"
@@ -40,7 +41,7 @@ def vault_language(titles) -> str:
 
 def home_markdown(model: SiteModel, first_notes: dict[str, str]) -> str:
     """A home page for a vault without one: its folders (linking to their first note, with a
-    count) and its most recent notes by front matter date, labelled in the vault's language.
+    count) and its most recent notes by `note_date`, labelled in the vault's language.
     `first_notes` maps each top-level folder ("" for the root) to its first note in the nav."""
     labels = HOME_LABELS[vault_language(note.title for note in model.published.values())]
     counts: dict[str, int] = {}
@@ -104,7 +105,8 @@ def backlinks_html(model: SiteModel, rel: str, title: str) -> str:
 
 
 def note_date(note) -> dt.date | None:
-    """The note's `date` (or `created`) from front matter, when it is one."""
+    """The note's `date` (or `updated`, `created`) from front matter, else the date of its last
+    commit or its file (`meta.add_dates`)."""
     for key in ("date", "updated", "created"):
         value = note.front.data.get(key)
         if isinstance(value, dt.datetime):
@@ -116,11 +118,11 @@ def note_date(note) -> dt.date | None:
                 return dt.date.fromisoformat(value.strip()[:10])
             except ValueError:
                 continue
-    return None
+    return note.derived.get(meta.DATE)
 
 
 def feed_xml(model: SiteModel, site_name: str, site_url: str, page_urls: dict[str, str], limit: int = 50) -> str:
-    """RSS 2.0 of the published notes, newest first by front matter date."""
+    """RSS 2.0 of the published notes, newest first by `note_date`; `site_url` makes the links absolute."""
     dated = sorted(
         ((note_date(note) or FIXED_DATE, rel) for rel, note in model.published.items() if rel in page_urls),
         key=lambda item: (-item[0].toordinal(), item[1]),
@@ -128,7 +130,7 @@ def feed_xml(model: SiteModel, site_name: str, site_url: str, page_urls: dict[st
     base = site_url.rstrip("/") + "/" if site_url else ""
     items = []
     for date, rel in dated:
-        link = html.escape(base + page_urls[rel])
+        link = html.escape(urljoin(base, page_urls[rel]) if base else page_urls[rel])
         when = format_datetime(dt.datetime.combine(date, dt.time(), dt.timezone.utc))
         items.append(
             f"<item><title>{html.escape(model.published[rel].title)}</title><link>{link}</link>"

@@ -22,7 +22,7 @@ from pymdownx.slugs import slugify as pymdownx_slugify
 
 from ..pipeline import Pipeline
 from ..vault import Vault
-from . import mkdocs_glue, pages
+from . import meta, mkdocs_glue, pages
 from .katex import SITE_DIR as KATEX_DIR
 from .katex import find_katex_dist, katex_files
 from .mermaid import SITE_PATH as MERMAID_PATH
@@ -91,6 +91,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         gc.disable()
         _quiet_jieba()
         self._configure_markdown(config)
+        config.site_url = meta.site_url(config.site_url)  # the sitemap's and the feed's addresses
         pipeline = self.pipeline or Pipeline(Vault.load(config.docs_dir))
         pipeline.compute_notes()  # every note's fresh text, on all cores when worth it
         self.own_nav = config.nav is None
@@ -111,6 +112,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         """Publish `model`: the home page it needs, and the navigation of its notes (unless
         the mkdocs.yml lists its own). `vaultkit serve` calls it again after each watch pass."""
         self.model = model
+        meta.add_dates(model.published.values(), model.vault.root)  # dates the front matter lacks
         titles = {rel: note.title for rel, note in model.published.items()}
         self.home = None if pages.has_home(titles) else pages.HOME_PAGE
         if self.home:

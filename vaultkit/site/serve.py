@@ -27,6 +27,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from mkdocs.structure.files import File
 
+from ..diagnostics import format_text
 from ..watch import PassResult, Syncer, Watcher, print_pass
 from . import pages
 from .build import load_site_config
@@ -253,6 +254,11 @@ class SiteServer(ThreadingHTTPServer):
         host, port = self.server_address[:2]
         return f"http://{host}:{port}/"
 
+    def handle_error(self, request, client_address) -> None:
+        """A browser that closed or reloaded a page (its reload poll too) is no error to report."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # BrokenPipeError, ConnectionResetError
+            super().handle_error(request, client_address)
+
 
 def _parse_address(address: str) -> tuple[str, int]:
     host, _, port = address.rpartition(":")
@@ -297,6 +303,8 @@ def serve_command(root: Path, address: str) -> int:
         except OSError as exc:  # the address is taken or not ours
             print(f"vaultkit: cannot serve on {address}: {exc.strerror}", file=sys.stderr)
             return 2
+        report, _ = site.syncer.pipeline.report()
+        sys.stdout.write(format_text(report))  # the check of the vault, as `vaultkit check` prints it
         watcher = start_watching(site)
         print(f"Serving {root} on {server.url} (live reload). Press Ctrl-C to stop.", flush=True)
         try:
