@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
 from ..numbers import MINUS, fmt, parse_written, rewrite_like, written_matches
+from ..figures import vocabulary
 from ..syntax.positions import content_column
 from .regions import BEGIN_RE, END_RE
 
@@ -50,26 +51,11 @@ CELL_RE = re.compile(r"[-−+]?(?:\d+(?:\.\d+)?|∞|inf)")
 ROW_RE = re.compile(r"^(?P<label>[^\[\]]*?)\s*\[(?P<body>[^\[\]]*)\](?P<tail>.*)$")
 SEPARATOR_RE = re.compile(r"[^\s,，]+")
 
-WEIGHTS_RE = re.compile(
-    r"softmax|概率分布|probability distribution|加起来\s*[=＝]?\s*1|和为\s*1|sums? to 1"
-    r"|注意力权重|attention weights?",
-    re.IGNORECASE,
-)
-PLAIN_WEIGHTS_RE = re.compile(r"权重|\bweights?\b", re.IGNORECASE)  # weights only where scores are shown above
-NOT_WEIGHTS_RE = re.compile(r"W_|权重矩阵|weight matri|可学习|learnable|之前|before", re.IGNORECASE)
-SCALED_RE = re.compile(r"\bscaled\b|缩放|[/÷]\s*(?:√|sqrt)", re.IGNORECASE)
-SCORES_RE = re.compile(r"\bscores?\b|分数|Q\s*[×x·@*]?\s*K\s*(?:ᵀ|\^\{?T\}?|\.T\b|T\b)", re.IGNORECASE)
-Q_RE = re.compile(r"^(?:Q|Query|查询)\s*(?:[=:：(（]|$)", re.IGNORECASE)
-K_RE = re.compile(r"^(?:K|Key|键)(?P<t>ᵀ|\^\{?T\}?)?\s*(?:[=:：(（]|$)", re.IGNORECASE)
-ILLUSTRATIVE_RE = re.compile(r"示意|假设|例如|e\.g\.|for illustration|illustrative|for example", re.IGNORECASE)
-CAUSAL_RE = re.compile(r"causal|因果|下三角|look-?ahead", re.IGNORECASE)
-MASK_RE = re.compile(r"mask|掩码|遮", re.IGNORECASE)
-NO_MASK_RE = re.compile(  # `不加因果掩码`, `without a causal mask`: the words deny a mask
-    r"(?:不|无|没有|未|非|\bnon-?|\bno\b|\bnot\b|\bwithout\b)\s*(?:a\s+|the\s+|加|用|做|需要|使用|带)?\s*"
-    r"(?:causal|因果|mask|掩码)",
-    re.IGNORECASE,
-)
-D_STATED_RE = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_head|head_dim|d)\s*[=＝]\s*(\d+)(?![\d.])")
+ILLUSTRATIVE_RE = vocabulary.ILLUSTRATIVE
+CAUSAL_RE = vocabulary.CAUSAL
+MASK_RE = vocabulary.MASK
+NO_MASK_RE = vocabulary.NO_MASK  # `不加因果掩码`, `without a causal mask`: the words deny a mask
+D_STATED_RE = vocabulary.D_STATED
 
 
 @dataclass(frozen=True)
@@ -316,22 +302,8 @@ def _named(matrix: TextMatrix) -> TextMatrix:
 def _line_role(text: str) -> str | None:
     """The role a caption line gives the matrix below it; "other" when it names something that
     is no part of a derivation (model weights); None when it names nothing."""
-    if WEIGHTS_RE.search(text) or PLAIN_WEIGHTS_RE.search(text):
-        if not NOT_WEIGHTS_RE.search(text):
-            return "weights" if WEIGHTS_RE.search(text) else "plain weights"
-        if not SCORES_RE.search(text):
-            return "other"
-    if (MASK_RE.search(text) or CAUSAL_RE.search(text)) and not NO_MASK_RE.search(text):
-        return "masked"
-    if SCALED_RE.search(text) and SCORES_RE.search(text):
-        return "scaled"
-    if SCORES_RE.search(text):
-        return "scores"
-    if Q_RE.match(text):
-        return "Q"
-    if m := K_RE.match(text):
-        return "K transposed" if m.group("t") else "K"
-    return None
+    role = vocabulary.caption_role(text, anchored=True)
+    return None if role in ("V", "output") else role
 
 
 # ---------------------------------------------------------------------------
@@ -354,15 +326,15 @@ def check_markdown(text: str, tokens, rel: str) -> TextMatrixReport:
 def _stated_divisor(line: str) -> tuple[float, str] | str | None:
     """What a caption line divides the scores by: (number, as written), "√d" when it divides by
     √d_k without a number, "unknown" when it scales some other way, None when it says nothing."""
-    if m := re.search(r"√\s*\(?\s*(\d+(?:\.\d+)?)", line):
+    if m := vocabulary.SQRT_OF.search(line):
         return math.sqrt(float(m[1])), f"√{m[1]}"
-    if m := re.search(r"(?:√|sqrt)\s*\(?\s*d\w*\s*\)?\s*[=＝]\s*(\d+(?:\.\d+)?)", line, re.IGNORECASE):
+    if m := vocabulary.SQRT_D_IS.search(line):
         return float(m[1]), m[1]
-    if re.search(r"√|sqrt", line, re.IGNORECASE):
+    if vocabulary.SQRT.search(line):
         return "√d"
-    if re.search(r"scale|缩放|温度|temperature|[×*]\s*\d", line, re.IGNORECASE):
+    if vocabulary.OTHER_SCALE.search(line):
         return "unknown"
-    if m := re.search(r"[/÷]\s*(\d+(?:\.\d+)?)", line):
+    if m := vocabulary.SLASH_BY.search(line) or vocabulary.DIVIDED_BY.search(line):
         return float(m[1]), m[1]
     if re.search(r"softmax\s*\(", line, re.IGNORECASE):
         return 1.0, "1"
