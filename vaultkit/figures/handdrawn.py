@@ -211,6 +211,8 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
             d, i = min(found)
             near[i].append((d, label))
     for i, matrix in enumerate(matrices):
+        if names[i] is None and matrix.inline and (name := quantity_from_text(matrix.labels[0], quantities)):
+            names[i] = Naming(name, matrix.labels[0], is_transposed(matrix.labels[0]))  # `Q = [[…]]`
         if names[i] is not None:
             continue
         for _, label in sorted(near[i], key=lambda e: e[0]):

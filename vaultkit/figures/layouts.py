@@ -40,7 +40,7 @@ BARE_ROW = re.compile(rf"^\s*(?P<label>{LABEL}\s+)?"
 SINGLE = re.compile(rf"\s*(?:{MASK}|{NUMBER})\s*")
 ROW_STEP = 3.0  # the second row of a matrix is at most this many font sizes below the first
 STEP_GROWTH = 1.6  # a row this much further down than the closest step so far starts another block
-COLUMN_GAP = 1.6  # a gap this much wider than the row's narrowest splits it in two
+COLUMN_GAP = 1.4  # a gap this much wider than the line's narrowest (and clearly its widest) splits it
 ROW_TOLERANCE = 0.5  # font sizes: numbers whose middles are this close in y are on one line
 COLUMN_TOLERANCE = 0.6  # font sizes: columns line up this closely (at least; more with wide spacing)
 
@@ -67,6 +67,7 @@ class Matrix:
     labels: list[str] = field(default_factory=list)  # text beside each row
     frame: Card | None = None  # the rect drawn around it alone
     transposed: bool = False  # drawn as Kᵀ by its place (the textbook layout)
+    inline: bool = False  # written whole in one run: `Q = [[1, 0], [0, 1]]`
 
     @property
     def x(self) -> float:
@@ -160,7 +161,8 @@ def _row_groups(raw: str) -> list[tuple[int, str]]:
         body = match.group(1)
         before = raw[match.start() - 1] if match.start() else ""
         index = bool(re.match(r"\w", before)) or (before == "]" and index)
-        if index or not body.strip() or not ROW_BODY.fullmatch(body) or not re.search(r"\d", body):
+        if index or not body.strip() or not re.search(r"\d", body) or \
+                not all(ROW_BODY.fullmatch(part) for part in body.split(";")):
             continue
         found.append((match.start(1), body))
     return found
@@ -170,7 +172,7 @@ def parse_row(run: TextRun) -> tuple[list[Cell], str] | None:
     """The cells of a numeric row in a run, and the text written beside it."""
     raw = run.raw
     groups = _row_groups(raw)
-    if groups:
+    if groups and ";" not in groups[0][1]:
         offset, body = groups[0]
         label = (raw[:offset - 1] + " " + raw[offset + len(body) + 1:]).strip()
         return _cells(body, run.start + offset), label
@@ -205,7 +207,7 @@ def parse_rows(run: TextRun) -> tuple[list[list[Cell]], str] | None:
 def _holders(model: SvgText, items: list[tuple[TextRun, float, float]], least: int):
     """For each item (run, x, y): its frame (the smallest rect around it that holds a block:
     `least` items on two lines or more) and its group (the innermost `<g>` that holds one)."""
-    lines = _line_ids([y for _, _, y in items], [r.size for r, _, _ in items])
+    lines = _line_ids([x for _, x, _ in items], [y for _, _, y in items], [r.size for r, _, _ in items])
     frames = []
     for card in model.cards:
         inside = [lines[i] for i, (_, x, y) in enumerate(items) if card.holds(x, y)]
@@ -228,17 +230,31 @@ def _holders(model: SvgText, items: list[tuple[TextRun, float, float]], least: i
     return frame_of, group_of
 
 
-def _line_ids(ys: list[float], sizes: list[float]) -> list[int]:
-    """Cluster y positions into lines: sorted, a new line where the gap exceeds the tolerance."""
-    order = sorted(range(len(ys)), key=lambda i: ys[i])
-    ids = [0] * len(ys)
-    line, previous = -1, None
-    for i in order:
-        if previous is None or ys[i] - ys[previous] > ROW_TOLERANCE * max(sizes[i], sizes[previous], 1e-9):
-            line += 1
-        ids[i] = line
-        previous = i
-    return ids
+def _line_ids(xs: list[float], ys: list[float], sizes: list[float]) -> list[int]:
+    """Cluster positions into lines: each one joins the nearest one to its right that is level
+    with it (within the tolerance). A line may drift (a tilted block); it never jumps a row."""
+    n = len(xs)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    order = sorted(range(n), key=lambda i: xs[i])
+    for at, a in enumerate(order):
+        best, best_dx = None, math.inf
+        for b in order[at + 1:]:
+            dx = xs[b] - xs[a]
+            if dx >= best_dx:
+                break
+            if abs(ys[b] - ys[a]) <= ROW_TOLERANCE * max(sizes[a], sizes[b], 1e-9):
+                best, best_dx = b, dx
+        if best is not None:
+            parent[root(best)] = root(a)
+    roots = {}
+    return [roots.setdefault(root(i), len(roots)) for i in range(n)]
 
 
 # --- what stands between two cells or two rows -------------------------------------------------
@@ -348,7 +364,8 @@ def numeric_rows(model: SvgText, claimed: set[int], between: _Between | None = N
             rows, label = whole
             for row in rows:
                 _place(row, run)
-            matrices.append(Matrix(rows, [run] * len(rows), run.pin(), (None, None), [label] + [""] * (len(rows) - 1)))
+            matrices.append(Matrix(rows, [run] * len(rows), run.pin(), (None, None),
+                                   [label] + [""] * (len(rows) - 1), inline=True))
             claimed.add(id(run))
             continue
         parsed = parse_row(run)
@@ -374,20 +391,34 @@ def numeric_rows(model: SvgText, claimed: set[int], between: _Between | None = N
 
 
 def _split_line(cells: list[Cell], keys: list[tuple], size: float, between: _Between) -> list[tuple[list[Cell], tuple]]:
-    """A line of cells sorted by x, split where the key changes, something stands between two
-    cells, or a gap is much wider than the line's narrowest."""
+    """A line of cells sorted by x, split where the key changes or something stands between two
+    cells, then at its widest gap while that gap is much wider than the rest (each part judged
+    by its own spacing: a tight Q beside a wider Scores)."""
+    def split(seq: list[int]) -> list[list[int]]:
+        if len(seq) < 2:
+            return [seq]
+        pairs = list(zip(seq, seq[1:]))
+        for k, (a, b) in enumerate(pairs):
+            if keys[a] != keys[b] or between.across(cells[a], cells[b], size):
+                return split(seq[:k + 1]) + split(seq[k + 1:])
+        gaps = [at[b] - at[a] for a, b in pairs]
+        spaces = [(cells[b].x - cells[b].half) - (cells[a].x + cells[a].half) for a, b in pairs]
+        k = max(range(len(gaps)), key=lambda n: gaps[n])
+        rest = [g for n, g in enumerate(gaps) if n != k and g > 0.5 * size]
+        others = [sp for n, sp in enumerate(spaces) if n != k]
+        if not rest:
+            return [seq]
+        narrow, usual = min(rest), statistics.median_low(others)
+        wide = (gaps[k] > COLUMN_GAP * narrow and gaps[k] > 1.25 * statistics.median_low(rest) and gaps[k] - narrow > 0.8 * size) or \
+            (spaces[k] > 2.5 * max(usual, 0.2 * size) and spaces[k] > 1.5 * max(others) and spaces[k] > size
+             and gaps[k] > 1.2 * statistics.median_low(rest))
+        return split(seq[:k + 1]) + split(seq[k + 1:]) if wide else [seq]
+
+    anchors = {c.run.anchor() if c.run is not None else "?" for c in cells}
+    # people space columns by the point they place each number at: its anchor, when all share one
+    at = [c.run.x if len(anchors) == 1 and c.run is not None and math.isfinite(c.run.x) else c.x for c in cells]
     order = sorted(range(len(cells)), key=lambda i: cells[i].x)
-    gaps = [cells[b].x - cells[a].x for a, b in zip(order, order[1:])]
-    narrow = min((g for g in gaps if g > 0.5 * size), default=0)
-    segments, current = [], [order[0]]
-    for gap, (a, b) in zip(gaps, zip(order, order[1:])):
-        wide = narrow and gap > COLUMN_GAP * narrow and gap - narrow > 0.8 * size
-        if keys[a] != keys[b] or wide or between.across(cells[a], cells[b], size):
-            segments.append(current)
-            current = []
-        current.append(b)
-    segments.append(current)
-    return [([cells[i] for i in seg], keys[seg[0]]) for seg in segments]
+    return [([cells[i] for i in seg], keys[seg[0]]) for seg in split(order)]
 
 
 def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) -> list[Matrix]:
@@ -413,7 +444,8 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
     for i, cell in enumerate(nodes):
         pins.setdefault(keys[i][0], []).append(i)
     for pin, members in pins.items():
-        ids = _line_ids([nodes[i].y for i in members], [nodes[i].run.size for i in members])
+        ids = _line_ids([nodes[i].x for i in members], [nodes[i].y for i in members],
+                        [nodes[i].run.size for i in members])
         by_line: dict[int, list[int]] = {}
         for i, line in zip(members, ids):
             by_line.setdefault(line, []).append(i)
