@@ -116,6 +116,7 @@ class SvgText:
     cards: list[Card] = field(default_factory=list)
     strokes: list[Card] = field(default_factory=list)  # boxes of <line>, <path>, <polyline>, <polygon>
     titles: list[str] = field(default_factory=list)  # the root's <title> and <desc>
+    cache: dict = field(default_factory=dict, repr=False, compare=False)  # what readers derived once
 
     def where(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""

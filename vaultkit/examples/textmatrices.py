@@ -80,8 +80,9 @@ class Cell:
 
 @dataclass
 class Row:
-    label: str | None
+    label: str | None  # the token the row is about (`猫`), by which rows are paired
     cells: list[Cell]
+    role_label: str | None = None  # the row's own name when it says what it is (`分数`, `权重`)
 
 
 @dataclass
@@ -163,13 +164,14 @@ def read_sections(text: str, tokens) -> list[Section]:
             section.text.append(tok.content)
             if "[" in tok.content:
                 lines = lines or text.split("\n")
-                section.matrices += _fence_matrices(tok, lines, caption.split("\n"))
+                section.matrices += [part for m in _fence_matrices(tok, lines, caption.split("\n"))
+                                     for part in _by_row_roles(m)]
             caption = ""
         elif tok.type == "table_open":
             close = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
             matrix = _table_matrix(tokens[i:close], caption.split("\n"))
             if matrix is not None:
-                section.matrices.append(matrix)
+                section.matrices += _by_row_roles(matrix)
             caption = ""
             i = close
         elif tok.type in ("fence", "code_block", "html_block", "hr"):
@@ -299,6 +301,37 @@ def _named(matrix: TextMatrix) -> TextMatrix:
     return matrix
 
 
+ROW_ROLES = ("scores", "scaled", "masked", "plain weights", "weights")  # in the order one is derived from another
+
+
+def _row_role(label: str | None) -> str | None:
+    """The role a row's own label gives it (`分数`, `scores`, `logits`, `权重`, `probabilities`)."""
+    if vocabulary.row_role(label) is None:
+        return None
+    role = vocabulary.caption_role(label, anchored=True)
+    return role if role in ROW_ROLES else None
+
+
+def _by_row_roles(matrix: TextMatrix) -> list[TextMatrix]:
+    """A matrix whose rows name their own roles (`| 分数 | 1.0 | 1.0 |` then `| 权重 | 0.5 | 0.5 |`)
+    is one matrix per role: a row's own label says what it is before the caption does. Rows
+    without a role go with the row above them; sources come before what is derived from them."""
+    roles = [_row_role(row.label) for row in matrix.rows]
+    if not any(roles):
+        return [matrix]
+    parts: dict[str, list[Row]] = {}
+    current = matrix.role or roles[next(i for i, r in enumerate(roles) if r)]
+    for row, role in zip(matrix.rows, roles):
+        current = role or current
+        if role:
+            row = Row(None, row.cells, row.label)  # the label is a role, not a token to pair by
+        parts.setdefault(current, []).append(row)
+    ordered = sorted(parts, key=lambda r: ROW_ROLES.index(r) if r in ROW_ROLES else -1)
+    return [TextMatrix(parts[role], matrix.header, matrix.caption, matrix.illustrative,
+                       "K" if role == "K transposed" else role, role == "K transposed" or matrix.transposed)
+            for role in ordered]
+
+
 def _line_role(text: str) -> str | None:
     """The role a caption line gives the matrix below it; "other" when it names something that
     is no part of a derivation (model weights); None when it names nothing."""
@@ -358,7 +391,7 @@ def _pair_rows(target: TextMatrix, source: TextMatrix) -> tuple[list[tuple[Row, 
 
 
 def _row_name(matrix: TextMatrix, row: Row) -> str:
-    return row.label or f"{matrix.rows.index(row) + 1}"
+    return row.label or row.role_label or f"{matrix.rows.index(row) + 1}"
 
 
 def _softmax_bounds(p, eps):
@@ -480,13 +513,14 @@ class _SectionChecker:
         else:
             stated = self.divisor(weights, q, k)
             if isinstance(stated, str):
-                self.add("VK423", weights.rows[0].cells[0],
-                         f"weights not compared with the scores at line {source.line}: {stated}")
-                self.report.skipped += len(weights.rows)
-                return
-            divisor, shown = stated
-            scale = f" / {shown}" if divisor != 1 else ""
-            formula = f"Softmax(Scores{scale}) of the scores at line {source.line}"
+                pairs = self.scale_free(weights, source, pairs, stated)
+                if not pairs[0]:
+                    return
+                divisor, formula = 1.0, f"Softmax of the equal scores at line {source.line} (at any scale)"
+            else:
+                divisor, shown = stated
+                scale = f" / {shown}" if divisor != 1 else ""
+                formula = f"Softmax(Scores{scale}) of the scores at line {source.line}"
         values, halves = source.corrected or (source.values(), source.halves())
         scaled = values / divisor  # (L, S): a wrong score is reported once, not again in its weights
         eps = halves / divisor
@@ -512,6 +546,18 @@ class _SectionChecker:
             self.compare_row(weights, row, p[i], low[i], high[i], "weight", formula,
                              source_name=_row_name(source, source.rows[i]),
                              illustrative=weights.illustrative or source.illustrative, guessed=guessed)
+
+    def scale_free(self, weights: TextMatrix, source: TextMatrix, pairs, why: str):
+        """The pairs whose scores row is all one number: their weights are equal at any scale.
+        The other rows are skipped, with one warning saying why (none when no row is left)."""
+        values = (source.corrected or (source.values(), source.halves()))[0]
+        rows, guessed = pairs
+        equal = [(row, i) for row, i in rows if len({v for v in values[i] if math.isfinite(v)}) == 1]
+        rest = len(rows) - len(equal)
+        if rest:
+            self.add("VK423", weights.rows[0].cells[0], f"weights not compared with the scores at line {source.line}: {why}")
+            self.report.skipped += rest
+        return equal, guessed
 
     def check_products(self, scores: TextMatrix, q: TextMatrix, k: TextMatrix) -> None:
         import numpy as np

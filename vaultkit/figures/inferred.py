@@ -277,7 +277,7 @@ def why_not(model: SvgText) -> str:
     layout = find_layout(model)
     if not layout.matrices:
         loose = len(layout.loose)
-        return "no numbers" if not loose else f"{loose} number{'s' if loose > 1 else ''}, but no block of them"
+        return "no matrix of numbers drawn" if not loose else f"{loose} lone number{'s' if loose > 1 else ''}, no matrix of them"
     candidates = caption_runs(model, layout.matrices)
     namings = name_matrices(model, layout.matrices, candidates, NAMES)
     shown = [f"{n.name or '?'} {m.shape[0]}×{m.shape[1]}" for m, n in zip(layout.matrices, namings)]

@@ -230,9 +230,12 @@ def _holders(model: SvgText, items: list[tuple[TextRun, float, float]], least: i
     return frame_of, group_of
 
 
-def _line_ids(xs: list[float], ys: list[float], sizes: list[float]) -> list[int]:
+def _line_ids(xs: list[float], ys: list[float], sizes: list[float], bases: list[float] | None = None) -> list[int]:
     """Cluster positions into lines: each one joins the nearest one to its right that is level
-    with it (within the tolerance). A line may drift (a tilted block); it never jumps a row."""
+    with it (within the tolerance) by its middle or by its baseline (`bases`: a number turned
+    about its anchor keeps its baseline, one turned about its middle its middle). A line may
+    drift (a tilted block); it never jumps a row."""
+    bases = bases if bases is not None else ys
     n = len(xs)
     parent = list(range(n))
 
@@ -249,7 +252,8 @@ def _line_ids(xs: list[float], ys: list[float], sizes: list[float]) -> list[int]
             dx = xs[b] - xs[a]
             if dx >= best_dx:
                 break
-            if abs(ys[b] - ys[a]) <= ROW_TOLERANCE * max(sizes[a], sizes[b], 1e-9):
+            tol = ROW_TOLERANCE * max(sizes[a], sizes[b], 1e-9)
+            if abs(ys[b] - ys[a]) <= tol or abs(bases[b] - bases[a]) <= tol:
                 best, best_dx = b, dx
         if best is not None:
             parent[root(best)] = root(a)
@@ -337,7 +341,7 @@ def _stack(lines: list[_Line], between: _Between) -> list[list[_Line]]:
                 continue
             step = line.y - last.y
             steps = [b.y - a.y for a, b in zip(rows, rows[1:])]
-            limit = STEP_GROWTH * min(steps) if steps else ROW_STEP * max(line.size, last.size)
+            limit = STEP_GROWTH * min(steps) + ROW_TOLERANCE * line.size if steps else ROW_STEP * max(line.size, last.size)
             if not (ROW_TOLERANCE * line.size < step <= limit + 1e-9) or step >= best_step:
                 continue
             if between.down(last.cells, line.cells, line.size):
@@ -445,7 +449,7 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
         pins.setdefault(keys[i][0], []).append(i)
     for pin, members in pins.items():
         ids = _line_ids([nodes[i].x for i in members], [nodes[i].y for i in members],
-                        [nodes[i].run.size for i in members])
+                        [nodes[i].run.size for i in members], [nodes[i].run.y for i in members])
         by_line: dict[int, list[int]] = {}
         for i, line in zip(members, ids):
             by_line.setdefault(line, []).append(i)
@@ -490,7 +494,14 @@ def _row_labels(model: SvgText, matrix: Matrix, claimed: set[int]) -> list[str]:
 
 
 def find_layout(model: SvgText) -> Layout:
-    """Every matrix the drawing shows, by the readers in order, and the numbers left over."""
+    """Every matrix the drawing shows, by the readers in order, and the numbers left over
+    (read once per model)."""
+    if "layout" not in model.cache:
+        model.cache["layout"] = _find_layout(model)
+    return model.cache["layout"]
+
+
+def _find_layout(model: SvgText) -> Layout:
     claimed: set[int] = set()
     unequal: list = []
     found = numeric_rows(model, claimed)
