@@ -130,11 +130,13 @@ def _distance(label: TextRun, matrix: Matrix, matrices: list[Matrix], own: tuple
             return 0, (matrix.left - label.right) / size
         return None
     factor = 0.5 if inside else 1.0
-    if label.cy < matrix.top + 0.2 * size and label.right >= matrix.left - size and label.left <= matrix.right + size:
+    overlap = min(label.right, matrix.right) - max(label.left, matrix.left)
+    if label.cy < matrix.top + 0.2 * size and (overlap > 0 or matrix.left - size <= label.cx <= matrix.right + size):
         dy = (matrix.top - label.cy) / size
+        off = abs(label.cx - (matrix.left + matrix.right) / 2) / max(matrix.right - matrix.left, size)
         if (inside or dy <= CAPTION_REACH) and not _between(matrices, matrix, max(label.left, matrix.left),
                                                              label.cy, min(label.right, matrix.right), matrix.top):
-            return 0, max(dy, 0.0) * factor
+            return 0, (max(dy, 0.0) + 0.2 * off) * factor  # straight above beats as near but aside
     if label.cx < matrix.left and label.left < matrix.left - 0.3 * size and \
             matrix.top - 0.3 * size <= label.cy <= matrix.bottom + 0.3 * size:
         dx = (matrix.left - label.right) / size

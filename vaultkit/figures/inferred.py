@@ -52,6 +52,7 @@ class Doubt:
     offset: int  # where in the drawing
     reason: str
     pin: str  # the attribute that would settle it
+    quantity: str = ""  # the one quantity it leaves unchecked, if only one
 
 
 @dataclass
@@ -270,6 +271,24 @@ def _unread_derived(layout: Layout, candidates: list[TextRun], namings: list[Nam
     return doubts
 
 
+def _misshapen(layout: Layout, by_name: dict, shape: tuple[int, int]) -> list[Doubt]:
+    """A derived matrix named by its label whose numbers do not form the block it should:
+    one warning, and the quantity is not checked (see `infer`: it goes in `skip`)."""
+    for name in ("scores", "scaled", "masked", "weights"):
+        for matrix, naming in by_name.get(name, ()):
+            if matrix.shape == shape:
+                continue
+            near = [r for r in layout.loose if matrix.holds(r.cx, r.cy, 2 * matrix.size)]
+            more = f" and {len(near)} more number{'s' if len(near) > 1 else ''} beside it" if near else ""
+            q, k = by_name["Q"][0], by_name["K"][0]
+            return [Doubt(matrix.rows[0][0].start,
+                          f"found {_what('Q', [q], None)} and {_what('K', [k], None)}, but the numbers under "
+                          f"“{naming.said.strip()}” do not form a {shape[0]}×{shape[1]} block: they form a "
+                          f"{matrix.shape[0]}×{matrix.shape[1]} block{more}",
+                          f'data-vk="{name}" on a {shape[0]}×{shape[1]} block', name)]
+    return []
+
+
 def why_not(model: SvgText) -> str:
     """Why a drawing is not read as a derivation (for `check --explain`)."""
     if not any(r.text.strip() for r in model.runs):
@@ -321,7 +340,8 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
         return Derivation({}, doubts=doubts)
     if doubts:
         return Derivation({}, doubts=doubts)
-    doubts += _unread_derived(layout, candidates, namings, by_name, (len(q), len(k)))
+    misshapen = _misshapen(layout, by_name, (len(q), len(k)))
+    doubts += misshapen or _unread_derived(layout, candidates, namings, by_name, (len(q), len(k)))
     named = {name: found[0][0] for name, found in by_name.items()}
     spec: dict = {"kind": "attention"}
     tokens = _tokens(q_matrix) or _tokens(k_matrix) or next(
@@ -352,4 +372,5 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
                 for row in m.rows for c in row if not is_mask(c.written)]
     spec["digits"] = min(max(set(decimals), key=lambda d: (decimals.count(d), -d), default=2), 6)  # the usual
     spec["figure"] = rel
+    skip |= {d.quantity for d in doubts if d.quantity}
     return Derivation(spec, mask_reason, doubts, frozenset(skip))

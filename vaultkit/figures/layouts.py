@@ -325,10 +325,17 @@ def _aligned(a: list[Cell], b: list[Cell], size: float) -> bool:
                or abs((p.x + p.half) - (q.x + q.half)) <= tol for p, q in zip(a, b))
 
 
-def _stack(lines: list[_Line], between: _Between) -> list[list[_Line]]:
+def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -> list[list[_Line]]:
     """Lines (any order) stacked top to bottom into blocks: same key and width, columns lined up,
-    an even step, nothing drawn between."""
+    an even step, nothing drawn between (no text, no line, no other numbers: `obstacles`)."""
     blocks: list[list[_Line]] = []
+
+    def blocked(upper: _Line, lower: _Line) -> bool:
+        left = min(c.x - c.half for c in upper.cells + lower.cells)
+        right = max(c.x + c.half for c in upper.cells + lower.cells)
+        return any(o is not upper and o is not lower and upper.y < o.y < lower.y
+                   and any(left < c.x < right for c in o.cells) for o in obstacles)
+
     for line in sorted(lines, key=lambda ln: (ln.y, ln.cells[0].x)):
         best, best_step = None, math.inf
         for rows in blocks:
@@ -344,7 +351,7 @@ def _stack(lines: list[_Line], between: _Between) -> list[list[_Line]]:
             limit = STEP_GROWTH * min(steps) + ROW_TOLERANCE * line.size if steps else ROW_STEP * max(line.size, last.size)
             if not (ROW_TOLERANCE * line.size < step <= limit + 1e-9) or step >= best_step:
                 continue
-            if between.down(last.cells, line.cells, line.size):
+            if between.down(last.cells, line.cells, line.size) or blocked(last, line):
                 continue
             best, best_step = rows, step
         if best is None:
@@ -470,7 +477,7 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
                     unequal.append((pin, [len(ln.cells) for ln in lines]))
                 blocks = []
         else:
-            blocks = _stack([ln for ln in lines if len(ln.cells) >= 2], between)
+            blocks = _stack([ln for ln in lines if len(ln.cells) >= 2], between, lines)
         for block in blocks:
             if len(block) >= 2 and len(block[0].cells) >= 2:  # lone numbers are not a matrix
                 key = block[0].key
