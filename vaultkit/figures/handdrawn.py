@@ -186,10 +186,12 @@ def _product_at_crossing(matrix: Matrix, named: list[tuple[Matrix, Naming]]) -> 
     k = [m for m, n in named if n.name == "K" and m.shape[1] == matrix.shape[1] and m.bottom <= matrix.top]
     size = matrix.size
     lines = any(all(abs(a - b) <= 0.6 * size for a, b in zip(m.row_ys(), matrix.row_ys())) for m in q)
-    columns = [m for m in k if all(abs(a - b) <= max(0.6 * size, 0.25 * abs(matrix.column_xs()[-1] - matrix.column_xs()[0]) / max(matrix.shape[1] - 1, 1))
-                                   for a, b in zip(m.column_xs(), matrix.column_xs()))]
-    for m in columns:
-        m.transposed = True
+    xs = matrix.column_xs()
+    spacing = abs(xs[-1] - xs[0]) / max(len(xs) - 1, 1)
+    tol = max(0.6 * size, 0.25 * spacing)
+    columns = [m for m in k if all(abs(a - b) <= tol for a, b in zip(m.column_xs(), xs))]
+    if lines and columns:
+        columns[0].transposed = True  # above the product, a column per key: Kᵀ
     return lines and bool(columns)
 
 
@@ -241,16 +243,6 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
     for (m, n) in named:
         n.transposed = n.transposed or m.transposed
     return [n or Naming(None, "") for n in names]
-
-
-def name_of(matrix: Matrix, model: SvgText, candidates: list[TextRun], quantities) -> tuple[str | None, str]:
-    """The quantity one matrix shows among the drawing's matrices, and the text that said so."""
-    matrices = find_matrices(model)
-    index = next((i for i, m in enumerate(matrices) if m.rows[0][0].start == matrix.rows[0][0].start), None)
-    if index is None:
-        return None, ""
-    naming = name_matrices(model, matrices, candidates, quantities)[index]
-    return naming.name, naming.said
 
 
 def is_mask(written: str) -> bool:

@@ -167,14 +167,14 @@ def _near_numbers(label: TextRun, layout: Layout, unnamed: list[Matrix]) -> tupl
     below_right = [r for r in layout.loose if r.cy >= label.cy - label.size and r.cx >= label.left - reach]
     numbers = [r for r in below_right if _box_gap(r, label.left, label.cy - label.size, label.right, label.cy) <= reach]
     # numbers near those numbers belong with them (a block grows from its corner)
-    grown = True
-    while grown:
-        grown = False
+    taken, queue = {id(r) for r in numbers}, list(numbers)
+    while queue:
+        n = queue.pop()
         for r in layout.loose:
-            if r not in numbers and any(abs(r.cx - n.cx) <= 4 * n.size and abs(r.cy - n.cy) <= 2.5 * n.size
-                                        for n in numbers):
+            if id(r) not in taken and abs(r.cx - n.cx) <= 4 * n.size and abs(r.cy - n.cy) <= 2.5 * n.size:
+                taken.add(id(r))
                 numbers.append(r)
-                grown = True
+                queue.append(r)
     blocks = [m for m in unnamed if _box_gap(label, m.left, m.top, m.right, m.bottom) <= reach]
     return numbers, blocks
 
