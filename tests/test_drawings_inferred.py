@@ -1,11 +1,15 @@
 """Zero annotation: drawings that show their own Q and K are checked with no ```vaultkit block.
 
 Fixtures in tests/fixtures/handdrawn/: `<layout>.svg`, drawn with seeded wrong cells, and
-`<layout>.expected`, the diagnostics `vaultkit check` must print for it.
+`<layout>.expected`, the diagnostics `vaultkit check` must print for it. `people-<layout>.svg`
+are drawn by `people.py` the way people draw (jitter, tilt, scaled groups, labels anywhere,
+the textbook layout, shuffled elements, a drawing program's export); the same module draws
+them right, and perturbed, for the property tests.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from pathlib import Path
 
@@ -16,14 +20,19 @@ from hypothesis import strategies as st
 
 from vaultkit import engine
 from vaultkit.diagnostics import format_text
-from vaultkit.figures import infer
+from vaultkit.examples.kinds import attention
+from vaultkit.figures import check_handdrawn, infer
 from vaultkit.figures.style import fmt
 from vaultkit.svgtext import read_svg
 from vaultkit.pipeline import Pipeline
 from vaultkit.vault import Vault
 
 FIXTURES = Path(__file__).parent / "fixtures" / "handdrawn"
-LAYOUTS = sorted(p.stem for p in FIXTURES.glob("*.svg"))
+LAYOUTS = sorted(p.stem for p in FIXTURES.glob("*.svg") if not p.stem.startswith("people-"))
+_spec = importlib.util.spec_from_file_location("people", FIXTURES / "people.py")
+people = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(people)
+PEOPLE = sorted(people.DRAWINGS)
 
 
 def run(root: Path):
@@ -42,8 +51,129 @@ def vault_with(tmp_path: Path, name: str, svg: str, note: str | None = None) -> 
     return root
 
 
-def test_there_are_four_layouts():
+def test_there_are_four_layouts_drawn_aligned_and_twelve_drawn_as_people_draw():
     assert LAYOUTS == ["cards-caption-above", "cell-grid-groups", "transposed-masked", "tspan-rows-english"]
+    assert PEOPLE == ["bracket-rows", "drawn-brackets", "export-nested", "jitter-cells", "labels-left", "legend",
+                      "pinned", "rotated-numbers", "scaled-groups", "shuffled", "stacked", "textbook"]
+
+
+# --- drawings made as people make them -------------------------------------------------------
+
+def wrong_cells(svg: str):
+    """(the cells found wrong, the findings that are not a wrong cell, the fixed text, doubts)."""
+    model = read_svg(svg)
+    derivation = infer(model, "d.svg")
+    assert derivation is not None, "the drawing was passed over"
+    if not derivation.spec:
+        return set(), [], svg, derivation.doubts
+    run = attention.run(attention.parse(derivation.spec))
+    report = check_handdrawn(model, run.quantities, digits=derivation.spec["digits"],
+                             tokens=derivation.spec.get("tokens", []), skip=derivation.skip)
+    found = {(f.quantity, *f.index) for f in report.findings if f.status == "wrong"}
+    others = [f for f in report.findings if f.status != "wrong"]
+    return found, others, report.fixed_text, derivation.doubts
+
+
+@pytest.mark.parametrize("name", PEOPLE)
+def test_people_drawings_name_every_seeded_cell_and_fix_exactly_those(tmp_path, name):
+    svg = (FIXTURES / f"people-{name}.svg").read_text(encoding="utf-8")
+    drawn, seeded = people.draw(name, 0, True)
+    right, _ = people.draw(name, 0, False)
+    assert svg == drawn  # the fixture is what people.py draws (python tests/fixtures/handdrawn/people.py)
+    found, others, fixed, doubts = wrong_cells(svg)
+    assert found == seeded and others == [] and doubts == []  # every wrong cell named, nothing else
+    assert fixed == right  # exactly those numbers rewritten, every other byte kept
+
+    root = vault_with(tmp_path, f"people-{name}.svg", svg)
+    lines, changes = run(root)
+    assert lines == (FIXTURES / f"people-{name}.expected").read_text(encoding="utf-8").splitlines()
+    assert all(": VK402 " in line for line in lines)
+    [change] = changes
+    assert change.new.decode("utf-8") == right
+    (root / f"people-{name}.svg").write_text(right, encoding="utf-8")  # the right drawing: silent
+    assert run(root) == ([], [])
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(PEOPLE), seed=st.integers(0, 2**32 - 1), jitter=st.floats(0, 1),
+       tilt=st.floats(0, 8), wrong=st.booleans())
+def test_perturbed_drawings_right_are_silent_and_wrong_are_found(name, seed, jitter, tilt, wrong):
+    """Move every number by up to ±2 px and turn it by up to 8°: a right drawing never gives
+    a finding, a wrong one always gives exactly its wrong cells."""
+    svg, seeded = people.draw(name, seed, wrong, jitter, tilt)
+    right, _ = people.draw(name, seed, False, jitter, tilt)
+    found, others, fixed, doubts = wrong_cells(svg)
+    assert (found, others, doubts) == (seeded, [], []), svg
+    assert fixed == right
+
+
+def test_watch_says_which_cells_it_fixed(tmp_path):
+    from vaultkit.watch import Syncer
+
+    root = tmp_path / "v"
+    (root / "assets").mkdir(parents=True)
+    svg, seeded = people.draw("textbook", 0, True)
+    (root / "assets" / "x.svg").write_text(svg, encoding="utf-8")
+    result = Syncer(root).sync({"assets/x.svg"})
+    assert result.written == ["assets/x.svg"]
+    status = result.status().splitlines()
+    fixed = [line.split("] ", 1)[1] for line in status if "] fixed " in line]
+    assert seeded == {("scores", 0, 1), ("scores", 2, 2), ("weights", 1, 2)}
+    assert fixed == [  # the seeded cells: -0.28 drawn as 0.02, -0.49 as -0.19, 0.28 as 0.58
+        "fixed assets/x.svg scores[0]: 0.04 0.02 0.56 → 0.04 -0.28 0.56",
+        "fixed assets/x.svg scores[2]: 0.13 0.28 -0.19 → 0.13 0.28 -0.49",
+        "fixed assets/x.svg weights[1]: 0.42 0.30 0.58 → 0.42 0.30 0.28",
+    ]
+    assert status[-1].endswith(")") and "wrote assets/x.svg" in status[-1]
+
+
+# --- never silent -----------------------------------------------------------------------------
+
+def test_labels_of_q_and_k_near_numbers_that_form_no_block_are_one_warning(tmp_path):
+    svg, _ = people.draw("jitter-cells", 0, False)
+    broken = svg.replace(">0.8</text>", "></text>", 1)  # Q loses a number: its lines hold 2, 1 and 2
+    lines, changes = run(vault_with(tmp_path, "d.svg", broken))
+    assert len(lines) == 1 and ": VK403 " in lines[0] and changes == []
+    assert "found a “Q” label and K 3×2, but the numbers near “Q” do not form a block: lines of 2, 1 and 2" in lines[0]
+
+
+def test_a_derived_label_whose_numbers_form_no_block_of_its_shape_is_one_warning(tmp_path):
+    svg, _ = people.draw("jitter-cells", 0, False)
+    value = fmt(people.quantities()["scores"][1][1], 2)
+    broken = svg.replace(f">{value}</text>", "></text>", 1)
+    lines, _ = run(vault_with(tmp_path, "d.svg", broken))
+    assert len(lines) == 1 and ": VK403 " in lines[0]  # the weights are right: nothing else to say
+    assert ("found Q 3×2 and K 3×2, but the numbers under “Scores = Q·Kᵀ” do not form a 3×3 block: "
+            "lines of 3, 2 and 3 numbers") in lines[0]
+    column = fmt(people.quantities()["scores"][0][2], 2), fmt(people.quantities()["scores"][1][2], 2), \
+        fmt(people.quantities()["scores"][2][2], 2)
+    narrow = svg
+    for value in column:  # the last column of the scores is not drawn
+        narrow = narrow.replace(f">{value}</text>", "></text>", 1)
+    lines, changes = run(vault_with(tmp_path, "d.svg", narrow))
+    assert len(lines) == 1 and "do not form a 3×3 block: they form a 3×2 block" in lines[0] and changes == []
+
+
+def test_pins_settle_blocks_that_no_label_names(tmp_path):
+    svg, seeded = people.draw("pinned", 0, True)
+    found, others, _, doubts = wrong_cells(svg)
+    assert found == seeded == {("weights", 0, 0)} and not others and not doubts
+    unpinned = svg.replace('<g data-vk="Q">', "<g>").replace('<g data-vk="K">', "<g>")
+    assert infer(read_svg(unpinned), "d.svg") is None  # no label says Q and K: not a derivation
+
+
+def test_explain_lists_every_svg_and_why_it_was_not_read(tmp_path, capsys):
+    from vaultkit.cli import main
+
+    root = vault_with(tmp_path, "arch.svg", NOT_DERIVATIONS[0])
+    (root / "broken.svg").write_text("<svg><text>1</svg>", encoding="utf-8")
+    (root / "t.svg").write_text((FIXTURES / "transposed-masked.svg").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["check", "--explain", str(root)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert "arch.svg:1: svg not read: no matrix of numbers drawn" in out
+    assert "broken.svg:1: svg not read: not well-formed XML" in out
+    assert out[0].startswith("t.svg:1: drawing error: example read from the drawing: Q 3×2")
+    assert "0 arithmetic claims read, 0 skipped; 1 drawings and figures read, 2 other SVGs not read" in out
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

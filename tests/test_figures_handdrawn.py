@@ -185,3 +185,31 @@ def test_bracket_rows_with_a_pin_and_no_caption():
     report = check_handdrawn(bad, qs, digits=2, tokens=[])
     assert [(f.quantity, f.index, f.line) for f in report.findings] == [("weights", (0, 0), 3)]
     assert report.fixed_text == drawn
+
+
+def shaken(svg: str, seed: int) -> str:
+    """Every number's <text> moved by up to ±2 px both ways and turned up to 5° about itself."""
+    import random
+
+    rng = random.Random(seed)
+
+    def move(m):
+        x, y = float(m.group(1)) + rng.uniform(-2, 2), float(m.group(2)) + rng.uniform(-2, 2)
+        return f'<text x="{x:.2f}" y="{y:.2f}" transform="rotate({rng.uniform(-5, 5):.1f} {x:.2f} {y:.2f})">{m.group(3)}<'
+
+    import re
+
+    return re.sub(r'<text x="([\d.]+)" y="([\d.]+)">([−\-.\d×]+)<', move, svg)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_shaken_drawing_reads_as_the_aligned_one(seed):
+    qs = quantities(Q, K)
+    right = shaken(own_drawing(), seed)
+    assert right != own_drawing()
+    report = check_handdrawn(right, qs, digits=2, tokens=["a", "b", "c"])
+    assert report.findings == [] and report.checked == 27 and report.fixed_text == right
+    wrong = shaken(own_drawing(scores_wrong="0.99", weight_wrong=".70", scaled_wrong="−0.900"), seed)
+    report = check_handdrawn(wrong, qs, digits=2, tokens=["a", "b", "c"])
+    assert [(f.quantity, f.index) for f in report.findings] == [("scores", (2, 1)), ("weights", (1, 0)), ("scaled", (0, 1))]
+    assert report.fixed_text == right  # only the three numbers change; the shaken places stay

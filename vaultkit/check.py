@@ -42,8 +42,10 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> in
         kinds = [line.split(": ", 2)[1] for line in report.explained]  # "claim ok", "drawing error", …
         claims = sum(k.startswith("claim ") for k in kinds)
         skipped = kinds.count("claim skipped")
+        unread = kinds.count("svg not read")  # SVGs that are no derivation, each with why
         print(f"{claims - skipped} arithmetic claims read, {skipped} skipped; "
-              f"{len(kinds) - claims} drawings and figures read", file=out)
+              f"{len(kinds) - claims - unread} drawings and figures read"
+              + (f", {unread} other SVGs not read" if unread else ""), file=out)
     _print(report, fmt, root)
     return 1 if report.summary.errors else 0
 

@@ -198,6 +198,7 @@ class Pipeline:
             report.explained.append(f"{fig.rel}:1: drawing {verdict}: {fig.explained}")
             if fig.new is not None and fig.new != fig.old:
                 changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
+        report.explained += self._unread_svgs({fig.rel for fig in self.figures()})
         for rel in self.vault.attachments:
             svg_claims = self.attachment_claims(rel)
             report.add(svg_claims.diagnostics)
@@ -206,6 +207,19 @@ class Pipeline:
             summary.skipped_claims += svg_claims.skipped
         report.finish()
         return report, changes
+
+    def _unread_svgs(self, read: set[str]) -> list[str]:
+        """An `--explain` line for every SVG attachment not checked as a figure: why not."""
+        from .examples.figures import explain_svg
+
+        lines = []
+        for rel in self.vault.attachments:
+            if rel in read or not rel.lower().endswith(".svg"):
+                continue
+            svg = self.svg(rel)
+            why = explain_svg(svg[1]) if svg is not None else "not readable"
+            lines.append(f"{rel}:1: svg not read: {why}")
+        return lines
 
     def attachment_claims(self, rel: str) -> claims.ClaimReport:
         """The arithmetic claims drawn in an SVG attachment (an oversized one is refused: VK003)."""

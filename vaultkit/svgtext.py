@@ -3,9 +3,11 @@
 An SVG is parsed with the standard library's expat (comments, CDATA and entities handled as XML
 says). Each run of character data inside a `<text>` becomes a `TextRun` with its source span
 (character offsets into the file, so a number can be rewritten in place), its decoded text,
-its position in user units (`x`/`y`/`dx`/`dy` of `<text>` and `<tspan>`, `transform` of every
-ancestor) and its ancestry. `<rect>`s are kept as cards. The claims checker and the drawing
-reader both read SVGs through `read_svg`.
+its position in user units (`x`/`y`/`dx`/`dy` of `<text>` and `<tspan>`, the `transform` of every
+ancestor: translate, scale, rotate, skew and matrix, nested), where the middle of its glyphs
+is (after `text-anchor`), its font size in user units and its ancestry. `<rect>`s are kept as
+cards, and the boxes of lines and paths as strokes (a bracket drawn beside a matrix). The
+claims checker and the drawing reader both read SVGs through `read_svg`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,13 @@ IDENTITY: Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
 LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(em|px|%)?")
-FONT_SIZE = re.compile(r"font-size\s*:\s*([\d.]+)\s*px")
+FONT_SIZE = re.compile(r"font-size\s*:\s*([\d.]+)\s*(?:px)?")
+STYLE_ANCHOR = re.compile(r"text-anchor\s*:\s*(start|middle|end)")
+STYLE_FILL = re.compile(r"(?<![-\w])fill\s*:\s*([^;}]+)")
+CSS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+CSS_CLASS = re.compile(r"^(?:[a-zA-Z]*)\.([-\w]+)$")
+PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+PATH_ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 WIDE = re.compile(r"[\u1100-\uffff]")  # CJK and other full-width glyphs: about 1 em wide
 DEFAULT_FONT = 16.0
 
@@ -46,7 +54,11 @@ class TextRun:
     y: float
     ancestry: tuple[Element, ...]  # open elements, the root first
     element: int  # offset of the enclosing `<text>`: runs of one text element share it
-    font_size: float = DEFAULT_FONT
+    font_size: float = DEFAULT_FONT  # in the text's own units
+    size: float = DEFAULT_FONT  # the font size in user units (after every transform)
+    cx: float = math.nan  # the middle of the run's glyphs in user units (after text-anchor)
+    cy: float = math.nan
+    width: float = 0.0  # a rough width of the glyphs in user units
 
     def pin(self) -> str | None:
         """The innermost `data-vk` among the ancestors."""
@@ -55,11 +67,23 @@ class TextRun:
                 return element.attrs["data-vk"].strip()
         return None
 
+    anchored: str = "start"  # text-anchor, from attributes, styles and the <style> sheet's classes
+    colour: str | None = None  # fill, likewise (None: not given)
+
     def anchor(self) -> str:
-        for element in reversed(self.ancestry):
-            if "text-anchor" in element.attrs:
-                return element.attrs["text-anchor"]
-        return "start"
+        return self.anchored
+
+    def fill(self) -> str | None:
+        """The colour the run is drawn in, as written, if any."""
+        return self.colour
+
+    @property
+    def left(self) -> float:
+        return self.cx - self.width / 2
+
+    @property
+    def right(self) -> float:
+        return self.cx + self.width / 2
 
     def groups(self) -> tuple[int, ...]:
         """Offsets of the `<g>` elements that hold the run, the outermost first."""
@@ -68,12 +92,13 @@ class TextRun:
 
 @dataclass
 class Card:
-    """A `<rect>`, in user units after transforms (axis-aligned only)."""
+    """A `<rect>` (or the box of a line or path), in user units after transforms."""
 
     x: float
     y: float
     w: float
     h: float
+    fill: str | None = None
 
     def holds(self, x: float, y: float) -> bool:
         return self.x <= x <= self.x + self.w and self.y <= y <= self.y + self.h
@@ -89,7 +114,9 @@ class SvgText:
     root: dict  # attributes of the root <svg>
     runs: list[TextRun] = field(default_factory=list)
     cards: list[Card] = field(default_factory=list)
+    strokes: list[Card] = field(default_factory=list)  # boxes of <line>, <path>, <polyline>, <polygon>
     titles: list[str] = field(default_factory=list)  # the root's <title> and <desc>
+    cache: dict = field(default_factory=dict, repr=False, compare=False)  # what readers derived once
 
     def where(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
@@ -114,7 +141,7 @@ def _multiply(m: Affine, n: Affine) -> Affine:
 
 
 def parse_transform(text: str) -> Affine | None:
-    """The affine matrix of a `transform` attribute; None for rotations and skews we do not place."""
+    """The affine matrix of a `transform` attribute (None when it cannot be read)."""
     m = IDENTITY
     for name, args in TRANSFORM.findall(text):
         v = [float(n) for n in NUMBER.findall(args)]
@@ -124,12 +151,70 @@ def parse_transform(text: str) -> Affine | None:
             step = (1.0, 0.0, 0.0, 1.0, v[0], v[1] if len(v) == 2 else 0.0)
         elif name == "scale" and len(v) in (1, 2):
             step = (v[0], 0.0, 0.0, v[1] if len(v) == 2 else v[0], 0.0, 0.0)
-        elif name == "rotate" and v and v[0] % 360 == 0:
-            continue
+        elif name == "rotate" and len(v) in (1, 3):
+            a = math.radians(v[0])
+            cos, sin = math.cos(a), math.sin(a)
+            cx, cy = (v[1], v[2]) if len(v) == 3 else (0.0, 0.0)
+            step = (cos, sin, -sin, cos, cx - cos * cx + sin * cy, cy - sin * cx - cos * cy)
+        elif name in ("skewX", "skewY") and len(v) == 1:
+            t = math.tan(math.radians(v[0]))
+            step = (1.0, 0.0, t, 1.0, 0.0, 0.0) if name == "skewX" else (1.0, t, 0.0, 1.0, 0.0, 0.0)
         else:
             return None
         m = _multiply(m, step)
     return m
+
+
+def _scale_of(m: Affine | None) -> float:
+    """How much the transform enlarges lengths (the square root of its area factor)."""
+    if m is None:
+        return math.nan
+    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
+
+
+def _path_points(d: str) -> list[tuple[float, float]]:
+    """The end and control points of a path's segments, absolute (enough for its box)."""
+    points, x, y, start = [], 0.0, 0.0, (0.0, 0.0)
+    command, args = None, []
+    for token in PATH_TOKEN.findall(d):
+        if token.isalpha():
+            command, args = token, []
+            if command in "Zz":
+                x, y = start
+                points.append(start)
+            continue
+        if command is None or command in "Zz":
+            return points
+        args.append(float(token))
+        upper = command.upper()
+        if len(args) < PATH_ARGS[upper]:
+            continue
+        rel = command.islower()
+        if upper == "H":
+            x = args[0] + (x if rel else 0.0)
+        elif upper == "V":
+            y = args[0] + (y if rel else 0.0)
+        else:
+            pairs = [(args[0], args[1])] if upper != "A" else [(args[5], args[6])]
+            if upper in "CSQ":
+                pairs = list(zip(args[0::2], args[1::2]))
+            pairs = [(px + x, py + y) if rel else (px, py) for px, py in pairs]
+            points += pairs[:-1]
+            x, y = pairs[-1]
+        points.append((x, y))
+        if upper == "M":
+            start = (x, y)
+            command = "l" if rel else "L"  # further pairs after a moveto are linetos
+        args = []
+    return points
+
+
+def _box(ctm: Affine | None, points) -> Card | None:
+    placed = [_apply(ctm, px, py) for px, py in points]
+    if not placed or not all(math.isfinite(v) for p in placed for v in p):
+        return None
+    xs, ys = [p[0] for p in placed], [p[1] for p in placed]
+    return Card(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
 def _apply(m: Affine | None, x: float, y: float) -> tuple[float, float]:
@@ -150,12 +235,37 @@ def _length(value: str | None, font: float) -> float | None:
     return number * font if unit == "em" else math.nan if unit == "%" else number
 
 
-def _font_size(attrs: dict, inherited: float) -> float:
-    size = _length(attrs.get("font-size"), inherited)
-    if size is None:
-        found = FONT_SIZE.search(attrs.get("style", ""))
-        size = float(found.group(1)) if found else None
+def _property(attrs: dict, classes: dict, name: str, pattern: re.Pattern) -> str | None:
+    """A presentation property as CSS resolves it: the style attribute, then a class rule of
+    the document's <style>, then the attribute."""
+    if found := pattern.search(attrs.get("style", "")):
+        return found.group(1).strip()
+    for cls in reversed(attrs.get("class", "").split()):
+        if name in classes.get(cls, {}):
+            return classes[cls][name]
+    value = attrs.get(name)
+    return value.strip() if value is not None else None
+
+
+def _font_size(attrs: dict, inherited: float, classes: dict | None = None) -> float:
+    value = _property(attrs, classes or {}, "font-size", FONT_SIZE)
+    size = _length(value, inherited) if value is not None else None
     return size if size and math.isfinite(size) and size > 0 else inherited
+
+
+def _css_classes(sheet: str) -> dict:
+    """`.name { font-size: 10px; text-anchor: middle; fill: #333 }` rules, by class name."""
+    classes: dict = {}
+    for selectors, body in CSS_RULE.findall(re.sub(r"/\*.*?\*/", "", sheet, flags=re.S)):
+        decls = {}
+        for decl in body.split(";"):
+            if ":" in decl:
+                key, value = decl.split(":", 1)
+                decls[key.strip().lower()] = value.strip()
+        for selector in selectors.split(","):
+            if match := CSS_CLASS.match(selector.strip()):
+                classes.setdefault(match.group(1), {}).update(decls)
+    return classes
 
 
 def _advance(text: str, font: float) -> float:
@@ -175,6 +285,9 @@ class _Reader:
                         "EndCdataSectionHandler"):
             setattr(self.parser, handler, self.other)
         self.stack: list[tuple[Element, Affine | None, float]] = []  # element, its CTM, font size
+        self.paint: list[tuple[str, str | None]] = []  # text-anchor and fill of each open element
+        self.classes: dict = {}  # rules of the <style> sheets read so far
+        self.sheet = ""
         self.cursor: list[float] = [math.nan, math.nan]  # current text position, in the text's own units
         self.pending: list[tuple[int, str]] = []  # (byte index, data) of the run being read
         self.byte_at, self.char_at = 0, 0  # last byte offset converted, and its character offset
@@ -188,6 +301,9 @@ class _Reader:
             self.char_at = len(self.data[:byte_index].decode("utf-8"))
         self.byte_at = byte_index
         return self.char_at
+
+    def hidden(self) -> bool:
+        return any(e.name in ("defs", "marker", "clipPath", "mask", "pattern", "symbol") for e, _, _ in self.stack)
 
     def in_text(self) -> bool:
         return any(e.name == "text" for e, _, _ in self.stack)
@@ -205,8 +321,17 @@ class _Reader:
         element, ctm, font = self.stack[-1]
         x, y = _apply(ctm, *self.cursor)
         text_start = next(e.start for e, _, _ in reversed(self.stack) if e.name == "text")
-        self.model.runs.append(TextRun(raw, text, start, x, y, tuple(e for e, _, _ in self.stack),
-                                       text_start, font))
+        ancestry = tuple(e for e, _, _ in self.stack)
+        run = TextRun(raw, text, start, x, y, ancestry, text_start, font)
+        run.anchored, run.colour = self.paint[-1]
+        stripped = text.strip()
+        advance = _advance(stripped, font)
+        shift = {"middle": 0.0, "end": -advance / 2}.get(run.anchor(), advance / 2)
+        lead = _advance(text[:len(text) - len(text.lstrip())], font) if run.anchor() == "start" else 0.0
+        run.cx, run.cy = _apply(ctm, self.cursor[0] + lead + shift, self.cursor[1] - 0.35 * font)
+        run.size = font * _scale_of(ctm)
+        run.width = advance * _scale_of(ctm)
+        self.model.runs.append(run)
         self.cursor[0] += _advance(text, font)
 
     def other(self, *_args) -> None:
@@ -221,7 +346,12 @@ class _Reader:
         if "transform" in attrs and ctm is not None:
             own = parse_transform(attrs["transform"])
             ctm = None if own is None else _multiply(ctm, own)
-        font = _font_size(attrs, parent_font)
+        font = _font_size(attrs, parent_font, self.classes)
+        parent_anchor, parent_fill = self.paint[-1] if self.paint else ("start", None)
+        anchor = _property(attrs, self.classes, "text-anchor", STYLE_ANCHOR)
+        fill = _property(attrs, self.classes, "fill", STYLE_FILL)
+        self.paint.append((anchor if anchor in ("start", "middle", "end") else parent_anchor,
+                           fill.lower() if fill else parent_fill))
         if not self.stack:
             self.model.root = attrs
         if name == "text":
@@ -237,16 +367,35 @@ class _Reader:
                                          else self.cursor[axis]) + shift
         elif name == "textPath":
             self.cursor = [math.nan, math.nan]  # along a path: no place we can tell
+        elif self.hidden():
+            pass  # a marker's or pattern's shapes are drawn elsewhere, if at all
         elif name == "rect":
             x, y, w, h = (_length(attrs.get(k, "0"), font) for k in ("x", "y", "width", "height"))
-            (x0, y0), (x1, y1) = _apply(ctm, x, y), _apply(ctm, x + w, y + h)
-            if all(math.isfinite(v) for v in (x0, y0, x1, y1)):
-                self.model.cards.append(Card(min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)))
+            box = _box(ctm, [(x, y), (x + w, y), (x, y + h), (x + w, y + h)])
+            if box is not None:
+                box.fill = self.paint[-1][1]
+                self.model.cards.append(box)
+        elif name in ("line", "path", "polyline", "polygon"):
+            if name == "line":
+                points = [(_length(attrs.get(f"x{i}", "0"), font), _length(attrs.get(f"y{i}", "0"), font))
+                          for i in (1, 2)]
+            elif name == "path":
+                points = _path_points(attrs.get("d", ""))
+            else:
+                values = [float(n) for n in NUMBER.findall(attrs.get("points", ""))]
+                points = list(zip(values[0::2], values[1::2]))
+            box = _box(ctm, points)
+            if box is not None:
+                self.model.strokes.append(box)
         self.stack.append((element, ctm, font))
 
     def end(self, name: str) -> None:
         self.flush()
         element = self.stack.pop()[0]
+        self.paint.pop()
+        if element.name == "style":
+            self.classes.update(_css_classes(self.sheet))
+            self.sheet = ""
         if element.name in ("title", "desc") and len(self.stack) == 1:
             self.model.titles.append(self.title_text.strip())
         self.title_text = ""
@@ -256,6 +405,8 @@ class _Reader:
             self.pending.append((self.parser.CurrentByteIndex, data))
         elif self.stack and self.stack[-1][0].name in ("title", "desc"):
             self.title_text += data
+        elif self.stack and self.stack[-1][0].name == "style":
+            self.sheet += data
 
 
 def read_svg(source: str) -> SvgText | None:

@@ -76,6 +76,7 @@ class PassResult:
     report: Report = field(default_factory=Report)
     refused: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
+    fixes: dict[str, list[str]] = field(default_factory=dict)  # figure -> what its rewrite fixes
 
     @property
     def structure_changed(self) -> bool:
@@ -83,9 +84,12 @@ class PassResult:
         return bool(self.removed or self.added)
 
     def status(self) -> str:
+        """What the pass did: a line per number it fixed in a drawing, then what it wrote."""
+        now = time.strftime('%H:%M:%S')
+        fixed = [f"[{now}] fixed {rel} {what}\n" for rel in self.written for what in self.fixes.get(rel, ())]
         done = f"wrote {', '.join(self.written)}" if self.written else "nothing to write"
         refused = f"; {len(self.refused)} changed meanwhile, redone on the next save" if self.refused else ""
-        return f"[{time.strftime('%H:%M:%S')}] {done}{refused} ({self.seconds * 1000:.0f} ms)"
+        return "".join(fixed) + f"[{now}] {done}{refused} ({self.seconds * 1000:.0f} ms)"
 
 
 class Syncer:
@@ -253,8 +257,9 @@ class Syncer:
         return figures
 
     def _figure_changes(self, pipeline: Pipeline, examples: list, result: PassResult) -> list[FileChange]:
-        return [FileChange(fig.rel, fig.path, fig.old, fig.new) for fig in self._figures(pipeline, examples, result)
-                if fig.new is not None and fig.new != fig.old]
+        figures = [fig for fig in self._figures(pipeline, examples, result) if fig.new is not None and fig.new != fig.old]
+        result.fixes = {fig.rel: fig.fixes for fig in figures if fig.fixes}
+        return [FileChange(fig.rel, fig.path, fig.old, fig.new) for fig in figures]
 
     def _remember(self, change: FileChange) -> None:
         """Record the bytes vaultkit wrote, so the events of its own write are not a change."""

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
 from ..numbers import MINUS, fmt, parse_written, rewrite_like, written_matches
+from ..figures import vocabulary
 from ..syntax.positions import content_column
 from .regions import BEGIN_RE, END_RE
 
@@ -50,26 +51,11 @@ CELL_RE = re.compile(r"[-−+]?(?:\d+(?:\.\d+)?|∞|inf)")
 ROW_RE = re.compile(r"^(?P<label>[^\[\]]*?)\s*\[(?P<body>[^\[\]]*)\](?P<tail>.*)$")
 SEPARATOR_RE = re.compile(r"[^\s,，]+")
 
-WEIGHTS_RE = re.compile(
-    r"softmax|概率分布|probability distribution|加起来\s*[=＝]?\s*1|和为\s*1|sums? to 1"
-    r"|注意力权重|attention weights?",
-    re.IGNORECASE,
-)
-PLAIN_WEIGHTS_RE = re.compile(r"权重|\bweights?\b", re.IGNORECASE)  # weights only where scores are shown above
-NOT_WEIGHTS_RE = re.compile(r"W_|权重矩阵|weight matri|可学习|learnable|之前|before", re.IGNORECASE)
-SCALED_RE = re.compile(r"\bscaled\b|缩放|[/÷]\s*(?:√|sqrt)", re.IGNORECASE)
-SCORES_RE = re.compile(r"\bscores?\b|分数|Q\s*[×x·@*]?\s*K\s*(?:ᵀ|\^\{?T\}?|\.T\b|T\b)", re.IGNORECASE)
-Q_RE = re.compile(r"^(?:Q|Query|查询)\s*(?:[=:：(（]|$)", re.IGNORECASE)
-K_RE = re.compile(r"^(?:K|Key|键)(?P<t>ᵀ|\^\{?T\}?)?\s*(?:[=:：(（]|$)", re.IGNORECASE)
-ILLUSTRATIVE_RE = re.compile(r"示意|假设|例如|e\.g\.|for illustration|illustrative|for example", re.IGNORECASE)
-CAUSAL_RE = re.compile(r"causal|因果|下三角|look-?ahead", re.IGNORECASE)
-MASK_RE = re.compile(r"mask|掩码|遮", re.IGNORECASE)
-NO_MASK_RE = re.compile(  # `不加因果掩码`, `without a causal mask`: the words deny a mask
-    r"(?:不|无|没有|未|非|\bnon-?|\bno\b|\bnot\b|\bwithout\b)\s*(?:a\s+|the\s+|加|用|做|需要|使用|带)?\s*"
-    r"(?:causal|因果|mask|掩码)",
-    re.IGNORECASE,
-)
-D_STATED_RE = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_head|head_dim|d)\s*[=＝]\s*(\d+)(?![\d.])")
+ILLUSTRATIVE_RE = vocabulary.ILLUSTRATIVE
+CAUSAL_RE = vocabulary.CAUSAL
+MASK_RE = vocabulary.MASK
+NO_MASK_RE = vocabulary.NO_MASK  # `不加因果掩码`, `without a causal mask`: the words deny a mask
+D_STATED_RE = vocabulary.D_STATED
 
 
 @dataclass(frozen=True)
@@ -94,8 +80,9 @@ class Cell:
 
 @dataclass
 class Row:
-    label: str | None
+    label: str | None  # the token the row is about (`猫`), by which rows are paired
     cells: list[Cell]
+    role_label: str | None = None  # the row's own name when it says what it is (`分数`, `权重`)
 
 
 @dataclass
@@ -177,13 +164,14 @@ def read_sections(text: str, tokens) -> list[Section]:
             section.text.append(tok.content)
             if "[" in tok.content:
                 lines = lines or text.split("\n")
-                section.matrices += _fence_matrices(tok, lines, caption.split("\n"))
+                section.matrices += [part for m in _fence_matrices(tok, lines, caption.split("\n"))
+                                     for part in _by_row_roles(m)]
             caption = ""
         elif tok.type == "table_open":
             close = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
             matrix = _table_matrix(tokens[i:close], caption.split("\n"))
             if matrix is not None:
-                section.matrices.append(matrix)
+                section.matrices += _by_row_roles(matrix)
             caption = ""
             i = close
         elif tok.type in ("fence", "code_block", "html_block", "hr"):
@@ -313,25 +301,42 @@ def _named(matrix: TextMatrix) -> TextMatrix:
     return matrix
 
 
+ROW_ROLES = ("scores", "scaled", "masked", "plain weights", "weights")  # in the order one is derived from another
+
+
+def _row_role(label: str | None) -> str | None:
+    """The role a row's own label gives it (`分数`, `scores`, `logits`, `权重`, `probabilities`)."""
+    if vocabulary.row_role(label) is None:
+        return None
+    role = vocabulary.caption_role(label, anchored=True)
+    return role if role in ROW_ROLES else None
+
+
+def _by_row_roles(matrix: TextMatrix) -> list[TextMatrix]:
+    """A matrix whose rows name their own roles (`| 分数 | 1.0 | 1.0 |` then `| 权重 | 0.5 | 0.5 |`)
+    is one matrix per role: a row's own label says what it is before the caption does. Rows
+    without a role go with the row above them; sources come before what is derived from them."""
+    roles = [_row_role(row.label) for row in matrix.rows]
+    if not any(roles):
+        return [matrix]
+    parts: dict[str, list[Row]] = {}
+    current = matrix.role or roles[next(i for i, r in enumerate(roles) if r)]
+    for row, role in zip(matrix.rows, roles):
+        current = role or current
+        if role:
+            row = Row(None, row.cells, row.label)  # the label is a role, not a token to pair by
+        parts.setdefault(current, []).append(row)
+    ordered = sorted(parts, key=lambda r: ROW_ROLES.index(r) if r in ROW_ROLES else -1)
+    return [TextMatrix(parts[role], matrix.header, matrix.caption, matrix.illustrative,
+                       "K" if role == "K transposed" else role, role == "K transposed" or matrix.transposed)
+            for role in ordered]
+
+
 def _line_role(text: str) -> str | None:
     """The role a caption line gives the matrix below it; "other" when it names something that
     is no part of a derivation (model weights); None when it names nothing."""
-    if WEIGHTS_RE.search(text) or PLAIN_WEIGHTS_RE.search(text):
-        if not NOT_WEIGHTS_RE.search(text):
-            return "weights" if WEIGHTS_RE.search(text) else "plain weights"
-        if not SCORES_RE.search(text):
-            return "other"
-    if (MASK_RE.search(text) or CAUSAL_RE.search(text)) and not NO_MASK_RE.search(text):
-        return "masked"
-    if SCALED_RE.search(text) and SCORES_RE.search(text):
-        return "scaled"
-    if SCORES_RE.search(text):
-        return "scores"
-    if Q_RE.match(text):
-        return "Q"
-    if m := K_RE.match(text):
-        return "K transposed" if m.group("t") else "K"
-    return None
+    role = vocabulary.caption_role(text, anchored=True)
+    return None if role in ("V", "output") else role
 
 
 # ---------------------------------------------------------------------------
@@ -354,15 +359,15 @@ def check_markdown(text: str, tokens, rel: str) -> TextMatrixReport:
 def _stated_divisor(line: str) -> tuple[float, str] | str | None:
     """What a caption line divides the scores by: (number, as written), "√d" when it divides by
     √d_k without a number, "unknown" when it scales some other way, None when it says nothing."""
-    if m := re.search(r"√\s*\(?\s*(\d+(?:\.\d+)?)", line):
+    if m := vocabulary.SQRT_OF.search(line):
         return math.sqrt(float(m[1])), f"√{m[1]}"
-    if m := re.search(r"(?:√|sqrt)\s*\(?\s*d\w*\s*\)?\s*[=＝]\s*(\d+(?:\.\d+)?)", line, re.IGNORECASE):
+    if m := vocabulary.SQRT_D_IS.search(line):
         return float(m[1]), m[1]
-    if re.search(r"√|sqrt", line, re.IGNORECASE):
+    if vocabulary.SQRT.search(line):
         return "√d"
-    if re.search(r"scale|缩放|温度|temperature|[×*]\s*\d", line, re.IGNORECASE):
+    if vocabulary.OTHER_SCALE.search(line):
         return "unknown"
-    if m := re.search(r"[/÷]\s*(\d+(?:\.\d+)?)", line):
+    if m := vocabulary.SLASH_BY.search(line) or vocabulary.DIVIDED_BY.search(line):
         return float(m[1]), m[1]
     if re.search(r"softmax\s*\(", line, re.IGNORECASE):
         return 1.0, "1"
@@ -386,7 +391,7 @@ def _pair_rows(target: TextMatrix, source: TextMatrix) -> tuple[list[tuple[Row, 
 
 
 def _row_name(matrix: TextMatrix, row: Row) -> str:
-    return row.label or f"{matrix.rows.index(row) + 1}"
+    return row.label or row.role_label or f"{matrix.rows.index(row) + 1}"
 
 
 def _softmax_bounds(p, eps):
@@ -508,13 +513,14 @@ class _SectionChecker:
         else:
             stated = self.divisor(weights, q, k)
             if isinstance(stated, str):
-                self.add("VK423", weights.rows[0].cells[0],
-                         f"weights not compared with the scores at line {source.line}: {stated}")
-                self.report.skipped += len(weights.rows)
-                return
-            divisor, shown = stated
-            scale = f" / {shown}" if divisor != 1 else ""
-            formula = f"Softmax(Scores{scale}) of the scores at line {source.line}"
+                pairs = self.scale_free(weights, source, pairs, stated)
+                if not pairs[0]:
+                    return
+                divisor, formula = 1.0, f"Softmax of the equal scores at line {source.line} (at any scale)"
+            else:
+                divisor, shown = stated
+                scale = f" / {shown}" if divisor != 1 else ""
+                formula = f"Softmax(Scores{scale}) of the scores at line {source.line}"
         values, halves = source.corrected or (source.values(), source.halves())
         scaled = values / divisor  # (L, S): a wrong score is reported once, not again in its weights
         eps = halves / divisor
@@ -540,6 +546,18 @@ class _SectionChecker:
             self.compare_row(weights, row, p[i], low[i], high[i], "weight", formula,
                              source_name=_row_name(source, source.rows[i]),
                              illustrative=weights.illustrative or source.illustrative, guessed=guessed)
+
+    def scale_free(self, weights: TextMatrix, source: TextMatrix, pairs, why: str):
+        """The pairs whose scores row is all one number: their weights are equal at any scale.
+        The other rows are skipped, with one warning saying why (none when no row is left)."""
+        values = (source.corrected or (source.values(), source.halves()))[0]
+        rows, guessed = pairs
+        equal = [(row, i) for row, i in rows if len({v for v in values[i] if math.isfinite(v)}) == 1]
+        rest = len(rows) - len(equal)
+        if rest:
+            self.add("VK423", weights.rows[0].cells[0], f"weights not compared with the scores at line {source.line}: {why}")
+            self.report.skipped += rest
+        return equal, guessed
 
     def check_products(self, scores: TextMatrix, q: TextMatrix, k: TextMatrix) -> None:
         import numpy as np

@@ -6,10 +6,10 @@ import re
 
 from . import attention, kv_cache, kv_memory, multihead
 from .handdrawn import FigureFinding, HandDrawnReport, check_handdrawn
-from .inferred import Derivation, infer
+from .inferred import Derivation, infer, why_not
 
 __all__ = ["Derivation", "FigureFinding", "HandDrawnReport", "check_handdrawn", "generated_hash",
-           "infer", "is_generated", "render_figure"]
+           "infer", "is_generated", "render_figure", "why_not"]
 
 RENDERERS = {
     "attention": attention.render,

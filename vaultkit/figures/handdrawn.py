@@ -6,9 +6,12 @@ worked dot products: `(0.1)×(0.4) + …` then `= 0.04 + … = -0.10`, under a c
 cell (`Scores[1][2]`, or the two tokens).
 
 A matrix's quantity comes from an explicit `data-vk="scores"` on an enclosing element, else
-from its caption (the nearest text above it in its group or card, or just above the card),
-else from the label beside it, else from its values. A matrix that cannot be matched with
-certainty is reported as "uncertain" and never rewritten.
+from the label that stands nearest to it: above it or to its left, inside its frame or its
+`<g>`, or just over its frame; else from a label under it, a legend (a swatch of its frame's
+or its numbers' colour beside a name), the labels of its rows, or its place (the product at
+the crossing of Q and Kᵀ in the textbook layout); else from its values. Each label names one
+matrix at most: the one it is nearest to. A matrix that cannot be matched with certainty is
+reported as "uncertain" and never rewritten.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..numbers import written_matches
-from ..svgtext import SvgText, TextRun, read_svg
+from ..svgtext import Card, SvgText, TextRun, read_svg
+from . import vocabulary
 from .layouts import MASK, NUMBER, Cell, Matrix, find_matrices
 from .style import fmt
 
@@ -29,20 +33,9 @@ SUM_TERM = re.compile(rf"\(?\s*({NUMBER})\s*\)?")
 SUM_LINE = re.compile(rf"^\s*=\s*(?:\(?\s*{NUMBER}\s*\)?\s*\+\s*)+\(?\s*{NUMBER}\s*\)?\s*=\s*{NUMBER}\s*$")
 CELL_REF = re.compile(r"([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*\[\s*(\d+)\s*\]|([A-Za-z_]\w*)\s*\[\s*(\d+)\s*,\s*(\d+)\s*\]")
 QUOTED = re.compile(r"[「“\"']([^」”\"']+)[」”\"']")
-CAPTION_REACH = 2.5  # font sizes above a card or matrix where its caption may stand
-
-# caption keywords, most specific first: the first that matches names the quantity
-KEYWORDS = [
-    ("weights", re.compile(r"weight|权重|softmax|概率|probabilit|attn", re.I)),
-    ("output", re.compile(r"output|输出|context|×\s*V\b|·\s*V\b", re.I)),
-    ("masked", re.compile(r"mask|掩码|遮", re.I)),
-    ("scaled", re.compile(r"scaled|缩放|除以|÷|/\s*√", re.I)),
-    ("scores", re.compile(r"score|分数|logit|Q\s*[×·*]?\s*K", re.I)),
-    ("V", re.compile(r"(?<![A-Za-z_^])V(?![A-Za-z])|\bvalues?\b", re.I)),
-    ("K", re.compile(r"(?<![A-Za-z_^])K(?![A-Za-z])|\bkeys?(?![a-z])", re.I)),  # not W_K
-    ("Q", re.compile(r"(?<![A-Za-z_^])Q(?![A-Za-z])|\bquer(?:y|ies)\b", re.I)),
-]
-TRANSPOSED = re.compile(r"K\s*(?:ᵀ|\^\s*\{?\s*T\b|\.T\b|转置)|\bkeys?\s*ᵀ", re.I)
+CAPTION_REACH = 3.0  # font sizes above a matrix (or its frame) where its caption may stand
+SIDE_REACH = 6.0  # font sizes left of a matrix where its label may stand
+BELOW_REACH = 2.5  # font sizes below a matrix where a label under it may stand
 
 
 @dataclass
@@ -65,59 +58,191 @@ class HandDrawnReport:
 
 
 def caption_runs(model: SvgText, matrices: list[Matrix]) -> list[TextRun]:
-    """Runs that may caption a matrix: written, placed, and not a row of any matrix."""
-    rows = {id(run) for m in matrices for run in m.runs}
+    """Runs that may caption a matrix: written, placed, and no number of any matrix."""
+    rows = {id(c.run) for m in matrices for c in m.cells() if c.run is not None}
+    rows |= {id(run) for m in matrices for run in m.runs}
     return [r for r in model.runs if id(r) not in rows and r.text.strip()
-            and np.isfinite(r.x) and np.isfinite(r.y) and not PRODUCTS_LINE.match(r.text)]
-
-
-def caption_of(matrix: Matrix, model: SvgText, candidates: list[TextRun]) -> str:
-    """The nearest text above the matrix in its group or card, else just above the card."""
-    group, _ = matrix.container
-    card = model.card_of(matrix.x, matrix.y)
-    reach = CAPTION_REACH * matrix.runs[0].font_size
-    above = [r for r in candidates if r.y < matrix.y]
-    inside = [r for r in above if group is not None and group in r.groups()] or \
-             [r for r in above if card is not None and card.holds(r.x, r.y)]
-    if not inside and card is not None:  # a caption over the card
-        inside = [r for r in above if card.y - reach <= r.y <= card.y and card.x <= r.x <= card.x + card.w]
-    if not inside and card is None:
-        inside = [r for r in above if matrix.y - r.y <= reach]
-    # nearest first; a caption straight above beats one as close but off to the side
-    nearest = min(inside, key=lambda r: (matrix.y - r.y) + abs(r.x - matrix.x) / 2, default=None)
-    return nearest.text if nearest else ""
-
-
-def side_label(matrix: Matrix, candidates: list[TextRun]) -> str:
-    """Text on the first row's line, to its left (`Q =`, `Scores:`)."""
-    first = matrix.runs[0]
-    left = [r for r in candidates if abs(r.y - first.y) < 1 and r.x < first.x and r.element != first.element]
-    return max(left, key=lambda r: r.x).text if left else ""
+            and np.isfinite(r.x) and np.isfinite(r.y) and np.isfinite(r.cx) and not PRODUCTS_LINE.match(r.text)]
 
 
 def quantity_from_text(text: str, quantities) -> str | None:
     """The quantity a caption names; in `A = B` the A side is what is shown."""
-    head = text.split("=")[0] if "=" in text else ""
-    for part in (head, text):
-        for name, pattern in KEYWORDS:
-            if name in quantities and pattern.search(part):
-                return name
-    return None
-
-
-def name_of(matrix: Matrix, model: SvgText, candidates: list[TextRun], quantities) -> tuple[str | None, str]:
-    """The quantity a matrix shows, by pin, caption, side label or row label; and the text that said so."""
-    if matrix.pin:
-        return (matrix.pin if matrix.pin in quantities else None), f'data-vk="{matrix.pin}"'
-    for text in (caption_of(matrix, model, candidates), side_label(matrix, candidates), matrix.labels[0]):
-        name = quantity_from_text(text, quantities)
-        if name:
-            return name, text
-    return None, ""
+    role = vocabulary.caption_role(text)
+    role = "K" if role == "K transposed" else role
+    return role if role in quantities else None
 
 
 def is_transposed(caption: str) -> bool:
-    return bool(TRANSPOSED.search(caption))
+    return vocabulary.is_transposed(caption)
+
+
+@dataclass
+class Naming:
+    """What a matrix was taken to be, and the text (or place) that said so."""
+
+    name: str | None
+    said: str
+    transposed: bool = False
+
+
+def _own(model: SvgText, matrix: Matrix, matrices: list[Matrix]) -> tuple[Card | None, int | None]:
+    """The frame and the group that hold this matrix and no other one."""
+    others = [c for m in matrices if m is not matrix for c in m.cells()]
+    frame = matrix.frame
+    if frame is None:
+        holding = [c for c in model.cards if all(c.holds(x.x, x.y) for x in matrix.cells())]
+        frame = min(holding, key=lambda c: c.area) if holding else None
+    if frame is not None and any(frame.holds(c.x, c.y) for c in others):
+        frame = None
+    group = matrix.container[0] if matrix.container else None
+    if group is None:
+        common = None
+        for cell in matrix.cells():
+            groups = cell.run.groups() if cell.run is not None else ()
+            common = list(groups) if common is None else [g for g, h in zip(common, groups) if g == h]
+        group = common[-1] if common else None
+    if group is not None and any(c.run is not None and group in c.run.groups() for c in others):
+        group = None
+    return frame, group
+
+
+def _between(matrices: list[Matrix], matrix: Matrix, left: float, top: float, right: float, bottom: float) -> bool:
+    """Another matrix lies in the box (a label beyond it is not this one's)."""
+    return any(m is not matrix and m.right > left and m.left < right and m.bottom > top and m.top < bottom
+               for m in matrices)
+
+
+def _distance(label: TextRun, matrix: Matrix, matrices: list[Matrix], own: tuple) -> tuple[int, float] | None:
+    """How near a label stands to a matrix, in font sizes, as (tier, distance): tier 0 above
+    it or to its left (inside its frame or group, over its frame), tier 1 under it."""
+    size = matrix.size
+    frame, group = own
+    inside = (frame is not None and frame.holds(label.cx, label.cy)) or \
+             (group is not None and group in label.groups())
+    if frame is not None and not inside:
+        over = label.cy < frame.y and frame.y - label.cy <= CAPTION_REACH * max(size, label.size) \
+            and frame.x <= label.cx <= frame.x + frame.w
+        beside = label.cx < frame.x and frame.y <= label.cy <= frame.y + frame.h \
+            and frame.x - label.right <= SIDE_REACH * size
+        if over:
+            return 0, (matrix.top - label.cy) / size
+        if beside:
+            return 0, (matrix.left - label.right) / size
+        return None
+    factor = 0.5 if inside else 1.0
+    overlap = min(label.right, matrix.right) - max(label.left, matrix.left)
+    if label.cy < matrix.top + 0.2 * size and (overlap > 0 or matrix.left - size <= label.cx <= matrix.right + size):
+        dy = (matrix.top - label.cy) / size
+        off = abs(label.cx - (matrix.left + matrix.right) / 2) / max(matrix.right - matrix.left, size)
+        if (inside or dy <= CAPTION_REACH) and not _between(matrices, matrix, max(label.left, matrix.left),
+                                                             label.cy, min(label.right, matrix.right), matrix.top):
+            return 0, (max(dy, 0.0) + 0.2 * off) * factor  # straight above beats as near but aside
+    if label.cx < matrix.left and label.left < matrix.left - 0.3 * size and \
+            matrix.top - 0.3 * size <= label.cy <= matrix.bottom + 0.3 * size:
+        dx = (matrix.left - label.right) / size
+        if (inside or dx <= SIDE_REACH) and not _between(matrices, matrix, label.right, label.cy - 0.3 * size,
+                                                          matrix.left, label.cy + 0.3 * size):
+            return 0, max(dx, 0.0) * factor
+    if label.cy > matrix.bottom - 0.2 * size and matrix.left - size <= label.cx <= matrix.right + size:
+        dy = (label.cy - matrix.bottom) / size
+        if (inside or dy <= BELOW_REACH) and not _between(matrices, matrix, matrix.left, matrix.bottom,
+                                                           matrix.right, label.cy):
+            return 1, max(dy, 0.0) * factor
+    return None
+
+
+SWATCH = re.compile(r"^\s*[■□▪▮█◼●◆▲]\s*$")
+
+
+def _colour(model: SvgText, matrix: Matrix, frame: Card | None) -> str | None:
+    """The colour that marks a matrix: its own frame's fill, else the one colour of its numbers."""
+    if frame is not None and frame.fill not in (None, "none", "transparent", "#fff", "#ffffff", "white"):
+        return frame.fill
+    colours = {c.run.fill() for c in matrix.cells() if c.run is not None}
+    return colours.pop() if len(colours) == 1 else None
+
+
+def _legend(model: SvgText, candidates: list[TextRun]) -> dict[str, TextRun]:
+    """Colour → the name beside a small swatch of that colour (a square `<rect>` or `■`)."""
+    entries: dict[str, list[TextRun]] = {}
+    for label in candidates:
+        if vocabulary.caption_role(label.text) in (None, "other"):
+            continue
+        size = label.size
+        for card in model.cards:
+            if card.w <= 2.5 * size and card.h <= 2.5 * size and card.fill not in (None, "none") and \
+                    0 <= label.left - (card.x + card.w) <= 2 * size and abs(card.y + card.h / 2 - label.cy) <= 0.8 * size:
+                entries.setdefault(card.fill, []).append(label)
+        for swatch in model.runs:
+            if SWATCH.match(swatch.text) and swatch.fill() and np.isfinite(swatch.cx) and \
+                    0 <= label.left - swatch.right <= 2 * size and abs(swatch.cy - label.cy) <= 0.6 * size:
+                entries.setdefault(swatch.fill(), []).append(label)
+    return {colour: found[0] for colour, found in entries.items() if len({id(r) for r in found}) == 1}
+
+
+def _product_at_crossing(matrix: Matrix, named: list[tuple[Matrix, Naming]]) -> bool:
+    """The textbook layout: Q to the left on the same lines, Kᵀ above in the same columns."""
+    q = [m for m, n in named if n.name == "Q" and m.shape[0] == matrix.shape[0] and m.right <= matrix.left]
+    k = [m for m, n in named if n.name == "K" and m.shape[1] == matrix.shape[1] and m.bottom <= matrix.top]
+    size = matrix.size
+    lines = any(all(abs(a - b) <= 0.6 * size for a, b in zip(m.row_ys(), matrix.row_ys())) for m in q)
+    xs = matrix.column_xs()
+    spacing = abs(xs[-1] - xs[0]) / max(len(xs) - 1, 1)
+    tol = max(0.6 * size, 0.25 * spacing)
+    columns = [m for m in k if all(abs(a - b) <= tol for a, b in zip(m.column_xs(), xs))]
+    if lines and columns:
+        columns[0].transposed = True  # above the product, a column per key: Kᵀ
+    return lines and bool(columns)
+
+
+def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextRun], quantities) -> list[Naming]:
+    """The quantity each matrix shows, and what said so (see the module's docstring)."""
+    names: list[Naming | None] = [None] * len(matrices)
+    owns = [_own(model, m, matrices) for m in matrices]
+    for i, matrix in enumerate(matrices):
+        if matrix.pin:
+            names[i] = Naming(matrix.pin if matrix.pin in quantities else None, f'data-vk="{matrix.pin}"')
+    legend = _legend(model, candidates)
+    in_legend = {id(r) for r in legend.values()}
+    roles = {id(r): vocabulary.caption_role(r.text) for r in candidates}
+    near: list[list[tuple[tuple[int, float], TextRun]]] = [[] for _ in matrices]
+    for label in candidates:
+        if roles[id(label)] is None or id(label) in in_legend:
+            continue
+        found = [(d, i) for i, m in enumerate(matrices) if names[i] is None
+                 and (d := _distance(label, m, matrices, owns[i])) is not None]
+        if found:
+            d, i = min(found)
+            near[i].append((d, label))
+    for i, matrix in enumerate(matrices):
+        if names[i] is None and matrix.inline and (name := quantity_from_text(matrix.labels[0], quantities)):
+            names[i] = Naming(name, matrix.labels[0], is_transposed(matrix.labels[0]))  # `Q = [[…]]`
+        if names[i] is not None:
+            continue
+        for _, label in sorted(near[i], key=lambda e: e[0]):
+            role = roles[id(label)]
+            if role == "other":
+                names[i] = Naming(None, label.text)
+                break
+            name = "K" if role == "K transposed" else role
+            if name in quantities:
+                names[i] = Naming(name, label.text, role == "K transposed")
+                break
+        if names[i] is None:
+            colour = _colour(model, matrix, owns[i][0])
+            if colour in legend and (name := quantity_from_text(legend[colour].text, quantities)):
+                names[i] = Naming(name, legend[colour].text, is_transposed(legend[colour].text))
+        if names[i] is None:
+            for text in matrix.labels[:1]:
+                if name := quantity_from_text(text, quantities):
+                    names[i] = Naming(name, text, is_transposed(text))
+    named = [(m, n) for m, n in zip(matrices, names) if n is not None and n.name]
+    for i, matrix in enumerate(matrices):
+        if names[i] is None and "scores" in quantities and _product_at_crossing(matrix, named):
+            names[i] = Naming("scores", "its place at the crossing of Q and Kᵀ")
+    for (m, n) in named:
+        n.transposed = n.transposed or m.transposed
+    return [n or Naming(None, "") for n in names]
 
 
 def is_mask(written: str) -> bool:
@@ -191,7 +316,7 @@ class Checker:
             replacement = " " + replacement
         self.edits[cell.field_start] = (cell.start + len(cell.written), replacement)
 
-    def matrix(self, matrix: Matrix, name: str | None, caption: str) -> None:
+    def matrix(self, matrix: Matrix, name: str | None, caption: str, transposed: bool = False) -> None:
         first = matrix.rows[0][0]
         shape = matrix.shape
         has_mask = any(is_mask(c.written) for row in matrix.rows for c in row)
@@ -208,7 +333,8 @@ class Checker:
             self.uncertain(first.start, "?", row_text, "no caption or value match")
             return
         values = self.quantities.get(name)
-        if values is not None and name == "K" and is_transposed(caption) and values.T.shape == shape:
+        if values is not None and name == "K" and values.T.shape == shape and (
+                transposed or is_transposed(caption) or values.shape != shape):
             values = values.T  # Kᵀ drawn: a column per key
         if values is None or values.shape != shape:
             got = "missing" if values is None else f"shape {values.shape}"
@@ -314,9 +440,8 @@ def check_handdrawn(svg: str | SvgText, quantities: dict, *, digits: int, tokens
     checker = Checker(model.source, quantities, digits, tokens, skip)
     matrices = find_matrices(model)
     candidates = caption_runs(model, matrices)
-    for matrix in matrices:
-        name, caption = name_of(matrix, model, candidates, checker.quantities)
-        checker.matrix(matrix, name, caption)
+    for matrix, naming in zip(matrices, name_matrices(model, matrices, candidates, checker.quantities)):
+        checker.matrix(matrix, naming.name, naming.said, naming.transposed)
     runs = [r for r in model.runs if r.text.strip()]
     for index, run in enumerate(runs):
         if PRODUCTS_LINE.match(run.raw):

@@ -16,6 +16,12 @@ What the text does not settle with certainty (two Q's, two different scales, a m
 kind, a negated "causal") is a `Doubt`: one warning naming the pin that settles it —
 `data-vk="Q"` on a matrix, `data-vk-scale="0.5"` / `data-vk-mask="causal"` on the `<svg>` —
 and the quantities it affects are not checked. Pins always win over what is read.
+
+Never silent: a drawing that looks like a derivation — a Q-like and a K-like label each near
+numbers — but cannot be read gets one `Doubt` that says what was found and why it stopped
+(`found Q 3×2 and a Kᵀ label, but the numbers near “Kᵀ” do not form a block: …`); so does a
+derived label (`Scores`) whose numbers do not form the block it should, and a pin whose numbers
+are not a rectangle. `why_not` says, for `check --explain`, why a drawing is no derivation.
 """
 
 from __future__ import annotations
@@ -25,19 +31,18 @@ import re
 from dataclasses import dataclass, field
 
 from ..numbers import parse_written
-from ..svgtext import SvgText
-from .handdrawn import QUOTED, caption_runs, is_mask, is_transposed, name_of
-from .layouts import Matrix, find_matrices
+from ..svgtext import SvgText, TextRun
+from . import vocabulary
+from .handdrawn import QUOTED, Naming, caption_runs, is_mask, name_matrices
+from .layouts import ROW_TOLERANCE, Layout, Matrix, find_layout
 
 NAMES = ("Q", "K", "V", "scores", "scaled", "masked", "weights", "output")
 INPUTS = ("Q", "K", "V")
-SQRT_SCALE = re.compile(r"√\s*\(?\s*(\d+(?:\.\d+)?)(?![\d.])")
-DIV_SCALE = re.compile(r"(?:÷|除以|divided by)\s*(\d+(?:\.\d+)?)(?![\d.])", re.I)
-SCALE_WORD = re.compile(r"缩放|除以|÷|/|scal", re.I)
-CAUSAL = re.compile(r"causal|因果|下三角|look-?ahead", re.I)
-MASK_WORD = re.compile(r"mask|掩码|遮", re.I)
-NEGATED = re.compile(r"(?:不|无|没有|未|非|\bnon-?|\bno\b|\bnot\b|\bwithout\b)\s*"
-                     r"(?:a\s+|the\s+|加|用|做|需要|使用|带)?\s*(?:causal|因果)", re.I)
+SCALE_WORD = vocabulary.SCALE_WORD
+CAUSAL = vocabulary.CAUSAL
+MASK_WORD = vocabulary.MASK
+NEGATED = vocabulary.NO_CAUSAL
+NEAR = 4.0  # font sizes between a label and the numbers it is taken to be about
 AFTER_SCALE = frozenset({"scaled", "masked", "weights", "output"})
 AFTER_MASK = frozenset({"masked", "weights", "output"})
 
@@ -47,6 +52,7 @@ class Doubt:
     offset: int  # where in the drawing
     reason: str
     pin: str  # the attribute that would settle it
+    quantity: str = ""  # the one quantity it leaves unchecked, if only one
 
 
 @dataclass
@@ -98,12 +104,8 @@ def _scale(model: SvgText, matrices: list[Matrix], captions: list[str], doubts: 
     for offset, text in _texts(model, matrices):
         if text not in captions and not (SCALE_WORD.search(text) and "√" in text):
             continue  # "÷ 2" elsewhere may divide anything
-        for match in SQRT_SCALE.finditer(text):
-            said.setdefault(round(1 / math.sqrt(float(match.group(1))), 12), offset)
-        for match in DIV_SCALE.finditer(text):
-            if float(match.group(1)) > 0:
-                said.setdefault(round(1 / float(match.group(1)), 12), offset)
-    said.pop(math.inf, None)
+        for value in vocabulary.stated_scales(text):
+            said.setdefault(value, offset)
     if len(said) > 1:
         scales = ", ".join(f"{v:g}" for v in said)
         doubts.append(Doubt(min(said.values()), f"the captions give different scales ({scales})",
@@ -150,31 +152,187 @@ def _mask(model: SvgText, matrices: list[Matrix], named: dict, doubts: list[Doub
     return "none", ""
 
 
+def _box_gap(run: TextRun, left: float, top: float, right: float, bottom: float) -> float:
+    """How far a run's glyphs stand from a box, in user units (0: they touch or overlap)."""
+    half = 0.5 * run.size
+    dx = max(left - run.right, run.left - right, 0.0)
+    dy = max(top - (run.cy + half), (run.cy - half) - bottom, 0.0)
+    return math.hypot(dx, dy)
+
+
+def _near_numbers(label: TextRun, layout: Layout, unnamed: list[Matrix]) -> tuple[list[TextRun], list[Matrix]]:
+    """The loose numbers and the unnamed matrices that stand within NEAR font sizes of a label
+    (below it or to its right: where what a label names is drawn)."""
+    reach = NEAR * label.size
+    below_right = [r for r in layout.loose if r.cy >= label.cy - label.size and r.cx >= label.left - reach]
+    numbers = [r for r in below_right if _box_gap(r, label.left, label.cy - label.size, label.right, label.cy) <= reach]
+    # numbers near those numbers belong with them (a block grows from its corner)
+    taken, queue = {id(r) for r in numbers}, list(numbers)
+    while queue:
+        n = queue.pop()
+        for r in layout.loose:
+            if id(r) not in taken and abs(r.cx - n.cx) <= 4 * n.size and abs(r.cy - n.cy) <= 2.5 * n.size:
+                taken.add(id(r))
+                numbers.append(r)
+                queue.append(r)
+    blocks = [m for m in unnamed if _box_gap(label, m.left, m.top, m.right, m.bottom) <= reach]
+    return numbers, blocks
+
+
+def _lines(numbers: list[TextRun]) -> str:
+    """How loose numbers stand: `lines of 3, 2 and 3 numbers`."""
+    if not numbers:
+        return "no numbers"
+    ordered = sorted(numbers, key=lambda r: r.cy)
+    counts, last = [], None
+    for r in ordered:
+        if last is None or r.cy - last > ROW_TOLERANCE * r.size:
+            counts.append(0)
+        counts[-1] += 1
+        last = r.cy
+    if len(counts) == 1:
+        return f"one line of {counts[0]} number{'s' if counts[0] > 1 else ''}"
+    if len(set(counts)) == 1:
+        return f"{len(counts)} lines of {counts[0]} numbers that do not line up in columns at an even step"
+    listed = ", ".join(str(c) for c in counts[:-1]) + f" and {counts[-1]}"
+    return f"lines of {listed} numbers"
+
+
+def _what(name: str, found: list, label: TextRun | None) -> str:
+    if found:
+        m = found[0][0]
+        return f"{'Kᵀ' if name == 'K' and found[0][1].transposed else name} {m.shape[0]}×{m.shape[1]}"
+    return f"a “{label.text.strip()}” label" if label is not None else f"no {name}"
+
+
+def _pin_doubts(layout: Layout) -> list[Doubt]:
+    return [Doubt(0, f'the numbers pinned data-vk="{pin}" do not form a block ({", ".join(map(str, lengths))} numbers a line)',
+                  f'data-vk="{pin}" on a block of whole rows') for pin, lengths in layout.unequal if pin]
+
+
+def _unreadable(model: SvgText, layout: Layout, candidates: list[TextRun], namings: list[Naming],
+                by_name: dict) -> list[Doubt]:
+    """Never silent: Q-like and K-like labels near numbers that were not read as Q and K."""
+    unnamed = [m for m, n in zip(layout.matrices, namings) if not n.name]
+    labels = {"Q": [], "K": []}
+    for run in candidates:
+        role = vocabulary.caption_role(run.text)
+        role = "K" if role == "K transposed" else role
+        if role in labels and len(run.text.strip()) <= 40:
+            near = _near_numbers(run, layout, unnamed)
+            if near[0] or near[1]:
+                labels[role].append((run, near))
+    missing = [name for name in ("Q", "K") if name not in by_name]
+    if not missing or not all(labels[name] or name in by_name for name in ("Q", "K")):
+        return []
+    if not all(labels[name] for name in missing):
+        return []
+    first = {name: labels[name][0][0] if labels[name] else None for name in ("Q", "K")}
+    name = missing[0]
+    label, (numbers, blocks) = labels[name][0]
+    if blocks:
+        m = blocks[0]
+        why = (f"the {m.shape[0]}×{m.shape[1]} block near “{label.text.strip()}” could not be told to be {name} "
+               f"(another label stands nearer to it)")
+    else:
+        why = f"the numbers near “{label.text.strip()}” do not form a block: {_lines(numbers)}"
+    found = " and ".join(_what(n, by_name.get(n, []), first[n]) for n in ("Q", "K"))
+    return [Doubt(label.start, f"found {found}, but {why}", f'data-vk="{name}" on the {name} block')]
+
+
+def _unread_derived(layout: Layout, candidates: list[TextRun], namings: list[Naming], by_name: dict,
+                    shape: tuple[int, int]) -> list[Doubt]:
+    """A derived label (`Scores`, `权重`) near numbers that were read as no matrix of its shape."""
+    used = {n.said for n in namings if n.name}
+    unnamed = [m for m, n in zip(layout.matrices, namings) if not n.name]
+    doubts = []
+    for run in candidates:
+        role = vocabulary.caption_role(run.text)
+        if role not in vocabulary.DERIVED or role in by_name or run.text in used or len(run.text.strip()) > 40:
+            continue
+        numbers, blocks = _near_numbers(run, layout, unnamed)
+        if role == "output":
+            continue  # its width is V's, which may not be drawn
+        if blocks:
+            m = blocks[0]
+            if m.shape == shape:
+                continue  # checked by its values, or uncertain
+            how = f"they form a {m.shape[0]}×{m.shape[1]} block"
+        elif numbers:
+            how = _lines(numbers)
+        else:
+            continue
+        q, k = by_name["Q"][0], by_name["K"][0]
+        found = f"{_what('Q', [q], None)} and {_what('K', [k], None)}"
+        doubts.append(Doubt(run.start, f"found {found}, but the numbers under “{run.text.strip()}” do not form "
+                                       f"a {shape[0]}×{shape[1]} block: {how}",
+                            f'data-vk="{role}" on a {shape[0]}×{shape[1]} block'))
+        break  # one warning says enough
+    return doubts
+
+
+def _misshapen(layout: Layout, by_name: dict, shape: tuple[int, int]) -> list[Doubt]:
+    """A derived matrix named by its label whose numbers do not form the block it should:
+    one warning, and the quantity is not checked (see `infer`: it goes in `skip`)."""
+    for name in ("scores", "scaled", "masked", "weights"):
+        for matrix, naming in by_name.get(name, ()):
+            if matrix.shape == shape:
+                continue
+            near = [r for r in layout.loose if matrix.holds(r.cx, r.cy, 2 * matrix.size)]
+            more = f" and {len(near)} more number{'s' if len(near) > 1 else ''} beside it" if near else ""
+            q, k = by_name["Q"][0], by_name["K"][0]
+            return [Doubt(matrix.rows[0][0].start,
+                          f"found {_what('Q', [q], None)} and {_what('K', [k], None)}, but the numbers under "
+                          f"“{naming.said.strip()}” do not form a {shape[0]}×{shape[1]} block: they form a "
+                          f"{matrix.shape[0]}×{matrix.shape[1]} block{more}",
+                          f'data-vk="{name}" on a {shape[0]}×{shape[1]} block', name)]
+    return []
+
+
+def why_not(model: SvgText) -> str:
+    """Why a drawing is not read as a derivation (for `check --explain`)."""
+    if not any(r.text.strip() for r in model.runs):
+        return "no text"
+    layout = find_layout(model)
+    if not layout.matrices:
+        loose = len(layout.loose)
+        return "no matrix of numbers drawn" if not loose else f"{loose} lone number{'s' if loose > 1 else ''}, no matrix of them"
+    candidates = caption_runs(model, layout.matrices)
+    namings = name_matrices(model, layout.matrices, candidates, NAMES)
+    shown = [f"{n.name or '?'} {m.shape[0]}×{m.shape[1]}" for m, n in zip(layout.matrices, namings)]
+    names = {n.name for n in namings}
+    lacking = " and ".join(n for n in ("Q", "K") if n not in names)
+    return f"no matrix labelled {lacking} (read: {', '.join(shown[:8])}{', …' if len(shown) > 8 else ''})"
+
+
 def infer(model: SvgText, rel: str) -> Derivation | None:
     """The example the drawing implies; None when it shows no Q and K (nothing to say)."""
-    matrices = find_matrices(model)
+    layout = find_layout(model)
+    matrices = layout.matrices
     candidates = caption_runs(model, matrices)
-    by_name: dict[str, list[tuple[Matrix, str]]] = {}
-    for matrix in matrices:
-        name, caption = name_of(matrix, model, candidates, NAMES)
-        if name:
-            by_name.setdefault(name, []).append((matrix, caption))
+    namings = name_matrices(model, matrices, candidates, NAMES)
+    by_name: dict[str, list[tuple[Matrix, Naming]]] = {}
+    for matrix, naming in zip(matrices, namings):
+        if naming.name:
+            by_name.setdefault(naming.name, []).append((matrix, naming))
     if "Q" not in by_name or "K" not in by_name:
-        return None
-    doubts = []
+        doubts = _unreadable(model, layout, candidates, namings, by_name) or \
+            (_pin_doubts(layout) if by_name.keys() & set(INPUTS) else [])
+        return Derivation({}, doubts=doubts[:1]) if doubts else None
+    doubts = _pin_doubts(layout)
     for name in INPUTS:
         if len(by_name.get(name, ())) > 1:
             second = by_name[name][1][0]
             doubts.append(Doubt(second.rows[0][0].start, f"more than one matrix is captioned {name}",
                                 f'data-vk="{name}" on the one that is the input'))
     q_matrix, _ = by_name["Q"][0]
-    k_matrix, k_caption = by_name["K"][0]
+    k_matrix, k_naming = by_name["K"][0]
     q, k = _values(q_matrix), _values(k_matrix)
     if q is None or k is None:
         doubts.append(Doubt(q_matrix.rows[0][0].start, "Q or K holds a cell that is not a number", 'data-vk="Q"'))
         return Derivation({}, doubts=doubts)
-    if is_transposed(k_caption):
-        k = [list(col) for col in zip(*k)]
+    if k_naming.transposed or (len(q[0]) != len(k[0]) and len(q[0]) == len(k)):
+        k = [list(col) for col in zip(*k)]  # Kᵀ: by its label, its place, or its only fitting shape
     if len(q[0]) != len(k[0]):
         doubts.append(Doubt(k_matrix.rows[0][0].start,
                             f"Q is {len(q)}×{len(q[0])} but K is {len(k)}×{len(k[0])}: they cannot be multiplied",
@@ -182,6 +340,8 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
         return Derivation({}, doubts=doubts)
     if doubts:
         return Derivation({}, doubts=doubts)
+    misshapen = _misshapen(layout, by_name, (len(q), len(k)))
+    doubts += misshapen or _unread_derived(layout, candidates, namings, by_name, (len(q), len(k)))
     named = {name: found[0][0] for name, found in by_name.items()}
     spec: dict = {"kind": "attention"}
     tokens = _tokens(q_matrix) or _tokens(k_matrix) or next(
@@ -202,7 +362,7 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
         spec["mask"] = mask
     else:
         skip |= AFTER_MASK
-    captions = [c for name in AFTER_SCALE for _, c in by_name.get(name, ())]
+    captions = [n.said for name in AFTER_SCALE for _, n in by_name.get(name, ())]
     scale = _scale(model, matrices, captions, doubts)
     if scale is not None:
         spec["scale"] = scale
@@ -212,4 +372,5 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
                 for row in m.rows for c in row if not is_mask(c.written)]
     spec["digits"] = min(max(set(decimals), key=lambda d: (decimals.count(d), -d), default=2), 6)  # the usual
     spec["figure"] = rel
+    skip |= {d.quantity for d in doubts if d.quantity}
     return Derivation(spec, mask_reason, doubts, frozenset(skip))
