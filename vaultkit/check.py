@@ -37,8 +37,10 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> in
         kinds = [line.split(": ", 2)[1] for line in report.explained]  # "claim ok", "drawing error", …
         claims = sum(k.startswith("claim ") for k in kinds)
         skipped = kinds.count("claim skipped")
+        walks = sum(k.startswith("walkthrough ") for k in kinds)
         print(f"{claims - skipped} arithmetic claims read, {skipped} skipped; "
-              f"{len(kinds) - claims} drawings and figures read", file=out)
+              f"{len(kinds) - claims - walks} drawings and figures read"
+              + (f"; {walks} walkthrough parts read" if walks else ""), file=out)
     _print(report, fmt, root)
     return 1 if report.summary.errors else 0
 
