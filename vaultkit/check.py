@@ -83,7 +83,7 @@ def adopt_command(root: Path, *, diff: bool = False, quiet: bool = False) -> Non
     for diagnostic in refused:
         print(f"vaultkit: {diagnostic.path}: {diagnostic.message}", file=sys.stderr)
     if written and not quiet:
-        print(f"Adopted drawings into {', '.join(written)}.")
+        print(f"Adopted examples into {', '.join(written)}.")
 
 
 def _names(rels: list[str]) -> str:
