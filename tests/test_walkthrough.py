@@ -158,10 +158,10 @@ def test_a_promise_followed_by_a_figure_is_kept(after):
 
 def test_a_promise_with_no_figure_is_one_warning():
     report = check(WALK + "  对应的运算过程如下图\n")
-    assert [(d.line, d.code, d.severity) for d in report.diagnostics] == [(10, "VK437", "warning")]
+    assert [(d.line, d.code, d.severity) for d in report.diagnostics] == [(10, "VK436", "warning")]
     assert "fix --adopt" in report.diagnostics[0].message
     english = check("Some text. The result is shown in the figure below.\n\n## Next\n")
-    assert [d.code for d in english.diagnostics] == ["VK437"]
+    assert [d.code for d in english.diagnostics] == ["VK436"]
     assert "fix --adopt" not in english.diagnostics[0].message  # no walkthrough to draw it from
 
 
@@ -180,7 +180,7 @@ def test_fix_without_adopt_writes_nothing(tmp_path, capsys):
     before = (root / "decode notes.md").read_bytes()
     assert main(["fix", str(root)]) == 0
     assert (root / "decode notes.md").read_bytes() == before and not (root / "assets").exists()
-    assert "VK437" in capsys.readouterr().out
+    assert "VK436" in capsys.readouterr().out
 
 
 def test_fix_adopt_writes_the_block_and_embed_and_draws_the_figure(tmp_path, capsys):

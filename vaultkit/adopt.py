@@ -122,7 +122,9 @@ def walkthrough_adoption(note, pipeline: Pipeline, taken: set, skipped: list[str
         return None
     stem = PurePosixPath(note.rel).stem.lower()
     slug = "-".join(re.findall(r"[a-z0-9]+", stem))
-    base = f"{slug}-steps" if slug else "walkthrough-" + hashlib.sha256(note.rel.encode()).hexdigest()[:6]
+    if not re.search(r"[a-z]", slug):  # a name in Chinese, or only a number
+        slug = "walkthrough-" + (slug or hashlib.sha256(note.rel.encode()).hexdigest()[:6])
+    base = f"{slug}-steps"
     folder = pipeline.vault.settings.attachment_dir(note.rel)
     folder = "assets" if folder is None else folder
     found, n = base, 2

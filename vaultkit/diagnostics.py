@@ -72,7 +72,7 @@ CODES: dict[str, tuple[str, str]] = {
     "VK433": (ERROR, "cached or computed K/V of a walkthrough step are not those of the earlier steps and the new token"),
     "VK434": (ERROR, "mask picture does not hide exactly the future positions"),
     "VK435": (ERROR, "generation round's input is not the previous input plus the previous output"),
-    "VK437": (WARNING, "a figure is promised but none follows"),
+    "VK436": (WARNING, "a figure is promised but none follows"),
     # links and embeds
     "VK501": (ERROR, "link target does not exist"),
     "VK502": (WARNING, "link path is wrong but the file name is unique"),

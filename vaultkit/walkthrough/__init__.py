@@ -76,7 +76,7 @@ def check_markdown(text: str, tokens, rel: str) -> WalkthroughReport:
             continue
         how = ("; vaultkit fix --adopt draws it from the walkthrough" if adoptable
                else "; add the figure, or reword the sentence")
-        report.diagnostics.append(Diagnostic(rel, promise.line, promise.col, "VK437",
+        report.diagnostics.append(Diagnostic(rel, promise.line, promise.col, "VK436",
                                              f"“{promise.text}” promises a figure, but none follows{how}"))
         report.explained.append(f"{rel}:{promise.line}: walkthrough warning: “{promise.text}” promises a figure that is missing")
     report.explained.sort(key=lambda entry: int(entry[len(rel) + 1:].split(":", 1)[0]))

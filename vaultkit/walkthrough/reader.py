@@ -58,7 +58,7 @@ EARLIER_STEPS_RE = re.compile(r"前\s*(?P<n>\d{1,3}|[一二两三四五六七八
 
 PERCENT = r"(?P<p>\d{1,3}(?:\.\d+)?)\s*[%％]"
 SHARE_CUE = (r"(?:\s*的)?(?:\s*(?:注意力|权重|attention|weight))?\s*(?:都|全|全部|只能|只|会|被|is|are|goes|go)?\s*"
-             r"(?:分给|分配给|给了|给|放在了|放在|落在|\bto\b|\bon\b|\bfor\b|\bgoes\s+to\b|\bgo\s+to\b)\s*(?:了\s*)?(?:the\s+)?")
+             r"(?:分给|分配给|给了|给|放在了|放在|落在|都在|全在|\bto\b|\bon\b|\bfor\b|\bgoes\s+to\b|\bgo\s+to\b)\s*(?:了\s*)?(?:the\s+)?")
 QUOTED = r"[“\"「『‘'](?P<q>[^”\"」』’'\n]{1,24})[”\"」』’']"
 GROUP = r"[\[［【](?P<g>[^\]］】\n]{1,60})[\]］】]"
 SELF = r"(?P<self>它自己|自己(?:身上)?|本身|\bitself\b|\bits\s+own(?:\s+(?:key|position|token))?|\bself\b)"
@@ -70,7 +70,8 @@ TOKEN_LIST_RE = re.compile(r"\[\s*(?:[“\"「‘'”][^”\"」’'\[\]\n]{1,24
 LIST_ITEM_RE = re.compile(r"[“\"「‘'”](?P<t>[^”\"」’'\[\]\n]{1,24})[”\"」’'“]")
 HEADER_TOKEN_RE = re.compile(r"(?:处理|processing|process|token|词)\s*[“\"「『‘'](?P<t>[^”\"」』’'\n]{1,24})[”\"」』’']|^\s*[:：]?\s*[“\"「『‘'](?P<t2>[^”\"」』’'\n]{1,24})[”\"」』’']", re.IGNORECASE)
 INPUT_RE = re.compile(r"(?:输入|[Ii]nput)\s*[:：]?\s*(?P<list>\[[^\[\]\n]*\])")
-OUTPUT_RE = re.compile(r"(?:输出|[Oo]utput)\s*[:：]?\s*[“\"「‘'”]?(?P<t><[A-Za-z/]+>|[^”\"」’'“\s;；,，。()（）\[\]]{1,24})")
+OUTPUT_RE = re.compile(r"(?:输出|[Oo]utput)\s*[:：]?\s*(?:[“\"「‘'”](?P<q>[^”\"」’'“\n]{1,24})[”\"」’'“]"
+                       r"|(?P<t><[A-Za-z/]+>|[^”\"」’'“\s;；,，。()（）\[\]:：]{1,24}))")
 
 MASK = "█"
 PROMISE_RE = re.compile(
@@ -687,9 +688,9 @@ def read_rounds(lines: list[Line]) -> list[list[Round]]:
                 current.input_text = im.group("list")
                 rest = follow.text[im.end():]
                 if (om := OUTPUT_RE.search(rest)) and current.output is None:
-                    current.output = om.group("t")
+                    current.output = om.group("q") or om.group("t")
             elif current.input is not None and current.output is None and (om := OUTPUT_RE.search(follow.text)):
-                current.output = om.group("t")
+                current.output = om.group("q") or om.group("t")
         if current.input and current.output:
             found.append(current)
     groups: list[list[Round]] = []
@@ -709,7 +710,7 @@ def read_promises(lines: list[Line], blocks: list[tuple[int, int, str]], tokens)
     for line in lines:
         if line.code or line.heading:
             continue
-        m = PROMISE_RE.search(line.text)
+        m = next((m for m in PROMISE_RE.finditer(line.text) if not _quoted(line.text, m.start())), None)
         if not m:
             continue
         rest = line.text[m.end():]
@@ -719,6 +720,12 @@ def read_promises(lines: list[Line], blocks: list[tuple[int, int, str]], tokens)
                          or _figure_follows(blocks, line.block, tokens))
         out.append(Promise(line.number, line.col + m.start(), m.group(0), line.block, fulfilled))
     return out
+
+
+def _quoted(text: str, at: int) -> bool:
+    """Whether offset `at` is inside `code` or “quotes”: the words are mentioned, not meant."""
+    before = text[:at]
+    return before.count("`") % 2 == 1 or before.count("“") > before.count("”")
 
 
 def _figure_follows(blocks: list[tuple[int, int, str]], block: int, tokens) -> bool:
