@@ -275,3 +275,28 @@ def test_check_explain_lists_the_walkthrough(tmp_path, capsys):
     assert "n.md:5: walkthrough ok: 4 steps over 小明、喜欢、喝、咖啡, 16 statements read, 0 wrong" in out
     assert out[2] == "0 arithmetic claims read, 0 skipped; 0 drawings and figures read; 2 walkthrough parts read"
     assert "21 claims" in out[-1]
+
+
+def test_a_fill_in_the_blank_picture_is_not_a_causal_mask():
+    text = "我想█苹果手机\n我█买苹果手机\n█想买苹果手机\n"
+    assert check(text).reading.masks == [] and check(text).diagnostics == []
+
+
+def test_a_row_that_shows_a_token_after_a_mask_is_found():
+    text = "今███\n今█天█\n今天天█\n今天天气\n"
+    found = check(text).diagnostics
+    assert [(d.line, d.code, d.computed) for d in found] == [(2, "VK434", "今天██")]
+    assert "shows 天, a future position" in found[0].message
+
+
+def test_steps_written_as_paragraphs_read_their_statements_in_the_next_paragraphs():
+    text = ("[ “甲”, “乙”, “丙” ]\n\n第 1 步：处理“甲”。\n\nQ1 只能匹配到 K1。\n\n第 2 步：处理“乙”。\n\n"
+            "Q2 匹配到 K1、K2。\n\n第 3 步：处理“丙”。\n\nQ3 匹配到 K1、K2、K3、K4。\n\n## 小结\n\nQ9 匹配到 K1。\n")
+    found = check(text).diagnostics
+    assert [(d.line, d.code) for d in found] == [(13, "VK430")]
+
+
+def test_the_query_named_by_the_step_and_the_q_written_must_agree():
+    text = ("[ “甲”, “乙” ]\n\n- 第 1 步：处理“甲”\n  Q1 匹配到 K1\n- 第 2 步：处理“乙”\n  Q3 匹配到 K1、K2、K3\n")
+    found = check(text).diagnostics
+    assert [(d.line, d.code, d.written, d.computed) for d in found] == [(6, "VK430", "Q3", "Q2")]

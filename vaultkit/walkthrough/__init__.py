@@ -103,15 +103,26 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
     causal = list(range(walk.base, t + 1))
     earlier = causal[:-1]
     where = f"step {step.number} (query {walk.name(t)}, position {t})"
+    matches = [listed for listed in step.lists if listed.role == "match"]
     for listed in step.lists:
         report.verified += 1
         if listed.role == "match":
             written = sorted({i.index for i in listed.items})
             if listed.query is not None and listed.query.index != t:
-                report.diagnostics.append(Diagnostic(
-                    rel, listed.query.line, listed.query.col, "VK430",
-                    f"{where}: the query is Q{t}, written Q{listed.query.index}",
-                    written=f"Q{listed.query.index}", computed=f"Q{t}"))
+                if step.query_from == "the step's token" and len(matches) == 1:
+                    report.diagnostics.append(Diagnostic(
+                        rel, listed.query.line, listed.query.col, "VK430",
+                        f"{where}: the query of the step that processes {walk.name(t)} is Q{t}, written Q{listed.query.index}",
+                        written=f"Q{listed.query.index}", computed=f"Q{t}"))
+                    continue
+                # a remark about another query: still causal for that query
+                q = listed.query.index
+                own = list(range(walk.base, q + 1))
+                if written != own:
+                    report.diagnostics.append(Diagnostic(
+                        rel, listed.line, listed.col, "VK430",
+                        f"with the causal mask Q{q} matches exactly {_names(walk, 'K', own)}; written {_names(walk, 'K', written)}",
+                        written=_names(walk, "K", written), computed=_names(walk, "K", own)))
                 continue
             if written != causal:
                 future = [p for p in written if p > t]

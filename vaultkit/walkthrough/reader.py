@@ -556,7 +556,7 @@ def read_walkthroughs(lines: list[Line]) -> tuple[list[Walkthrough], int]:
                 weights, unplaced = read_weights(line, tokens, base, step.query, target_re)
                 step.unread += unplaced
                 mix = read_mix(line)
-                if weights is not None and (mix is None or not any(p[1] is not None for p in mix.parts)):
+                if weights is not None:
                     step.weights.append(weights)
                 if mix is not None:
                     step.mixes.append(mix)
@@ -576,12 +576,16 @@ def _end_of_last(lines: list[Line], i: int) -> int:
     """Where the body of a walkthrough's last step ends: the next heading (of its level or
     above when the step is a heading), or the end of the top-level block (list) holding it."""
     level = lines[i].heading
+    block = lines[i].block
     for j in range(i + 1, len(lines)):
         line = lines[j]
         if line.heading and (not level or line.heading <= level):
             return j
-        if not level and line.block != lines[i].block:
-            return j
+        if not level and line.block != block:
+            # a step written as a paragraph goes on in the next blocks that state something
+            if line.code or not (ITEM_RE.search(line.text) or "%" in line.text):
+                return j
+            block = line.block
     return len(lines)
 
 
@@ -628,6 +632,12 @@ def _mask_row(line: Line) -> MaskRow | None:
     return MaskRow(line.number, line.col + len(line.text) - len(line.text.lstrip()), text, units, spaced)
 
 
+def _prefix(units: list[str]) -> int | None:
+    """How many units a row shows when it shows a prefix and masks the rest, else None."""
+    n = units.index(MASK) if MASK in units else len(units)
+    return n if all(u == MASK for u in units[n:]) else None
+
+
 def read_masks(lines: list[Line]) -> list[MaskPicture]:
     """Runs of consecutive lines like `我想买████`: one width, revealed units then █, and
     the revealed units agreeing position by position."""
@@ -641,6 +651,11 @@ def read_masks(lines: list[Line]) -> list[MaskPicture]:
             rows.pop(0)
         masked = sum(MASK in r.units for r in rows)
         if masked < 2 or len(rows) < 2:
+            return
+        # a staircase: most rows are a revealed prefix then masks, their prefixes growing
+        # (a masked token in the middle, as in BERT's fill-in, is another picture)
+        counts = [_prefix(r.units) for r in rows if _prefix(r.units) is not None]
+        if 2 * len(counts) < len(rows) or len(set(counts)) < 2 or counts != sorted(counts):
             return
         width = len(rows[0].units)
         seen: dict[int, str] = {}
@@ -710,6 +725,8 @@ def read_promises(lines: list[Line], blocks: list[tuple[int, int, str]], tokens)
     for line in lines:
         if line.code or line.heading:
             continue
+        if "下图" not in line.text and "below" not in line.text.lower():
+            continue
         m = next((m for m in PROMISE_RE.finditer(line.text) if not _quoted(line.text, m.start())), None)
         if not m:
             continue
@@ -762,14 +779,43 @@ def _figure_follows(blocks: list[tuple[int, int, str]], block: int, tokens) -> b
     return False
 
 
+ZH_STEP_QUICK_RE = re.compile(rf"第\s*(?:{NUMBER})\s*步")
+EN_PROMISE_QUICK_RE = re.compile(r"(?:figure|diagram|picture|image|shown|illustrated|drawn)\s+below")
+
+
+def _has_steps(text: str, lower: str) -> bool:
+    """A quick look: a line that could begin a step (the reader proper decides)."""
+    if "步" in text and ZH_STEP_QUICK_RE.search(text):
+        return True
+    if "step" not in lower:
+        return False
+    return any(STEP_RE.match(line.lstrip(" \t>*+#-0123456789.)|"))
+               for line in lower.split("\n") if "step" in line)
+
+
+ROUNDS_QUICK_RE = re.compile(r"轮|\bround\b", re.IGNORECASE)
+
+
 def read(text: str, tokens) -> Reading:
-    """Everything this reader reads in one note."""
+    """Everything this reader reads in one note (the note's lines are made only when a quick
+    look at its text finds something to read)."""
     reading = Reading()
     if not may_have(text):
         return reading
+    lower = text.lower()
+    steps = _has_steps(text, lower) and ("%" in text or ITEM_RE.search(text) is not None)
+    masks = MASK in text
+    rounds = bool(ROUNDS_QUICK_RE.search(text)) and ("输入" in text or "input" in lower)
+    promises = "下图" in text or ("below" in lower and EN_PROMISE_QUICK_RE.search(lower) is not None)
+    if not (steps or masks or rounds or promises):
+        return reading
     lines, blocks = note_lines(text, tokens)
-    reading.walkthroughs, reading.skipped = read_walkthroughs(lines)
-    reading.masks = read_masks(lines) if MASK in text else []
-    reading.rounds = read_rounds(lines)
-    reading.promises = read_promises(lines, blocks, tokens)
+    if steps:
+        reading.walkthroughs, reading.skipped = read_walkthroughs(lines)
+    if masks:
+        reading.masks = read_masks(lines)
+    if rounds:
+        reading.rounds = read_rounds(lines)
+    if promises:
+        reading.promises = read_promises(lines, blocks, tokens)
     return reading
