@@ -3,28 +3,25 @@
 from __future__ import annotations
 
 from vaultkit.site.build import build_command
-from vaultkit.site.math import render_math
-from vaultkit.site.transform import inline_display_math
+from vaultkit.site.math import block_math, inline_math
 
 from tests.test_site import render
 
 
-def test_display_math_sharing_a_line_with_words_becomes_inline_display_math():
-    text = "总量是 $$\\frac{a}{b}$$ 字节。"
-    start = text.index("$$")
-    assert inline_display_math(text, start, text.index("$$ ") + 2) == "\\(\\displaystyle \\frac{a}{b}\\)"
-    assert "总量是 \\(\\displaystyle \\frac{a}{b}\\) 字节。" in render("> [!note] 公式\n> " + text + "\n")
+def test_display_math_sharing_a_line_with_words_is_inline_display_math():
+    out = render("> [!note] 公式\n> 总量是 $$\\frac{a}{b}$$ 字节。\n")
+    assert '总量是 <span class="vk-math-inline" data-tex="\\displaystyle \\frac{a}{b}"><math' in out
 
 
 def test_display_math_alone_on_its_line_stays_a_block():
     out = render("> [!note] 公式\n> $$\\left(\\frac{a}{b}\\right)$$\n")
-    assert "$$\\left(\\frac{a}{b}\\right)$$" in out and "displaystyle" not in out
+    assert '<div class="vk-math" data-tex="\\left(\\frac{a}{b}\\right)"><math' in out and "displaystyle" not in out
 
 
 def test_mathml_keeps_the_tex_for_katex():
-    page = render_math('<p><span class="arithmatex">\\(a &lt; b\\)</span></p><div class="arithmatex">\\[\\sqrt{d}\\]</div>')
-    assert '<span class="vk-math-inline" data-tex="a &lt; b"><math' in page
-    assert '<div class="vk-math" data-tex="\\sqrt{d}"><math' in page and "<msqrt>" in page
+    assert inline_math("a < b").startswith('<span class="vk-math-inline" data-tex="a &lt; b"><math')
+    block = block_math("\\sqrt{d}")
+    assert block.startswith('<div class="vk-math" data-tex="\\sqrt{d}"><math') and "<msqrt>" in block
 
 
 def make_katex(folder):

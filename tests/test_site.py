@@ -1,22 +1,30 @@
-"""The site transform (Obsidian markdown -> Python-Markdown) and small end-to-end builds."""
+"""The page renderer (a note's tokens -> HTML) and small end-to-end builds."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from pymdownx.slugs import slugify
+
+from vaultkit.markdown import parse
 from vaultkit.site.build import build_command
-from vaultkit.site.transform import Site, Target, convert_callouts, escape_stray_dollars, split_spans, transform
+from vaultkit.site.note_html import Site, Target, render_note
 
 
 class FakeSite(Site):
     tags_page = "tags.md"
+    language = "en"
 
-    def __init__(self, notes: dict[str, str], attachments=(), unpublished=()):
+    def __init__(self, notes: dict[str, str], attachments=(), unpublished=(), strict_line_breaks=False):
         self.notes, self.attachments, self.unpublished = notes, set(attachments), set(unpublished)
+        self.strict_line_breaks = strict_line_breaks
 
-    def text(self, rel):
-        return self.notes[rel]
+    def tokens(self, rel):
+        return parse(self.notes[rel]), 0
+
+    def source_lines(self, rel):
+        return self.notes[rel].split("\n")
 
     def resolve(self, path, source):
         for rel in [*self.notes, *self.attachments]:
@@ -24,8 +32,8 @@ class FakeSite(Site):
                 return Target(None, "unpublished") if rel in self.unpublished else Target(rel)
         return Target(None, "missing")
 
-    def anchor(self, rel, heading):
-        return heading.lower().replace(" ", "-")
+    def slugify(self, text, separator):
+        return slugify(case="lower")(text, separator)
 
     def tag_anchor(self, tag):
         return "tag-" + tag.replace("/", "-")
@@ -33,19 +41,20 @@ class FakeSite(Site):
 
 def render(body: str, **kwargs) -> str:
     notes = {"dir/page.md": body, **kwargs.pop("notes", {})}
-    return transform(FakeSite(notes, **kwargs), "dir/page.md")
+    return render_note(FakeSite(notes, **kwargs), "dir/page.md").html
 
 
-def test_wikilinks_become_relative_links_to_notes():
-    out = render("see [[other]], [[other|别名]] and [[other#Some Heading]]", notes={"x/other.md": ""})
-    assert "[other](../x/other.md)" in out
-    assert "[别名](../x/other.md)" in out
-    assert "(../x/other.md#some-heading)" in out
+def test_wikilinks_become_relative_links_to_pages():
+    out = render("see [[other]], [[other|别名]] and [[other#Some Heading]]",
+                 notes={"x/other.md": "## Some Heading\n"})
+    assert '<a href="../../x/other/">other</a>' in out
+    assert '<a href="../../x/other/">别名</a>' in out
+    assert 'href="../../x/other/#some-heading"' in out
 
 
 def test_names_with_spaces_and_cjk_are_url_encoded():
-    out = render("[[K8s 笔记]]", notes={"dir/K8s 笔记.md": ""})
-    assert "(K8s%20%E7%AC%94%E8%AE%B0.md)" in out
+    out = render("[[K8s 笔记]] and [md](K8s%20笔记.md)", notes={"dir/K8s 笔记.md": ""})
+    assert out.count('href="../K8s%20%E7%AC%94%E8%AE%B0/"') == 2
 
 
 def test_missing_and_unpublished_links_are_plain_text_with_a_class():
@@ -56,14 +65,16 @@ def test_missing_and_unpublished_links_are_plain_text_with_a_class():
 
 
 def test_code_is_never_rewritten():
-    body = "```bash\nif [[ $# -gt 0 ]]; then echo %%x%%; fi\n```\n\ninline `[[a]]` and `$x$`\n"
-    assert render(body) == body
+    body = "```bash\nif [[ $# -gt 0 ]]; then echo %%x%%; fi\n```\n\ninline `[[a]]` and `$x$` and `a %% b`\n"
+    out = render(body)
+    assert "<code>[[a]]</code>" in out and "<code>$x$</code>" in out and "<code>a %% b</code>" in out
+    assert 'class="highlight"' in out and "%%x%%" in out and "vk-missing" not in out
 
 
 def test_image_embed_keeps_its_width():
     out = render("![[assets/fig.svg|1000]] ![[fig.svg|300x200]]", attachments={"assets/fig.svg"})
-    assert '![fig](../assets/fig.svg){ width="1000" }' in out
-    assert '{ width="300" height="200" }' in out
+    assert '<img alt="fig" src="../../assets/fig.svg" width="1000">' in out
+    assert 'width="300" height="200"' in out
 
 
 def test_note_heading_and_block_embeds_and_cycles():
@@ -74,15 +85,18 @@ def test_note_heading_and_block_embeds_and_cycles():
     }
     out = render("![[a#Part]]\n\n![[b#^blk]]\n\n![[loop]]", notes=notes)
     assert "part text" in out and "next text" not in out
-    assert "the block line" in out and "para one" not in out
+    assert "the block line" in out and "para one" not in out and 'id="^blk"' not in out
     assert "loop body" in out
     assert 'title="embed cycle"' in out
+    assert "<p><div" not in out  # an embed alone on its line is a block of its own
 
 
 def test_callouts_become_admonitions_nested_and_foldable():
-    out = convert_callouts("> [!warning]- 小心\n> outer\n> > [!tip] inner\n> > deep\n")
-    assert out.startswith('??? warning "小心"\n    outer\n    !!! tip "inner"\n        deep')
-    assert convert_callouts("> [!NOTE]\n> x").startswith("!!! note\n    x")
+    out = render("> [!warning]- 小心\n> outer\n> > [!tip] inner\n> > deep\n")
+    assert out.startswith('<details class="warning">\n<summary>小心</summary>\n<p>outer</p>\n'
+                          '<div class="admonition tip">\n<p class="admonition-title">inner</p>\n<p>deep</p>\n</div>\n</details>')
+    assert render("> [!NOTE]\n> x").startswith('<div class="admonition note">\n<p class="admonition-title">Note</p>')
+    assert render("- item\n\n  > [!tip] in a list\n  > text\n").count('class="admonition tip"') == 1
 
 
 def test_comments_and_inline_value_markers_are_stripped():
@@ -91,15 +105,15 @@ def test_comments_and_inline_value_markers_are_stripped():
     assert "value 0.35 ok" in out
 
 
-def test_dollar_amounts_stay_text_and_math_is_kept():
-    assert escape_stray_dollars("价格 $5 到 $10") == "价格 \\$5 到 \\$10"
-    pieces = split_spans("公式 $x^2$ 与 $$y$$ 以及 \\(z\\)，价格 $5 到 $10")
-    assert [p for protected, p in pieces if protected] == ["$x^2$", "$$y$$", "\\(z\\)"]
+def test_dollar_amounts_stay_text_and_math_is_mathml_with_its_tex():
+    assert render("价格 $5 到 $10") == "<p>价格 $5 到 $10</p>\n"
+    out = render("公式 $x^2$ 与 $$y$$ 以及 \\(z\\)")
+    assert out.count("<math") == 3 and 'data-tex="x^2"' in out and 'data-tex="\\displaystyle y"' in out
 
 
 def test_tags_link_to_the_tags_index():
     out = render("text #llm/attention here, not #123 nor a#b")
-    assert "[#llm/attention](../tags.md#tag-llm-attention){ .vk-tag }" in out
+    assert '<a class="vk-tag" href="../../tags/#tag-llm-attention">#llm/attention</a>' in out
     assert "#123" in out and "a#b" in out
 
 
@@ -108,6 +122,26 @@ def test_example_fence_becomes_a_card():
     out = render(body)
     assert "```" not in out and "vk-example" in out and "demo · attention" in out
     assert "<td>4</td>" in out and "<code>causal</code>" in out
+
+
+def test_lists_after_a_line_ordered_lists_and_indented_paragraphs_are_commonmark():
+    out = render("**现象：**\n- 入方向带宽高\n- 出方向带宽低\n\n1. one\n3) three\n\n- a\n\n  still a\n+ b\n")
+    assert out.count("<li>") == 6 and out.count("<ul>") == 3 and out.count("<ol") == 2  # `- a` then `+ b`: two lists
+    assert "<li>\n<p>a</p>\n<p>still a</p>\n</li>" in out
+
+
+def test_a_single_newline_is_a_line_break_unless_strict_line_breaks():
+    assert render("one\ntwo") == "<p>one<br />\ntwo</p>\n"
+    strict = render_note(FakeSite({"dir/page.md": "one\ntwo"}, strict_line_breaks=True), "dir/page.md")
+    assert strict.html == "<p>one\ntwo</p>\n"
+
+
+def test_headings_have_permalinks_and_make_the_table_of_contents():
+    note = render_note(FakeSite({"dir/page.md": "# Title\n\n## A `b`\n\n### C\n\n## A b\n"}), "dir/page.md")
+    assert '<h2 id="a-b">A <code>b</code><a class="headerlink" href="#a-b" title="Permanent link">&para;</a></h2>' in note.html
+    toc = note.toc()
+    assert [t["id"] for t in toc] == ["title"] and [t["id"] for t in toc[0]["children"]] == ["a-b", "a-b_1"]
+    assert toc[0]["children"][0]["children"][0]["id"] == "c"
 
 
 def _vault(root: Path) -> Path:

@@ -22,6 +22,7 @@ from .diagnostics import Diagnostic, Report, Summary
 from .examples import ExampleRunner, NoteOutcome, textmatrices
 from .figures import is_generated
 from .svgtext import SvgText, read_svg
+from .syntax.tags import inline_tags
 from .vault import MAX_NOTE_BYTES, Note, Source, Vault
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ class NoteResult:
     skipped_claims: int
     found_links: tuple = ()  # extract_links of the note, handed back by worker processes
     explained: tuple = ()  # each claim read or skipped, for `check --explain`
+    tags: tuple = ()  # the note's inline `#tags` (the site's tags index)
 
 
 class Pipeline:
@@ -123,6 +125,7 @@ class Pipeline:
             skipped_claims=claim_report.skipped + worked.skipped + walk.skipped,
             found_links=links.extract_links(note),
             explained=tuple(str(entry) for entry in claim_report.explained) + tuple(walk.explained),
+            tags=tuple(inline_tags(note.tokens)),
         )
 
     def fresh_text(self, rel: str) -> str:

@@ -46,6 +46,8 @@ class ObsidianSettings:
     - `app.json` `attachmentFolderPath` (`/` the vault root, `./` the note's folder, `./x` a
       folder under it, else a folder from the root) and `newLinkFormat` (`shortest`, `relative`,
       `absolute`): how `vaultkit fix` writes a repaired link;
+    - `app.json` `strictLineBreaks`: when true, a single newline joins lines (Obsidian's
+      default, false, shows it as a line break), on the site as in Obsidian's reading view;
     - `templates.json` `folder`: the core Templates plugin's folder (not checked, not published).
     """
 
@@ -53,6 +55,7 @@ class ObsidianSettings:
     attachment_folder: str | None = None  # None: `.obsidian/` does not say
     link_format: str | None = None  # None: `.obsidian/` does not say; links keep their style
     templates_folder: str | None = None
+    strict_line_breaks: bool = False
 
     @classmethod
     def load(cls, root: Path, problems: list[Diagnostic]) -> "ObsidianSettings":
@@ -66,6 +69,7 @@ class ObsidianSettings:
             attachment_folder=app["attachmentFolderPath"] if isinstance(app.get("attachmentFolderPath"), str) else None,
             link_format=link_format if link_format in ("shortest", "relative", "absolute") else None,
             templates_folder=folder.strip("/") if isinstance(folder, str) and folder.strip("/") else None,
+            strict_line_breaks=app.get("strictLineBreaks") is True,
         )
 
     def ignored(self, rel: str) -> str | None:

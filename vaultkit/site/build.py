@@ -59,10 +59,10 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
         if plugin is None:
             print("vaultkit: the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`", file=sys.stderr)
             return 2
-        if strict or not renders_alike(config):
-            build(config)  # MkDocs' own build counts the warnings --strict fails on
+        if renders_alike(config):
+            build_site(config)  # the pages of `mkdocs build`, rendered on every core
         else:
-            build_site(config)  # the same pages, rendered on every core
+            build(config)
         failure = None
     except ValueError as exc:
         print(f"vaultkit: {exc}", file=sys.stderr)

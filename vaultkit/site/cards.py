@@ -3,39 +3,30 @@
 from __future__ import annotations
 
 import html
-import re
 
 import yaml
 
 from ..vault import safe_load
 
-_FENCE = re.compile(r"\A(?P<prefix>[ \t]*)(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<body>.*?)^[ \t]*(?P=fence)[`~]*[ \t]*\n?\Z", re.S | re.M)
 
-
-def example_card(block: str) -> str:
-    """The card for a whole fenced block; the block unchanged when its YAML is unreadable."""
-    match = _FENCE.match(block)
-    if not match:
-        return block
-    prefix = match["prefix"]
-    body = "\n".join(line[len(prefix):] if line.startswith(prefix) else line for line in match["body"].split("\n"))
+def example_card(body: str) -> str | None:
+    """The card for a ```vaultkit block's YAML body; None when the YAML is unreadable."""
     try:
         data = safe_load(body)
     except yaml.YAMLError:
-        return block
+        return None
     if not isinstance(data, dict):
-        return block
+        return None
     title = " · ".join(str(data[k]) for k in ("id", "kind") if data.get(k) is not None) or "example"
     rows = "".join(
         f"<tr><th>{html.escape(str(key))}</th><td>{_value_html(value)}</td></tr>"
         for key, value in data.items()
         if key not in ("id", "kind")
     )
-    card = (
+    return (
         f'<div class="admonition example vk-example"><p class="admonition-title">{html.escape(title)}</p>'
-        f'<table class="vk-params"><tbody>{rows}</tbody></table></div>'
+        f'<table class="vk-params"><tbody>{rows}</tbody></table></div>\n'
     )
-    return f"\n{prefix}{card}\n\n"
 
 
 def _value_html(value) -> str:

@@ -8,12 +8,10 @@ an optional asset never fails `build --strict`.
 
 from __future__ import annotations
 
-import html
 import os
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from pymdownx.superfences import fence_code_format
 
 ENV_VAR = "VAULTKIT_MERMAID_JS"
 SITE_PATH = "assets/vaultkit/mermaid.min.js"
@@ -44,14 +42,3 @@ def notes_with_diagrams(notes) -> list[str]:
     """Vault paths of the notes that have a ```mermaid fence."""
     return [note.rel for note in notes if "mermaid" in note.text
             and any(tok.type == "fence" and tok.info.strip().split(" ")[0] == "mermaid" for tok in note.tokens)]
-
-
-def mermaid_fence(enabled: bool) -> dict:
-    """superfences' custom fence for ```mermaid: material's diagram markup, or a plain code block."""
-    if enabled:
-        return {"name": "mermaid", "class": "mermaid", "format": fence_code_format}
-    return {"name": "mermaid", "class": "language-mermaid", "format": _plain_code}
-
-
-def _plain_code(source, language, css_class, options, md, **kwargs):
-    return f'<pre class="{css_class}"><code>{html.escape(source)}</code></pre>'

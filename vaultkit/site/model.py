@@ -1,4 +1,4 @@
-"""The vault as the site sees it: published notes, fresh text, link targets, tags, backlinks."""
+"""The vault as the site sees it: published notes, fresh tokens, link targets, tags, backlinks."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Callable
 
-from ..links import LinkIndex, extract_links
+from ..links import LinkIndex
 from ..markdown import parse
 from ..pipeline import Pipeline
-from ..syntax.headings import find_section, sections, unique_anchors
+from ..syntax.headings import unique_anchors
+from ..syntax.tags import inline_tags
 from ..vault import Vault, is_excluded
-from .transform import _TAG, Site, Target, split_fences, split_spans, strip_comments
+from .note_html import Site, Target, directory_url
 
 
 class SiteModel(Site):
@@ -24,11 +25,14 @@ class SiteModel(Site):
         self.slugify = slugify
         self.tags_page = tags_page
         self.language = language  # the theme's: the tooltips of broken links follow it
+        self.strict_line_breaks = vault.settings.strict_line_breaks
         self.pipeline = pipeline or Pipeline(vault)
         self.index: LinkIndex = self.pipeline.index
         self.published = {
             rel: note for rel, note in vault.notes.items() if note.readable and note.published and not note.ignored
         }
+        self.generated: dict[str, str] = {}  # pages the site adds (home, tags): path -> markdown
+        self.page_urls: dict[str, str] = {}  # vault path -> site URL, as MkDocs' files have them
         self._texts: dict[str, str] = {}
         self._tokens: dict[str, list] = {}
         self._inline_tags: dict[str, list[str]] = {}
@@ -62,35 +66,35 @@ class SiteModel(Site):
         """Generated figures, freshly rendered: vault-relative path -> SVG text."""
         return self.pipeline.fresh_figures()
 
+    def page_url(self, rel: str) -> str:
+        return self.page_urls.get(rel) or directory_url(rel)
+
     # -- text --------------------------------------------------------------------------
 
     def text(self, rel: str) -> str:
         """The note's fresh text without its front matter."""
         if rel not in self._texts:
-            text = self.pipeline.fresh_text(rel)
             end = self.vault.notes[rel].front.end_line
             # split at \n only: str.splitlines also breaks at U+2028, \x0c, ... and would
             # leave front matter lines (and their secrets) in the page
-            self._texts[rel] = "\n".join(text.split("\n")[end:])
+            self._texts[rel] = "\n".join(self.source_lines(rel)[end:])
         return self._texts[rel]
 
+    def source_lines(self, rel: str) -> list[str]:
+        if rel in self.generated:
+            return self.generated[rel].split("\n")
+        return self.pipeline.fresh_text(rel).split("\n")
+
     def tokens(self, rel: str) -> tuple[list, int]:
-        """Tokens of the note's fresh text (its own when `fix` changes nothing), and where the
-        body begins in them."""
+        """Tokens of the note's fresh text (the ones `check` read when `fix` changes nothing),
+        and where the body begins in them."""
+        if rel in self.generated:
+            return parse(self.generated[rel]), 0
         if rel not in self._tokens:
             note = self.vault.notes[rel]
             text = self.pipeline.fresh_text(rel)
             self._tokens[rel] = note.tokens if text == note.text else parse(text)
         return self._tokens[rel], self.vault.notes[rel].front.end_line
-
-    def links(self, rel: str) -> list[dict]:
-        """The note's wikilinks as `check` found them when `fix` changes nothing (so a note
-        checked in a worker process is not parsed again), else from its fresh text."""
-        note = self.vault.notes[rel]
-        if self.pipeline.fresh_text(rel) != note.text:
-            return super().links(rel)
-        offset = note.front.end_line
-        return [{**vars(link), "line": link.line - offset} for link in extract_links(note)]
 
     # -- links -------------------------------------------------------------------------
 
@@ -103,19 +107,8 @@ class SiteModel(Site):
         if ignored:
             return Target(None, ignored)
         if rel.lower().endswith(".md"):
-            return Target(rel) if rel in self.published else Target(None, "unpublished")
+            return Target(rel) if rel in self.published or rel in self.generated else Target(None, "unpublished")
         return Target(rel) if rel in self.attachments else Target(None, "missing")
-
-    def anchor(self, rel: str, heading: str) -> str | None:
-        """The toc id of the heading `heading` names in note `rel` (the site's slugify of the
-        heading as a reader sees it, made unique like `toc` does), or None when it has none."""
-        tokens = self.tokens(rel)[0]
-        wanted = find_section(tokens, heading)
-        if wanted is None:
-            return None
-        found = sections(tokens)
-        anchors = unique_anchors([s.plain for s in found], lambda text: self.slugify(text, "-"))
-        return anchors[found.index(wanted)]
 
     def backlinks(self, rel: str) -> list[str]:
         """Published notes that link to `rel`."""
@@ -124,7 +117,14 @@ class SiteModel(Site):
     # -- tags --------------------------------------------------------------------------
 
     def tag_anchor(self, tag: str) -> str:
-        return "tag-" + self.slugify(tag.replace("/", "-"), "-")
+        """The id of the tag's heading on the tags page."""
+        return self._tag_anchors.get(tag) or self.slugify("#" + tag, "-")
+
+    @cached_property
+    def _tag_anchors(self) -> dict[str, str]:
+        tags = list(self.tags)
+        anchors = unique_anchors(["#" + tag for tag in tags], lambda text: self.slugify(text, "-"))
+        return dict(zip(tags, anchors))
 
     @cached_property
     def tags(self) -> dict[str, list[str]]:
@@ -132,23 +132,24 @@ class SiteModel(Site):
         by_tag: dict[str, set[str]] = defaultdict(set)
         for rel, note in self.published.items():
             if rel not in self._inline_tags:
-                self._inline_tags[rel] = inline_tags(self.text(rel))
+                self._inline_tags[rel] = self._note_tags(rel)
             for tag in note.tags + self._inline_tags[rel]:
                 by_tag[tag].add(rel)
         return {tag: sorted(by_tag[tag]) for tag in sorted(by_tag)}
 
 
+    def _note_tags(self, rel: str) -> list[str]:
+        """A note's inline tags: the check's, unless `fix` changes the note's text."""
+        result = self.pipeline.note(rel)
+        if result.text == self.vault.notes[rel].text:
+            return list(result.tags)
+        return inline_tags(self.tokens(rel)[0])
+
+    def heading_ids(self, rel: str) -> list[str]:
+        if rel == self.tags_page:  # the tags index: a heading per tag, with the tag's anchor
+            return [self.tag_anchor(tag) for tag in self.tags]
+        return super().heading_ids(rel)
+
+
 def is_excluded_path(rel: str) -> bool:
     return is_excluded(PurePosixPath(rel))
-
-
-def inline_tags(text: str) -> list[str]:
-    """`#tags` written in the body, outside code and math."""
-    found = []
-    for kind, chunk in split_fences(text):
-        if kind != "text":
-            continue
-        for protected, piece in split_spans(strip_comments(chunk)):
-            if not protected:
-                found.extend(m["tag"] for m in _TAG.finditer(piece))
-    return list(dict.fromkeys(found))

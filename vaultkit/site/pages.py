@@ -1,15 +1,18 @@
-"""Generated markdown: the tags index, the backlinks section, and the RSS feed."""
+"""Generated pages: the home page and the tags index (markdown, rendered like notes), the
+backlinks section of a note, and the RSS feed."""
 
 from __future__ import annotations
 
 import datetime as dt
 import html
+import posixpath
 import re
 from email.utils import format_datetime
 from pathlib import PurePosixPath
+from urllib.parse import quote
 
 from .model import SiteModel
-from .transform import url
+from .note_html import relative_url
 
 FIXED_DATE = dt.date(2000, 1, 1)  # for notes without a `date`, so builds are reproducible
 
@@ -59,21 +62,45 @@ def home_markdown(model: SiteModel, first_notes: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def tags_markdown(model: SiteModel, title: str) -> str:
-    lines = [f"# {title}", ""]
+def url(from_rel: str, to_rel: str) -> str:
+    """A relative markdown link from one vault file to another (the page renderer makes it
+    the link to the target's page)."""
+    return quote(posixpath.relpath(to_rel, posixpath.dirname(from_rel) or "."), safe="/")
+
+
+def tags_markdown(model: SiteModel) -> str:
+    """The tags index: a heading per tag (its id is `model.tag_anchor(tag)`), the notes under it.
+    The page's title is its navigation title."""
+    lines = []
     for tag, rels in model.tags.items():
-        lines += [f"## #{tag} {{ #{model.tag_anchor(tag)} }}", ""]
+        lines += [f"## \\#{_text(tag)}", ""]
         lines += [f"- [{_text(model.published[rel].title)}]({url(model.tags_page, rel)})" for rel in rels]
         lines.append("")
     return "\n".join(lines)
 
 
-def backlinks_markdown(model: SiteModel, rel: str, title: str) -> str:
+def front_tags_html(model: SiteModel, rel: str) -> str:
+    """The tags of a note's front matter, at the top of its page, as inline tags show."""
+    tags = model.published[rel].tags
+    if not tags:
+        return ""
+    to_tags = relative_url(model.page_url(model.tags_page), model.page_url(rel))
+    links = " ".join(f'<a class="vk-tag" href="{to_tags}#{quote(model.tag_anchor(tag), safe="")}">'
+                     f"#{html.escape(tag)}</a>" for tag in tags)
+    return f'<p class="vk-tags">{links}</p>\n'
+
+
+def backlinks_html(model: SiteModel, rel: str, title: str) -> str:
+    """The notes linking to `rel`, for the end of its page."""
     sources = model.backlinks(rel)
     if not sources:
         return ""
-    items = "\n".join(f"- [{_text(model.published[src].title)}]({url(rel, src)})" for src in sources)
-    return f'\n\n<div class="vk-backlinks" markdown="1">\n\n**{_text(title)}**\n\n{items}\n\n</div>\n'
+    here = model.page_url(rel)
+    items = "".join(
+        f'<li><a href="{relative_url(model.page_url(src), here)}">{html.escape(model.published[src].title)}</a></li>'
+        for src in sources
+    )
+    return f'<div class="vk-backlinks">\n<p><strong>{html.escape(title)}</strong></p>\n<ul>{items}</ul>\n</div>\n'
 
 
 def note_date(note) -> dt.date | None:
@@ -115,4 +142,5 @@ def feed_xml(model: SiteModel, site_name: str, site_url: str, page_urls: dict[st
 
 
 def _text(text: str) -> str:
-    return text.replace("[", "\\[").replace("]", "\\]")
+    """Text that markdown shows as written."""
+    return re.sub(r"([\\`*_\[\]<>#=%$!|~])", r"\\\1", text)

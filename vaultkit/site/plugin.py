@@ -1,6 +1,8 @@
 """The vaultkit MkDocs plugin: publishes an Obsidian vault (docs_dir) with mkdocs-material.
 
-Thin: the logic lives in `model`, `transform`, `pages`, `math`, `nav` and `mermaid`.
+Thin: pages are rendered from the notes' tokens by `note_html` (Python-Markdown renders none
+of them); the vault as the site sees it is `model`; `pages`, `nav`, `mermaid` and `katex` do
+the rest, and `mkdocs_glue` holds what vaultkit needs of MkDocs' and material's internals.
 """
 
 from __future__ import annotations
@@ -20,15 +22,14 @@ from pymdownx.slugs import slugify as pymdownx_slugify
 
 from ..pipeline import Pipeline
 from ..vault import Vault
-from . import pages
+from . import mkdocs_glue, pages
 from .katex import SITE_DIR as KATEX_DIR
 from .katex import find_katex_dist, katex_files
-from .math import render_math
 from .mermaid import SITE_PATH as MERMAID_PATH
-from .mermaid import find_mermaid_js, mermaid_fence, missing_note, notes_with_diagrams
+from .mermaid import find_mermaid_js, missing_note, notes_with_diagrams
 from .model import SiteModel
 from .nav import build_nav, nav_order
-from .transform import transform
+from .note_html import RenderedNote, render_note
 
 log = get_plugin_logger(__name__)
 
@@ -63,21 +64,6 @@ ASSETS = Path(__file__).parent / "assets"
 CSS_PATH = "assets/vaultkit/vaultkit.css"
 JS_PATH = "assets/vaultkit/vaultkit.js"
 FEED_PATH = "feed.xml"
-
-# Extensions the transform's output needs, with the options it relies on.
-EXTENSIONS: dict[str, dict] = {
-    "toc": {"permalink": True},
-    "tables": {},
-    "attr_list": {},
-    "md_in_html": {},
-    "admonition": {},
-    "pymdownx.details": {},
-    "pymdownx.superfences": {},
-    "pymdownx.arithmatex": {"generic": True, "smart_dollar": True},
-    "pymdownx.mark": {},
-    "pymdownx.tilde": {},
-    "pymdownx.tasklist": {"custom_checkbox": True},
-}
 
 
 class VaultkitConfig(Config):
@@ -143,15 +129,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 config.theme["features"] = [*features, "navigation.prune"]
 
     def _configure_markdown(self, config) -> None:
-        for name, options in EXTENSIONS.items():
-            if name not in config.markdown_extensions:
-                config.markdown_extensions.append(name)
-            merged = config.mdx_configs.setdefault(name, {})
-            for key, value in options.items():
-                merged.setdefault(key, value)
-        toc = config.mdx_configs["toc"]
-        toc.setdefault("slugify", pymdownx_slugify(case="lower"))
-        self.slugify = toc["slugify"]
+        """The heading anchors of pages (the `toc` extension's `slugify` when mkdocs.yml sets
+        one), and the optional assets."""
+        self.slugify = (config.mdx_configs.get("toc") or {}).get("slugify") or pymdownx_slugify(case="lower")
         # Optional assets from npm, looked for from the config's folder up. Absent, they are
         # no problem; a variable that names something absent is a warning (--strict fails).
         start = Path(config.config_file_path or config.docs_dir).resolve().parent
@@ -166,8 +146,6 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             log.warning(str(exc))
             dist = None
         self.katex = katex_files(dist) if dist else {}
-        fences = config.mdx_configs["pymdownx.superfences"].setdefault("custom_fences", [])
-        fences[:] = [f for f in fences if f.get("name") != "mermaid"] + [mermaid_fence(bool(self.mermaid_js))]
 
     def on_files(self, files: Files, config) -> Files:
         model = self.model
@@ -182,13 +160,14 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             if model.publishes(rel):
                 files.remove(files.get_file_from_path(rel))
                 files.append(File.generated(config, rel, content=svg))
-        tags = pages.tags_markdown(model, self.config.tags_title)
+        model.generated = {self.config.tags_page: pages.tags_markdown(model)}
         if self.home:
             firsts: dict[str, str] = {}
             for rel in nav_order(model.published):
                 firsts.setdefault(rel.split("/", 1)[0] if "/" in rel else "", rel)
-            files.append(File.generated(config, self.home, content=pages.home_markdown(model, firsts)))
-        files.append(File.generated(config, self.config.tags_page, content=tags))
+            model.generated[self.home] = pages.home_markdown(model, firsts)
+        for rel, markdown in model.generated.items():
+            files.append(File.generated(config, rel, content=markdown))
         files.append(File.generated(config, CSS_PATH, abs_src_path=str(ASSETS / "vaultkit.css")))
         if self.mermaid_js:
             files.append(File.generated(config, MERMAID_PATH, abs_src_path=str(self.mermaid_js)))
@@ -196,33 +175,42 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             files.append(File.generated(config, site_path, abs_src_path=str(path)))
         files.append(File.generated(config, JS_PATH, abs_src_path=str(ASSETS / "vaultkit.js")))
         self.files = files
+        model.page_urls = {file.src_uri: file.url for file in files}
         self.progress = Progress(len(files.documentation_pages()), self.show_progress)
         return files
 
     def on_nav(self, nav, config, files):
-        """Every page gets its note's front matter before any page is rendered, as `mkdocs
-        build` has it once all pages are read: the theme's navigation shows other pages'
-        `status`, `icon` and `subtitle`, so a page rendered alone needs them too."""
-        for page in nav.pages:
-            note = self.model.published.get(page.file.src_uri)
+        """Every page of the vault is rendered by vaultkit, and gets its note's front matter
+        before any page is rendered, as `mkdocs build` has it once all pages are read: the
+        theme's navigation shows other pages' `status`, `icon` and `subtitle`, so a page
+        rendered alone needs them too."""
+        mkdocs_glue.searches(config)
+        for file in files.documentation_pages():
+            page, rel = file.page, file.src_uri
+            note = self.model.published.get(rel)
+            if note is not None or rel in self.model.generated:
+                mkdocs_glue.adopt(page, self.render_page)
             if note is not None and not page.meta:
                 page.meta = dict(note.front.data)
         return nav
 
     def on_page_markdown(self, markdown, page, config, files):
         self.progress.step()
-        rel = page.file.src_uri
-        note = self.model.published.get(rel)
-        if note is None:
-            return markdown
-        page.meta["title"] = note.title
-        page.meta["tags"] = note.tags
-        page.update_date = (pages.note_date(note) or pages.FIXED_DATE).isoformat()
-        body = transform(self.model, rel)
-        return body + pages.backlinks_markdown(self.model, rel, self.config.backlinks_title)
+        note = self.model.published.get(page.file.src_uri)
+        if note is not None:
+            page.meta["title"] = note.title
+            page.meta["tags"] = note.tags
+            mkdocs_glue.set_update_date(page, (pages.note_date(note) or pages.FIXED_DATE).isoformat())
+        return markdown
 
-    def on_page_content(self, html, page, config, files):
-        return render_math(html)
+    def render_page(self, page) -> RenderedNote:
+        """A page's HTML, table of contents and search sections, from its note's tokens."""
+        model, rel = self.model, page.file.src_uri
+        rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
+        if rel in model.published:
+            rendered.html = (pages.front_tags_html(model, rel) + rendered.html
+                             + pages.backlinks_html(model, rel, self.config.backlinks_title))
+        return rendered
 
     def on_build_error(self, error):
         self._restore_gc()

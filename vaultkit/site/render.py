@@ -4,10 +4,9 @@ when requested).
 
 It uses MkDocs' public pieces (get_files, get_navigation, Page.read_source and render,
 get_context, the plugin events) in the order `mkdocs build` runs them, so its pages have the
-bytes of `mkdocs build`'s (tests/test_serve.py and tests/test_site.py compare them). The
-internals relied on: material's search plugin keeps the entries of the pages it saw in
-`search_index.entries` and writes them in `on_post_build`; MkDocs' `Page.update_date` feeds
-the sitemap.
+bytes of `mkdocs build`'s (tests/test_serve.py and tests/test_site.py compare them); the
+internals it needs are in `mkdocs_glue`. A strict build fails, as `mkdocs build --strict`
+does, when anything (in any worker) logged a warning.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from __future__ import annotations
 import gc
 import gzip
 import io
+import logging
 import multiprocessing
 import os
 import signal
@@ -22,12 +22,16 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from urllib.parse import urlsplit
 
+from collections import Counter
+
 from mkdocs import utils
 from mkdocs.commands.build import get_context
+from mkdocs.exceptions import Abort
 from mkdocs.structure.files import File, Files, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
 from material.plugins.search.plugin import SearchPlugin as MaterialSearch
 
+from . import mkdocs_glue
 from .plugin import Progress
 
 PAGES_PER_TASK = 16  # pages a worker renders per task: few round trips, even shares
@@ -46,7 +50,7 @@ class SiteRenderer:
         self.plugin.show_progress = False
         self.config = config = config.plugins.on_config(config)
         config.plugins.on_pre_build(config=config)
-        self.search = next((p for p in config.plugins.values() if isinstance(p, MaterialSearch)), None)
+        self.search = next(iter(mkdocs_glue.searches(config)), None)
         self.env = config.theme.get_env()
         self.theme_files = Files([])  # the theme's static files, listed once
         self.theme_files.add_files_from_theme(self.env, config)
@@ -81,7 +85,7 @@ class SiteRenderer:
             page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
         finally:
             self.plugin.model = model
-        entries = self.search.search_index.entries if self.search else []
+        entries = mkdocs_glue.page_entries(self.search) if self.search else []
         start = len(entries)
         page.active = True
         try:
@@ -123,15 +127,30 @@ def renders_alike(config) -> bool:
     return not config.extra_templates and all(isinstance(plugin, MaterialSearch) for plugin in searches)
 
 
+class WarningCount(logging.Handler):
+    """Counts what is logged at WARNING or above, by level name (what `--strict` fails on)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.counts: Counter[str] = Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.counts[record.levelname] += 1
+
+
 def build_site(config, jobs: int | None = None) -> None:
     """`mkdocs build` of the vault with its pages rendered in `jobs` forked worker processes
-    (None: one per CPU), each writing its pages; the output is byte-identical to `mkdocs build`."""
-    renderer = SiteRenderer(config)
-    config = renderer.config
+    (None: one per CPU), each writing its pages; the output is byte-identical to `mkdocs build`,
+    and with `config.strict` it fails as `mkdocs build --strict` does."""
+    warnings = WarningCount()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(warnings)
     try:
+        renderer = SiteRenderer(config)
+        config = renderer.config
         utils.clean_directory(config.site_dir)
         renderer.files.copy_static_files()
-        entries = _render_all(renderer, jobs)
+        entries = _render_all(renderer, jobs, warnings)
         pages = {file.dest_uri for file in renderer.doc_files}
         for name in config.theme.static_templates:
             if name not in pages:  # `mkdocs build` writes templates first: a page of that name wins
@@ -139,14 +158,20 @@ def build_site(config, jobs: int | None = None) -> None:
         if renderer.search is not None:
             renderer.search.search_index.entries = entries
         config.plugins.on_post_build(config=config)
+        if config.strict and warnings.counts:
+            counts = ", ".join(f"{n} {level.lower()}s" for level, n in sorted(warnings.counts.items()))
+            raise Abort(f"Aborted with {counts} in strict mode!")
     except Exception as error:
         config.plugins.on_build_error(error=error)
         raise
+    finally:
+        logger.removeHandler(warnings)
 
 
-def _render_all(renderer: SiteRenderer, jobs: int | None) -> list:
+def _render_all(renderer: SiteRenderer, jobs: int | None, warnings: WarningCount) -> list:
     """Render and write every page; their search entries in page order. Workers send back
-    only each page's entries and update date (the sitemap needs it)."""
+    only each page's entries and update date (the sitemap needs it), and the warnings they
+    logged (already shown by the worker) are counted in `warnings`."""
     pages = renderer.doc_files
     progress = Progress(len(pages))
     if jobs is None:
@@ -158,16 +183,17 @@ def _render_all(renderer: SiteRenderer, jobs: int | None) -> list:
     # The first pages are rendered here, before any fork: the theme's templates get compiled
     # and the search's word segmenter loads its dictionary once, not once per worker.
     for chunk in chunks[:1] if jobs > 1 else chunks:
-        results.extend(_render_chunk(chunk, renderer))
+        results.extend(_render_chunk(chunk, renderer)[0])
         for _ in chunk:
             progress.step()
     if jobs > 1 and len(chunks) > 1:
         gc.collect()
         gc.freeze()  # the workers share the parent's objects; untouched, they are never copied
-        pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("fork"), _adopt, (renderer,))
+        pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("fork"), _adopt, (renderer, warnings))
         try:
-            for chunk in pool.map(_render_chunk, chunks[1:]):
+            for chunk, counts in pool.map(_render_chunk, chunks[1:]):
                 results.extend(chunk)
+                warnings.counts.update(counts)
                 for _ in chunk:
                     progress.step()
         finally:
@@ -196,18 +222,24 @@ def _write_template(renderer: SiteRenderer, name: str) -> None:
         utils.write_file(buffer.getvalue(), f"{path}.gz")
 
 
-_worker_renderer: SiteRenderer | None = None
+_worker: tuple[SiteRenderer, WarningCount] | None = None
 
 
-def _adopt(renderer: SiteRenderer) -> None:
-    """Set up a worker: the renderer whose pages it renders; Ctrl-C is for the parent."""
+def _adopt(renderer: SiteRenderer, warnings: WarningCount) -> None:
+    """Set up a worker: the renderer whose pages it renders, the warning count it inherited
+    (started again); Ctrl-C is for the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    global _worker_renderer
-    _worker_renderer = renderer
+    global _worker
+    warnings.counts.clear()
+    _worker = renderer, warnings
 
 
-def _render_chunk(indices: range, renderer: SiteRenderer | None = None) -> list[tuple[str, list]]:
-    renderer = renderer or _worker_renderer
+def _render_chunk(indices: range, renderer: SiteRenderer | None = None) -> tuple[list[tuple[str, list]], Counter]:
+    """Render and write pages; their update dates and search entries, and the warnings the
+    worker logged meanwhile."""
+    warnings = None
+    if renderer is None:
+        renderer, warnings = _worker
     out = []
     for i in indices:
         file = renderer.doc_files[i]
@@ -215,4 +247,7 @@ def _render_chunk(indices: range, renderer: SiteRenderer | None = None) -> list[
         if html.strip():
             utils.write_file(html, file.abs_dest_path)
         out.append((file.page.update_date, entries))
-    return out
+    counts = Counter()
+    if warnings is not None:
+        counts, warnings.counts = warnings.counts, Counter()
+    return out, counts

@@ -38,6 +38,12 @@ def _render(self, tokens, idx, options, env) -> str:
     return f'<span class="tag">{escape(tokens[idx].content)}</span>'
 
 
+def inline_tags(tokens) -> list[str]:
+    """The `#tags` of a note's tokens, in order, each once."""
+    found = [child.meta["tag"] for token in tokens for child in token.children or () if child.type == "tag"]
+    return list(dict.fromkeys(found))
+
+
 def tags_plugin(md: MarkdownIt) -> None:
     register_inline(md, "#", _tag)
     md.add_render_rule("tag", _render)

@@ -1,0 +1,87 @@
+"""Every MkDocs and mkdocs-material internal vaultkit relies on, in one place.
+
+vaultkit renders pages itself (from the notes' tokens) but publishes them through MkDocs 1.6 and
+material 9, and needs of them what their public API does not give:
+
+- MkDocs' `Page.render` runs Python-Markdown: a vaultkit page (`VaultPage`) renders with
+  vaultkit's renderer instead and fills what `Page.render` fills (`content`, `toc`,
+  `present_anchor_ids`, `links_to_anchors`);
+- material's search parses each page's HTML into sections: `TokenSearch` gives it the sections
+  read from the tokens instead (material's `Section`, `Element` and `create_entry_for_section`
+  make the entries, so they are the entries material makes: title fallback, Chinese words
+  segmented with jieba, tags, boost);
+- material's search keeps the entries of the pages it saw in `search_index.entries` and writes
+  them in `on_post_build` (a page rendered in a worker sends its entries back);
+- MkDocs' `Page.update_date` feeds the sitemap.
+
+tests/test_site_internals.py checks each of these against the installed versions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from material.plugins.search.plugin import Element, SearchIndex, SearchPlugin
+from material.plugins.search.plugin import Section as MaterialSection
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+
+from .note_html import RenderedNote
+
+
+class VaultPage(Page):
+    """A page whose HTML vaultkit renders (`render_note` is set by `adopt`)."""
+
+    render_note: Callable[[Page], RenderedNote]
+
+    def render(self, config, files) -> None:
+        note = self.render_note(self)
+        self.content = note.html
+        self.toc = get_toc(note.toc())
+        self.present_anchor_ids = set(note.anchor_ids)
+        self.links_to_anchors = {}
+        self.search_sections = note.sections
+
+
+def adopt(page: Page, render_note: Callable[[Page], RenderedNote]) -> None:
+    """Make `page` (made by MkDocs' navigation) a `VaultPage` rendered by `render_note`."""
+    page.__class__ = VaultPage
+    page.render_note = render_note
+
+
+class TokenSearch(SearchIndex):
+    """Material's search index, fed vaultkit's sections for vaultkit's pages."""
+
+    def add_entry_from_context(self, page) -> None:
+        sections = getattr(page, "search_sections", None)
+        if sections is None:
+            return super().add_entry_from_context(page)
+        if (page.meta.get("search") or {}).get("exclude"):
+            return
+        for section in sections:
+            found = MaterialSection(Element("h1" if section.id is None else "h2"))
+            found.id = section.id
+            found.title = [section.title] if section.title else []
+            found.text = [section.text]
+            self.create_entry_for_section(found, page.toc, page.url, page)
+
+
+def searches(config) -> list[SearchPlugin]:
+    """Material's search plugins of a config (each made to read vaultkit's sections)."""
+    found = [plugin for plugin in config.plugins.values() if isinstance(plugin, SearchPlugin)]
+    for plugin in found:
+        index = getattr(plugin, "search_index", None)
+        if index is not None and not isinstance(index, TokenSearch):
+            plugin.search_index = TokenSearch(**index.config)
+    return found
+
+
+def page_entries(search: SearchPlugin) -> list:
+    """The entries the search plugin holds (pages seen since they were last taken)."""
+    return search.search_index.entries
+
+
+def set_update_date(page: Page, date: str) -> None:
+    """The date the sitemap gives the page (MkDocs reads `Page.update_date`)."""
+    page.update_date = date
+
