@@ -1,28 +1,32 @@
 #!/usr/bin/env python3
-"""Site build time, as ratios measured in one run (the machine is shared and noisy).
+"""Site build time and memory, as ratios measured in one run (the machine is shared and noisy).
 
-    .venv/bin/python bench/bench_build.py [--vault V] [--copies 8] [--large N] [--bare] [--zensical EXE]
+    .venv/bin/python bench/bench_build.py [--vault V] [--copies 8] [--large 45] [--bare] [--zensical EXE]
 
-- scale: `vaultkit build` of VAULT (default ../shared/corpus/vault146) and of `--copies` renamed
-  copies of it in one vault (../shared/tools/make_large_vault.py); target copies-vault / vault
-  <= 1.075 × copies (8.6× for 8). `--large N` also times a vault of N copies (45 ≈ 6,500 notes)
-  and prints its time per note against VAULT's.
+- scale: a clean `vaultkit build` (fresh output folder) of VAULT (default ../shared/corpus/vault146)
+  and of `--copies` and `--large` renamed copies of it in one vault each
+  (../shared/tools/make_large_vault.py; `--large 0` leaves that one out). Each build prints wall
+  seconds, CPU seconds and peak RSS, both of its worker processes too, then each size against
+  VAULT's. Targets: copies / vault <= 1.075 × copies in wall time (8.6× for 8); issue 20 asks
+  45 copies in <= 150 s with <= 1.5 GB peak RSS, and VAULT in <= 0.6× the time it took before.
 - `--bare`: vaultkit against plain mkdocs-material with the same extensions on the same pages.
 - `--zensical EXE`: vaultkit against `zensical build` (EXE from a separate venv) of a copy of
   VAULT with material, zh search and material's recommended markdown extensions.
 
-Every vault is copied or generated under a temp dir; builds run in subprocesses.
+Every vault is copied or generated under a temp dir; builds run in subprocesses. Peak RSS is
+`ru_maxrss` of RUSAGE_CHILDREN in a small process that only runs the build: the largest
+resident set of the build or any of its workers.
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -47,26 +51,41 @@ RECOMMENDED = [
 
 def run(command: list[str], cwd: Path | None = None) -> float:
     """Wall-clock seconds of the command."""
-    return timed(command, cwd)[0]
-
-
-def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float]:
-    """(wall-clock, CPU) seconds of the command; CPU counts its worker processes too and is
-    barely moved by other people's load on a shared machine."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return time.perf_counter() - start
+
+
+# Runs argv[1:] and prints its wall seconds, CPU seconds and peak RSS (KiB), its children included:
+# a fresh process, so the peak is this command's alone.
+MEASURE = """
+import resource, subprocess, sys, time
+start = time.perf_counter()
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+wall = time.perf_counter() - start
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+"""
+
+
+@dataclass
+class Measure:
+    notes: int
+    wall: float  # seconds
+    cpu: float  # seconds, workers included
+    rss: float  # MB, the largest process
 
 
 def vaultkit_build(vault: Path, out: Path) -> float:
     return run([sys.executable, "-m", "vaultkit", "build", str(vault), "-o", str(out)])
 
 
-def vaultkit_build_timed(vault: Path, out: Path) -> tuple[float, float]:
-    return timed([sys.executable, "-m", "vaultkit", "build", str(vault), "-o", str(out)])
+def measured_build(vault: Path, out: Path) -> Measure:
+    """A clean build of `vault` into `out`, measured in a process of its own."""
+    command = [sys.executable, "-m", "vaultkit", "build", str(vault), "-o", str(out)]
+    result = subprocess.run([sys.executable, "-c", MEASURE, *command], check=True, capture_output=True, text=True)
+    wall, cpu, rss_kib = map(float, result.stdout.split())
+    return Measure(notes_in(vault), wall, cpu, rss_kib / 1024)
 
 
 def notes_in(vault: Path) -> int:
@@ -87,26 +106,25 @@ def write_config(folder: Path, plugins: list[str], extensions: list) -> Path:
 
 
 def scale(source: Path, tmp: Path, copies: int, large: int) -> None:
-    small, big = tmp / "small" / "vault", tmp / f"x{copies}"
-    shutil.copytree(source, small)
-    subprocess.run([sys.executable, str(MAKE_LARGE), str(source), str(big), str(copies)], check=True,
-                   stdout=subprocess.DEVNULL)
-    t_small, cpu_small = vaultkit_build_timed(small, tmp / "site-small")
-    t_big, cpu_big = vaultkit_build_timed(big, tmp / "site-big")
-    n_small, n_big = notes_in(small), notes_in(big)
-    print(f"vaultkit build, {n_small} notes: {t_small:.1f} s ({cpu_small:.1f} s CPU); "
-          f"{n_big} notes: {t_big:.1f} s ({cpu_big:.1f} s CPU)")
-    print(f"  {n_big / n_small:.0f}x the notes took {t_big / t_small:.2f}x the time, {cpu_big / cpu_small:.2f}x the CPU "
-          f"(target <= {1.075 * copies:.1f}x)")
-    if large:
-        huge = tmp / f"x{large}"
-        subprocess.run([sys.executable, str(MAKE_LARGE), str(source), str(huge), str(large)], check=True,
-                       stdout=subprocess.DEVNULL)
-        shutil.rmtree(big)
-        t_huge = vaultkit_build(huge, tmp / "site-huge")
-        n_huge = notes_in(huge)
-        print(f"vaultkit build, {n_huge} notes: {t_huge:.1f} s = {t_huge / t_small:.1f}x the time of "
-              f"{n_small} notes for {n_huge / n_small:.1f}x the notes")
+    sizes = [1, copies] + ([large] if large else [])
+    measures = {}
+    print("vaultkit build, clean:")
+    for n in sizes:
+        vault = tmp / f"x{n}" / "vault"
+        if n == 1:
+            shutil.copytree(source, vault)
+        else:
+            subprocess.run([sys.executable, str(MAKE_LARGE), str(source), str(vault), str(n)], check=True,
+                           stdout=subprocess.DEVNULL)
+        m = measures[n] = measured_build(vault, tmp / f"x{n}" / "site")
+        shutil.rmtree(tmp / f"x{n}")
+        print(f"  {n:>3}x: {m.notes:>5} notes  {m.wall:7.1f} s wall  {m.cpu:7.1f} s CPU  {m.rss:7.0f} MB peak RSS")
+    one = measures[1]
+    for n in sizes[1:]:
+        m = measures[n]
+        target = f" (target <= {1.075 * n:.1f}x)" if n == copies else ""
+        print(f"  {n}x / 1x: {m.notes / one.notes:.0f}x the notes took {m.wall / one.wall:.2f}x the wall time{target}, "
+              f"{m.cpu / one.cpu:.2f}x the CPU, {m.rss / one.rss:.2f}x the peak RSS")
 
 
 def bare(source: Path, tmp: Path) -> None:
@@ -134,7 +152,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vault", type=Path, default=CORPUS)
     parser.add_argument("--copies", type=int, default=8)
-    parser.add_argument("--large", type=int, default=0, help="also time a vault of this many copies")
+    parser.add_argument("--large", type=int, default=45, help="also build a vault of this many copies (0: none)")
     parser.add_argument("--bare", action="store_true")
     parser.add_argument("--zensical", metavar="EXE")
     parser.add_argument("--no-scale", action="store_true")

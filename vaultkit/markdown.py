@@ -1,4 +1,4 @@
-"""The one markdown parser of vaultkit: CommonMark + GFM tables/strikethrough + the
+"""The one markdown parser of vaultkit: CommonMark + GFM tables/strikethrough/autolinks + the
 mdit-py-plugins vaultkit needs + every Obsidian syntax in `vaultkit.syntax`.
 
 `parse(text)` parses a whole note (front matter included) so token line maps are absolute.
@@ -14,6 +14,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
+from .syntax.autolinks import autolinks_plugin
 from .syntax.blockids import block_ids_plugin
 from .syntax.callouts import callouts_plugin
 from .syntax.comments import comments_plugin
@@ -30,6 +31,7 @@ def make_parser() -> MarkdownIt:
     """A fresh parser with every plugin; renderers of the Obsidian tokens are plain defaults
     that the site may replace (`md.add_render_rule`)."""
     md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    md.use(autolinks_plugin)
     md.use(front_matter_plugin).use(footnote_plugin).use(tasklists_plugin).use(math_plugin)
     md.use(wikilinks_plugin).use(table_pipes_plugin).use(comments_plugin).use(tags_plugin)
     md.use(highlight_plugin).use(callouts_plugin).use(block_ids_plugin).use(headings_plugin)

@@ -247,4 +247,6 @@ def _adopt(pipeline: Pipeline) -> None:
 
 
 def _note_in_worker(rel: str) -> NoteResult:
-    return _worker_pipeline.note(rel)
+    result = _worker_pipeline.note(rel)
+    _worker_pipeline.vault.notes[rel].release_tokens()  # memory stays bounded on large vaults
+    return result

@@ -341,6 +341,10 @@ class Note:
 
         return parse(self.text)
 
+    def release_tokens(self) -> None:
+        """Free the tokens (a worker does, once done with the note); they are parsed again if asked for."""
+        self.__dict__.pop("tokens", None)
+
 
 def _walk(root: Path, problems: list[Diagnostic]):
     """Yield (rel, path) for every regular file in the vault; symlinks out of it, dangling or

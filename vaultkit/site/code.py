@@ -11,24 +11,30 @@ from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
-# One formatter for every block: making one per block costs more than highlighting most blocks.
-_FORMATTER = HtmlFormatter(cssclass="highlight", wrapcode=True)
+@lru_cache(maxsize=None)
+def _formatter(language: str) -> HtmlFormatter:
+    """One formatter per language class: making one per block costs more than highlighting
+    most blocks."""
+    css = f"language-{html.escape(language)} highlight" if language else "highlight"
+    return HtmlFormatter(cssclass=css, wrapcode=True)
 
 
 @lru_cache(maxsize=None)
 def _lexer(language: str) -> Lexer:
+    """The lexer of a language name; blank lines at either end are kept, as written."""
     try:
-        return get_lexer_by_name(language) if language else TextLexer()
+        return get_lexer_by_name(language, stripnl=False) if language else TextLexer(stripnl=False)
     except ClassNotFound:
-        return TextLexer()
+        return TextLexer(stripnl=False)
 
 
 def highlight_code(code: str, language: str) -> str:
-    """`<div class="highlight"><pre><span></span><code>…</code></pre></div>` for a block of
-    `language` (a name Pygments does not know is plain text)."""
+    """`<div class="language-X highlight"><pre><span></span><code>…</code></pre></div>` for a
+    block of `language` (a name Pygments does not know is plain text)."""
+    formatter = _formatter(language)
     if not code:
-        return '<div class="highlight"><pre><span></span><code></code></pre></div>'
+        return f'<div class="{formatter.cssclass}"><pre><span></span><code></code></pre></div>'
     try:
-        return highlight(code, _lexer(language.lower()), _FORMATTER)
+        return highlight(code, _lexer(language.lower()), formatter)
     except Exception:  # a lexer that fails on odd input: the code as plain text
-        return f'<div class="highlight"><pre><span></span><code>{html.escape(code)}</code></pre></div>'
+        return f'<div class="{formatter.cssclass}"><pre><span></span><code>{html.escape(code)}</code></pre></div>'

@@ -8,8 +8,9 @@ material 9, and needs of them what their public API does not give:
   `present_anchor_ids`, `links_to_anchors`);
 - material's search parses each page's HTML into sections: `TokenSearch` gives it the sections
   read from the tokens instead (material's `Section`, `Element` and `create_entry_for_section`
-  make the entries, so they are the entries material makes: title fallback, Chinese words
-  segmented with jieba, tags, boost);
+  make the entries, so they are the entries material makes: title fallback, tags, boost), and
+  segments Chinese words as material's `_segment_chinese` does (jieba on each run of Han
+  characters), each distinct run once;
 - material's search keeps the entries of the pages it saw in `search_index.entries` and writes
   them in `on_post_build` (a page rendered in a worker sends its entries back);
 - MkDocs' `Page.update_date` feeds the sitemap.
@@ -20,6 +21,10 @@ tests/test_site_internals.py checks each of these against the installed versions
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
+
+import jieba
+from backrefs import bre
 
 from material.plugins.search.plugin import Element, SearchIndex, SearchPlugin
 from material.plugins.search.plugin import Section as MaterialSection
@@ -64,6 +69,18 @@ class TokenSearch(SearchIndex):
             found.title = [section.title] if section.title else []
             found.text = [section.text]
             self.create_entry_for_section(found, page.toc, page.url, page)
+
+    def _segment_chinese(self, data: str) -> str:
+        return _HAN.sub(lambda match: _segmented(match.group(0)), data).strip("\u200b")
+
+
+_HAN = bre.compile(r"(\p{script: Han}+)", bre.UNICODE)  # material's pattern
+
+
+@lru_cache(maxsize=1 << 16)
+def _segmented(run: str) -> str:
+    """A run of Han characters cut into words, each word between zero-width spaces."""
+    return "\u200b" + "\u200b".join(jieba.cut(run.encode("utf-8"))) + "\u200b"
 
 
 def searches(config) -> list[SearchPlugin]:

@@ -96,6 +96,12 @@ class SiteModel(Site):
             self._tokens[rel] = note.tokens if text == note.text else parse(text)
         return self._tokens[rel], self.vault.notes[rel].front.end_line
 
+    def release(self, rel: str) -> None:
+        """Free what was parsed of a note once its page is made (a build keeps memory bounded)."""
+        self._tokens.pop(rel, None)
+        if rel in self.vault.notes:
+            self.vault.notes[rel].release_tokens()
+
     # -- links -------------------------------------------------------------------------
 
     def resolve(self, path: str, source: str) -> Target:

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
+from markdown_it.common.utils import unescapeAll
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
@@ -245,12 +246,10 @@ class PageRenderer(RendererHTML):
         return f'<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></{tag}>\n'
 
     def renderToken(self, tokens, idx, options, env) -> str:
-        token = tokens[idx]
-        if not env["scope"].own and (token.attrGet("id") or "").startswith("^"):
-            # a block id of an embedded note is an anchor of that note's own page
-            token = token.copy(attrs={k: v for k, v in token.attrs.items() if k != "id"})
-            return super().renderToken([*tokens[:idx], token, *tokens[idx + 1:]], idx, options, env)
-        return super().renderToken(tokens, idx, options, env)
+        return super().renderToken(_own_ids(tokens, idx, env), idx, options, env)
+
+    def blockquote_open(self, tokens, idx, options, env) -> str:
+        return _PARSER.renderer.rules["blockquote_open"](_own_ids(tokens, idx, env), idx, options, env)
 
     def paragraph_open(self, tokens, idx, options, env) -> str:
         return "" if _lone_block(tokens[idx + 1], env) else self.renderToken(tokens, idx, options, env)
@@ -261,7 +260,7 @@ class PageRenderer(RendererHTML):
     def fence(self, tokens, idx, options, env) -> str:
         token = tokens[idx]
         page: _Page = env["page"]
-        language = token.info.strip().split(" ")[0] if token.info else ""
+        language = unescapeAll(token.info).split()[0] if token.info.strip() else ""
         if language == "vaultkit":
             card = example_card(token.content)
             if card is not None:
@@ -275,7 +274,10 @@ class PageRenderer(RendererHTML):
         return highlight_code(tokens[idx].content, "") + "\n"
 
     def math_block(self, tokens, idx, options, env) -> str:
-        return block_math(tokens[idx].content) + "\n"
+        token = tokens[idx]
+        if token.markup == "\\[":  # not math in Obsidian: the brackets, as text
+            return f"<p>[{html.escape(token.content)}]</p>\n"
+        return block_math(token.content) + "\n"
 
     def math_block_label(self, tokens, idx, options, env) -> str:
         token = tokens[idx]
@@ -284,10 +286,44 @@ class PageRenderer(RendererHTML):
     def comment_block(self, tokens, idx, options, env) -> str:
         return ""
 
+    def html_inline(self, tokens, idx, options, env) -> str:
+        content = tokens[idx].content
+        if content.startswith('<input class="task-list-item-checkbox"'):  # material's checkbox
+            return f'<label class="task-list-control">{content}<span class="task-list-indicator"></span></label>'
+        return content
+
+    # footnotes in the markup material styles (Python-Markdown's: `fn:1`, `fnref:1`)
+
+    def footnote_ref(self, tokens, idx, options, env) -> str:
+        number, sub = _footnote(tokens[idx])
+        return f'<sup id="fnref:{number}{sub}"><a class="footnote-ref" href="#fn:{number}">{number}</a></sup>'
+
+    def footnote_block_open(self, tokens, idx, options, env) -> str:
+        return '<div class="footnote">\n<hr />\n<ol>\n'
+
+    def footnote_block_close(self, tokens, idx, options, env) -> str:
+        return "</ol>\n</div>\n"
+
+    def footnote_open(self, tokens, idx, options, env) -> str:
+        return f'<li id="fn:{_footnote(tokens[idx])[0]}">'
+
+    def footnote_anchor(self, tokens, idx, options, env) -> str:
+        number, sub = _footnote(tokens[idx])
+        return f' <a class="footnote-backref" href="#fnref:{number}{sub}">&#8617;&#xFE0E;</a>'
+
+    def s_open(self, tokens, idx, options, env) -> str:
+        return "<del>"  # GFM's strikethrough element
+
+    def s_close(self, tokens, idx, options, env) -> str:
+        return "</del>"
+
     # -- inline ------------------------------------------------------------------------
 
     def math_inline(self, tokens, idx, options, env) -> str:
-        return inline_math(tokens[idx].content)
+        token = tokens[idx]
+        if token.markup == "\\(":  # not math in Obsidian: the parentheses, as text
+            return f"({html.escape(token.content)})"
+        return inline_math(token.content)
 
     def math_inline_double(self, tokens, idx, options, env) -> str:
         """`$$…$$` on a line of its own is displayed; sharing a line with words, it is inline
@@ -410,6 +446,22 @@ def _vault_href(env, href: str) -> str | None:
     if fragment and target.rel.lower().endswith(".md"):
         fragment = page.site.anchor(target.rel, unquote(fragment)) or fragment
     return _href(page, target.rel, unquote(fragment) if hash_ else "")
+
+
+def _footnote(token: Token) -> tuple[int, str]:
+    """A footnote's number, and `:k` for its k-th further reference."""
+    sub = token.meta.get("subId", -1)
+    return token.meta["id"] + 1, f":{sub}" if sub > 0 else ""
+
+
+def _own_ids(tokens: list[Token], idx: int, env) -> list[Token]:
+    """`tokens`, where the block id of token `idx` is dropped when it belongs to an embedded
+    note (it is an anchor of that note's own page)."""
+    token = tokens[idx]
+    if env["scope"].own or not (token.attrGet("id") or "").startswith("^"):
+        return tokens
+    bare = token.copy(attrs={k: v for k, v in token.attrs.items() if k != "id"})
+    return [*tokens[:idx], bare, *tokens[idx + 1:]]
 
 
 def _alone_on_its_line(children: list[Token], idx: int) -> bool:

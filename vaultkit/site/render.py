@@ -227,8 +227,10 @@ _worker: tuple[SiteRenderer, WarningCount] | None = None
 
 def _adopt(renderer: SiteRenderer, warnings: WarningCount) -> None:
     """Set up a worker: the renderer whose pages it renders, the warning count it inherited
-    (started again); Ctrl-C is for the parent."""
+    (started again); Ctrl-C is for the parent. The collector runs again: what the parent made
+    is frozen (never scanned), and each page leaves cycles (the theme's templates) to free."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.enable()
     global _worker
     warnings.counts.clear()
     _worker = renderer, warnings
@@ -247,6 +249,7 @@ def _render_chunk(indices: range, renderer: SiteRenderer | None = None) -> tuple
         if html.strip():
             utils.write_file(html, file.abs_dest_path)
         out.append((file.page.update_date, entries))
+        renderer.plugin.model.release(file.src_uri)
     counts = Counter()
     if warnings is not None:
         counts, warnings.counts = warnings.counts, Counter()

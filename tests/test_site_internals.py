@@ -1,0 +1,85 @@
+"""What vaultkit relies on of MkDocs' and material's internals (site/mkdocs_glue.py), checked
+against the installed versions: the page attributes `Page.render` fills, and material's search
+entries, which vaultkit makes from tokens and material from HTML."""
+
+from __future__ import annotations
+
+import re
+
+from material.plugins.search.plugin import SearchIndex
+from mkdocs.structure.files import File
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+
+from vaultkit.site import mkdocs_glue
+from vaultkit.site.note_html import render_note
+
+from tests.test_site import FakeSite
+
+NOTE = """# 标题
+
+开头的一段话，含 `code` 与 **粗体**。
+
+## 第一节 A
+
+- 列表一
+- 列表二 [[other]]
+
+```python
+x = 1  # 注释
+```
+
+### 小节
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+## 第二节
+
+> [!tip] 提示
+> 内容 $x^2$
+"""
+
+
+class FakePage:
+    """What material's search reads of a page."""
+
+    def __init__(self, note, url="dir/page/"):
+        self.meta, self.url, self.title = {"tags": ["t"]}, url, "标题"
+        self.content, self.toc, self.search_sections = note.html, get_toc(note.toc()), note.sections
+
+
+def entries(index: SearchIndex, page) -> list[tuple[str, str, str]]:
+    index.entries = []
+    index.add_entry_from_context(page)
+    return [(e["location"], e["title"], " ".join(re.sub(r"</?\w+>", " ", e["text"]).split()), tuple(e["tags"]))
+            for e in index.entries]
+
+
+def test_token_sections_give_the_entries_material_makes_from_the_html():
+    note = render_note(FakeSite({"dir/page.md": NOTE, "other.md": ""}), "dir/page.md")
+    page = FakePage(note)
+    ours, theirs = entries(mkdocs_glue.TokenSearch(), page), entries(SearchIndex(), page)
+    assert [e[:2] for e in ours] == [e[:2] for e in theirs]  # sections: locations and titles
+    assert [e[3] for e in ours] == [e[3] for e in theirs]
+    for mine, material in zip(ours, theirs):
+        assert mine[2].replace(" ", "") == material[2].replace(" ", "").replace("x2", "x^2"), (mine, material)
+
+
+def test_chinese_words_are_segmented_as_material_segments_them():
+    text = "注意力机制的计算过程，以及 KV 缓存如何节省显存。"
+    assert mkdocs_glue.TokenSearch()._segment_chinese(text) == SearchIndex()._segment_chinese(text)
+
+
+def test_a_vault_page_fills_what_page_render_fills(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
+    file = File("a.md", str(tmp_path), str(tmp_path / "site"), use_directory_urls=True)
+    page = Page(None, file, {"site_url": None})
+    filled = {"content", "toc", "present_anchor_ids", "links_to_anchors"}
+    assert filled <= set(dir(page))  # the attributes MkDocs reads after `render`
+    note = render_note(FakeSite({"a.md": "# A\n\n## B\n"}), "a.md")
+    mkdocs_glue.adopt(page, lambda _: note)
+    page.render({}, None)
+    assert page.content == note.html and [item.id for item in page.toc] == ["a"]
+    assert page.present_anchor_ids == {"a", "b"} and page.search_sections == note.sections
