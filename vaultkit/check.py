@@ -43,9 +43,11 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> in
         claims = sum(k.startswith("claim ") for k in kinds)
         skipped = kinds.count("claim skipped")
         unread = kinds.count("svg not read")  # SVGs that are no derivation, each with why
+        walks = sum(k.startswith("walkthrough ") for k in kinds)
         print(f"{claims - skipped} arithmetic claims read, {skipped} skipped; "
-              f"{len(kinds) - claims - unread} drawings and figures read"
-              + (f", {unread} other SVGs not read" if unread else ""), file=out)
+              f"{len(kinds) - claims - walks - unread} drawings and figures read"
+              + (f", {unread} other SVGs not read" if unread else "")
+              + (f"; {walks} walkthrough parts read" if walks else ""), file=out)
     _print(report, fmt, root)
     return 1 if report.summary.errors else 0
 
@@ -80,7 +82,7 @@ def adopt_command(root: Path, *, quiet: bool = False) -> None:
     for diagnostic in refused:
         print(f"vaultkit: {diagnostic.path}: {diagnostic.message}", file=sys.stderr)
     if written and not quiet:
-        print(f"Adopted drawings into {', '.join(written)}.")
+        print(f"Adopted examples into {', '.join(written)}.")
 
 
 def _adoptions(root: Path) -> list[FileChange]:

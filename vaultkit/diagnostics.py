@@ -66,6 +66,13 @@ CODES: dict[str, tuple[str, str]] = {
     "VK421": (ERROR, "number of a worked text matrix does not follow from the matrices above it"),
     "VK422": (WARNING, "illustrative worked text matrix: its numbers are not the real ones"),
     "VK423": (WARNING, "worked text matrix could not be read with certainty; not compared"),
+    "VK430": (ERROR, "walkthrough step matches keys other than those up to its own (causal)"),
+    "VK431": (ERROR, "stated weights of a walkthrough step do not sum to 100 % or miss a matched position"),
+    "VK432": (ERROR, "values mixed in a walkthrough step are not the weighted ones"),
+    "VK433": (ERROR, "cached or computed K/V of a walkthrough step are not those of the earlier steps and the new token"),
+    "VK434": (ERROR, "mask picture does not hide exactly the future positions"),
+    "VK435": (ERROR, "generation round's input is not the previous input plus the previous output"),
+    "VK436": (WARNING, "a figure is promised but none follows"),
     # links and embeds
     "VK501": (ERROR, "link target does not exist"),
     "VK502": (WARNING, "link path is wrong but the file name is unique"),

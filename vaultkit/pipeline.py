@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import claims, links
+from . import claims, links, walkthrough
 from .diagnostics import Diagnostic, Report, Summary
 from .examples import ExampleRunner, NoteOutcome, textmatrices
 from .figures import is_generated
@@ -115,15 +115,16 @@ class Pipeline:
         outcome: NoteOutcome = self.runner.process(note.rel, text, note.tokens)
         claim_report = claims.check_markdown(note.text, note.rel)
         worked = textmatrices.check_markdown(note.text, note.tokens, note.rel)  # rows count as claims
+        walk = walkthrough.check_markdown(note.text, note.tokens, note.rel)  # so do a walkthrough's statements
         return NoteResult(
             text=outcome.text,
-            diagnostics=link_diags + outcome.diagnostics + claim_report.diagnostics + worked.diagnostics,
+            diagnostics=link_diags + outcome.diagnostics + claim_report.diagnostics + worked.diagnostics + walk.diagnostics,
             links=link_count,
             values=outcome.values,
-            claims=claim_report.verified + worked.verified,
-            skipped_claims=claim_report.skipped + worked.skipped,
+            claims=claim_report.verified + worked.verified + walk.verified,
+            skipped_claims=claim_report.skipped + worked.skipped + walk.skipped,
             found_links=links.extract_links(note),
-            explained=tuple(str(entry) for entry in claim_report.explained),
+            explained=tuple(str(entry) for entry in claim_report.explained) + tuple(walk.explained),
             tags=tuple(inline_tags(note.tokens)),
         )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from . import attention, kv_cache, kv_memory, multihead
+from . import attention, kv_cache, kv_memory, kv_walkthrough, multihead
 from .handdrawn import FigureFinding, HandDrawnReport, check_handdrawn
 from .inferred import Derivation, infer, why_not
 
@@ -28,6 +28,8 @@ def render_figure(kind: str, spec: dict, result) -> str:
         renderer = RENDERERS[kind]
     except KeyError:
         raise ValueError(f"no figure for kind {kind!r}") from None
+    if kind == "kv-cache" and getattr(result, "illustrative", False):
+        renderer = kv_walkthrough.render  # weights as a note states them, not computed
     return renderer(spec, result)
 
 

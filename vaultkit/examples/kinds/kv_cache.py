@@ -1,5 +1,12 @@
 """kind: kv-cache — prefill, then decode token by token reusing cached K/V; proof that it equals
-full causal attention."""
+full causal attention.
+
+With `weights` instead of computed inputs (no seed, no Q/K/V) the block is a walkthrough's
+illustrative example: the weights are the note's own, in percent, one entry per position
+(`{我: 30%, 想: 70%}`, a share of a group as `我/想: 5%`, `null` where the note gives none),
+marked `illustrative: true`. Nothing is computed from them; what is real is which K/V each
+step reads from the cache and which it computes, and each row must be a causal split
+that sums to 100 %."""
 
 from __future__ import annotations
 
@@ -10,12 +17,16 @@ from ..tables import matrix_table, section, table
 from . import _params as p
 
 NAME = "kv-cache"
-KEYS = {"tokens", "prompt_len", "seed", "d_model", "d_head", "Q", "K", "V"}
+KEYS = {"tokens", "prompt_len", "seed", "d_model", "d_head", "Q", "K", "V", "weights", "illustrative"}
 TOLERANCE = 1e-12
 
 
 def parse(spec: dict) -> dict:
     p.check_keys(spec, KEYS)
+    if "weights" in spec or "illustrative" in spec:
+        from . import _stated as kv_stated
+
+        return kv_stated.parse(spec)
     if "seed" in spec:
         toks = p.tokens(spec)
         try:
@@ -38,6 +49,10 @@ def parse(spec: dict) -> dict:
 
 
 def run(params: dict) -> Outcome:
+    if params.get("illustrative"):
+        from . import _stated as kv_stated
+
+        return kv_stated.run(params)
     result = engine.kv_decode(params["q"], params["k"], params["v"], prompt_len=params["prompt_len"])
     steps = [{"position": s.position, "reused": list(s.reused), "computed": list(s.computed),
               "weights": s.weights, "output": s.output} for s in result.steps]
@@ -51,6 +66,10 @@ def _names(toks: list[str], positions: list[int]) -> str:
 
 
 def markdown(example, outcome) -> str:
+    if example.params.get("illustrative"):
+        from . import _stated as kv_stated
+
+        return kv_stated.markdown(example, outcome)
     params, f, n = example.params, outcome.fields, example.digits
     toks, result = params["tokens"], outcome.result
     prefill = result.steps[0]
