@@ -337,30 +337,15 @@ class PageRenderer(RendererHTML):
 
     def link_open(self, tokens, idx, options, env) -> str:
         token = tokens[idx]
-        href = token.attrGet("href") or ""
-        target = _vault_href(env, href)
-        attrs = "".join(
-            f' {name}="{html.escape(str(target if name == "href" and target is not None else value))}"'
-            for name, value in (token.attrs or {}).items()
-        )
-        return f"<a{attrs}>"
+        return f'<a{_attrs(token, "href", _vault_href(env, token.attrGet("href") or ""))}>'
 
     def image(self, tokens, idx, options, env) -> str:
         token = tokens[idx]
-        src = _vault_href(env, token.attrGet("src") or "")
         alt = html.escape(self.renderInlineAsText(token.children or [], options, env))
-        attrs = "".join(
-            f' {name}="{html.escape(str(src if name == "src" and src is not None else value))}"'
-            for name, value in (token.attrs or {}).items() if name != "alt"
-        )
-        return f'<img alt="{alt}"{attrs}>'
+        return f'<img alt="{alt}"{_attrs(token, "src", _vault_href(env, token.attrGet("src") or ""), skip="alt")}>'
 
     def wikilink(self, tokens, idx, options, env) -> str:
-        meta = tokens[idx].meta
-        page: _Page = env["page"]
-        scope: _Scope = env["scope"]
-        path, heading, block, alias = meta["path"], meta["heading"], meta["block"], meta["alias"] or None
-        target = page.site.resolve(path, scope.source) if path else Target(scope.source)
+        page, path, heading, block, alias, target = _link(tokens[idx], env)
         text = alias or link_text(path or "", heading, block)
         if target.rel is None:
             return missing_link(text, target.reason, page.site.language)
@@ -372,12 +357,8 @@ class PageRenderer(RendererHTML):
         return f'<a href="{_href(page, target.rel, fragment)}">{html.escape(text)}</a>'
 
     def wikiembed(self, tokens, idx, options, env) -> str:
-        meta = tokens[idx].meta
-        page: _Page = env["page"]
-        scope: _Scope = env["scope"]
-        path, heading, block, alias = meta["path"], meta["heading"], meta["block"], meta["alias"] or None
+        page, path, heading, block, alias, target = _link(tokens[idx], env)
         name = posixpath.basename(path) or path
-        target = page.site.resolve(path, scope.source) if path else Target(scope.source)
         if target.rel is None:
             return missing_link(alias or name, target.reason, page.site.language)
         rel = target.rel
@@ -393,7 +374,7 @@ class PageRenderer(RendererHTML):
         title = html.escape(alias or posixpath.splitext(name)[0])
         if suffix != ".md":
             return f'<a href="{_href(page, rel)}">{title}</a>'
-        return self._embed_note(page, scope, rel, heading, block, alias or name, title)
+        return self._embed_note(page, env["scope"], rel, heading, block, alias or name, title)
 
     def _embed_note(self, page: _Page, scope: _Scope, rel, heading, block, label, title) -> str:
         key = (rel, f"^{block}" if block else heading or "")
@@ -425,6 +406,19 @@ def _href(page: _Page, to_rel: str, fragment: str = "") -> str:
         return suffix
     site = page.site
     return relative_url(site.page_url(to_rel), site.page_url(page.rel)) + suffix
+
+
+def _link(token: Token, env) -> tuple[_Page, str, str | None, str | None, str | None, Target]:
+    """A wikilink's or embed's page, path, heading, block, alias and where it leads."""
+    meta, page, source = token.meta, env["page"], env["scope"].source
+    target = page.site.resolve(meta["path"], source) if meta["path"] else Target(source)
+    return page, meta["path"], meta["heading"], meta["block"], meta["alias"] or None, target
+
+
+def _attrs(token: Token, name: str, value: str | None, skip: str = "") -> str:
+    """A token's attributes as HTML, with `name` set to `value` (unless None) and `skip` left out."""
+    attrs = {**(token.attrs or {}), **({name: value} if value is not None else {})}
+    return "".join(f' {key}="{html.escape(str(v))}"' for key, v in attrs.items() if key != skip)
 
 
 def _vault_href(env, href: str) -> str | None:
