@@ -1,7 +1,7 @@
 """Built-in MkDocs config, used when the vault has no mkdocs.yml beside it.
 
-The repository's own mkdocs.yml says the same thing; the vaultkit plugin adds the markdown
-extensions it needs by itself, so this only picks the theme and the other plugins.
+The repository's own mkdocs.yml says the same thing; the vaultkit plugin renders the notes
+itself (no markdown extensions to list), so this only picks the theme and the other plugins.
 """
 
 from __future__ import annotations
