@@ -33,12 +33,13 @@ def load_site_config(root: Path, output: str | None):
     if (site_dir == root or site_dir.is_relative_to(root)) and not built_site:
         raise ValueError(f"the site folder {site_dir} is inside the vault; choose another with -o")
     name = {"site_name": home_title(root) or root.name}
+    config_file = config_path or Path.cwd() / "mkdocs.yml"  # without one: npm assets are looked for from here
     if config_path:
         source, overrides = str(config_path), {} if read_mkdocs_config(config_path).get("site_name") else name
     else:
         source, overrides = io.StringIO(default_config_text(name["site_name"])), {}
-        source.name = str(base / "mkdocs.yml")  # where relative paths in the config would start
-    if base != root:
+        source.name = str(config_file)  # where relative paths in the config would start
+    if config_file.parent.resolve() != root and not built_site:
         return load_config(source, docs_dir=str(root), site_dir=str(site_dir), **overrides)
     # MkDocs refuses a docs_dir that holds mkdocs.yml or the site: validate with stand-ins.
     with tempfile.TemporaryDirectory(prefix="vaultkit-") as stand_in:
