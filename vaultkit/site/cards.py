@@ -43,8 +43,12 @@ def _value_html(value) -> str:
 def _scalar(value) -> str:
     if isinstance(value, bool):
         return str(value).lower()
+    if value is None:
+        return "null"
     if isinstance(value, list):
         return "[" + ", ".join(_scalar(x) for x in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_scalar(v)}" for k, v in value.items()) + "}"
     return str(value)
 
 
