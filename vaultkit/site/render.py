@@ -178,11 +178,13 @@ def _render_all(renderer: SiteRenderer, jobs: int | None, warnings: WarningCount
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
         jobs = 1  # forking a process that runs threads is unsafe
-    chunks = [range(i, min(i + PAGES_PER_TASK, len(pages))) for i in range(0, len(pages), PAGES_PER_TASK)]
+    # The first page is rendered here, before any fork: the theme's templates get compiled and
+    # the search's word segmenter loads its dictionary once, not once per worker.
+    first = 1 if jobs > 1 else len(pages)
+    chunks = [range(0, min(first, len(pages)))]
+    chunks += [range(i, min(i + PAGES_PER_TASK, len(pages))) for i in range(first, len(pages), PAGES_PER_TASK)]
     results = []
-    # The first pages are rendered here, before any fork: the theme's templates get compiled
-    # and the search's word segmenter loads its dictionary once, not once per worker.
-    for chunk in chunks[:1] if jobs > 1 else chunks:
+    for chunk in chunks[:1]:
         results.extend(_render_chunk(chunk, renderer)[0])
         for _ in chunk:
             progress.step()
