@@ -21,59 +21,97 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 
-from .parser import Neg, Node, Reading, Uncertain, written_leaf
+from .parser import MAX_RATE_READINGS, Inconsistent, Neg, Node, Reading, Uncertain, written_leaf
+from .units import NONE
 
 PASS, WARNING, ERROR = 0, 1, 2
 ERROR_REL = 0.05
-_EPS = 1e-9
+_EPS = 1e-12
 
 
 @dataclass
 class Verdict:
     level: int
     computed: str  # the computed value, in the units the value is written with
+    tolerated: bool = False  # it passes only within the rounding of its inputs
 
 
 def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
-    """Every way to read the ambiguous units of a whole claim, the same way on both sides."""
+    """Every way to read the ambiguous units of a whole claim, the same way on both sides
+    (but each `FLOPs` may be a count or a rate)."""
     leaves = [leaf for node in nodes for leaf in node.operands()]
-    suffixes = [s for leaf in leaves for s in leaf.suffixes]
-    binary = [False, True] if any(s.byte_unit or s.scale not in ("", "B") for s in suffixes) else [False]
+    suffixes = [s for leaf in leaves for s in leaf.suffixes + leaf.per]
+    binary = [False, True] if any(s.unit or s.scale not in ("", "B") for s in suffixes) else [False]
     b_bytes = [False, True] if any(s.scale == "B" for s in suffixes) else [False]
     fraction = [True, False] if percent_label else [True]
-    return [Reading(*combo) for combo in itertools.product(binary, b_bytes, fraction)]
+    ambiguous = [id(leaf) for leaf in leaves if leaf.flop_ambiguous]
+    if len(ambiguous) <= MAX_RATE_READINGS:
+        rates = [frozenset(itertools.compress(ambiguous, mask)) for mask in itertools.product([False, True], repeat=len(ambiguous))]
+    else:
+        rates = [frozenset(), frozenset(ambiguous)]
+    return [Reading(*combo[:3], rates=combo[3]) for combo in itertools.product(binary, b_bytes, fraction, rates)]
 
 
 def _has_percent(node: Node) -> bool:
     return any(leaf.percent for leaf in node.operands())
 
 
-def _written(value: Node, reading: Reading) -> tuple[float, float, float, bool, bool]:
-    """Written value, one unit of its precision, the factor of its units, whether a truncation
-    is a plausible way to have written it (not for 1600: its zeros are rounded), and whether
-    the precision comes from trailing zeros."""
+@dataclass
+class _Written:
+    value: float
+    unit: float  # one unit of its precision
+    factor: float  # of its units
+    truncation: bool  # a truncation is a plausible way to have written it (not for 1600)
+    zeros: bool  # the precision comes from an integer's trailing zeros
+    dims: tuple
+
+
+def _written(value: Node, reading: Reading, mantissa_only: bool, loose: bool) -> _Written:
+    """The written value under a reading; `mantissa_only`: its unit only labels it."""
     leaf = written_leaf(value)
     sign = -1.0 if isinstance(value, Neg) else 1.0
     if leaf is not None:
-        factor = leaf.factor(reading)
-        zeros = leaf.rounded_zeros
-        return sign * leaf.mantissa * factor, leaf.unit_digit * factor, factor, not zeros, zeros
-    written, _ = value.evaluate(reading)
+        factor = leaf.factor(reading, mantissa_only)
+        exact = leaf.exact_claim and not loose  # 2,097,150: every digit is written to count
+        unit = 1.0 if exact else leaf.unit_digit
+        zeros = leaf.rounded_zeros and not exact
+        return _Written(sign * leaf.mantissa * factor, unit * factor, factor, not zeros, zeros, leaf.dims(reading))
+    q = value.evaluate(reading)
     rel = max((x.unit_digit / abs(x.mantissa) for x in value.operands() if x.mantissa), default=0.0)
-    return written, rel * abs(written), 1.0, False, True
+    return _Written(q.value, rel * abs(q.value), 1.0, False, True, q.dims)
 
 
-def _level(computed: float, written: float, unit: float, loose: bool, truncation: bool, zeros: bool) -> int:
-    """PASS, WARNING or ERROR; `zeros`: the precision comes from an integer's trailing zeros."""
+def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
+    """Whether the rounding of the inputs (`134M`, `0.0294`) gives the result its tolerance:
+    only for a result written more precisely than every rounded input, since it was then
+    computed from values those inputs round (`128 × 134M = 17,179,869,184`). A 7-digit
+    integer computed from the written numbers themselves (`65,536 × 268M = 17,563,713M`, in
+    the inputs' own scale) must be exact."""
+    rounded = [op for op in expr.operands() if op.rounded]
+    leaf = written_leaf(value)
+    if not rounded or leaf is None:
+        return False
+    if leaf.exact_claim and not loose:
+        plain = Reading()
+        unit = leaf.factor(plain)
+        return all(unit < op.unit_digit * op.factor(plain) for op in rounded)
+    return leaf.digits > max(op.digits for op in rounded)
+
+
+def _level(q, w: _Written, loose: bool, tolerance: bool) -> int:
+    """PASS, WARNING or ERROR of a computed quantity `q` against a written value."""
+    computed, written, unit = q.value, w.value, w.unit
     diff = abs(computed - written)
+    if tolerance:  # how far the written value is from what the rounded inputs allow
+        diff = min(diff, max(q.lo - written, written - q.hi, 0.0))
     slack = _EPS * max(abs(computed), abs(written))
     far = diff > ERROR_REL * abs(computed) + slack
     if loose:
         passes = diff <= unit + slack
     else:
-        truncated = truncation and computed * written >= 0 and abs(written) <= abs(computed) < abs(written) + unit
+        truncated = w.truncation and computed * written >= 0 and abs(written) <= abs(computed) < abs(written) + unit
         passes = diff <= unit / 2 + slack or truncated
-    if passes and not (zeros and far):
+    if passes and not (w.zeros and far):
         return PASS
     if far or diff >= (2 * unit if loose else unit) - slack:
         return ERROR
@@ -89,7 +127,7 @@ def _symbol_value(expr: Node, value: Node) -> float:
     for symbol in (1.0, 7.3):
         reading = Reading(symbol=symbol)
         try:
-            ratios.append(expr.evaluate(reading)[0] / value.evaluate(reading)[0])
+            ratios.append(expr.evaluate(reading).value / value.evaluate(reading).value)
         except (OverflowError, ZeroDivisionError):
             raise Uncertain("a named quantity does not cancel out") from None
     if not math.isclose(*ratios, rel_tol=1e-9):
@@ -97,31 +135,53 @@ def _symbol_value(expr: Node, value: Node) -> float:
     return 1.0
 
 
-def judge(expr: Node, value: Node, *, loose: bool) -> Verdict:
-    """The best verdict over all readings; raises Uncertain when no reading is certain (a time
-    on one side only, a named quantity that does not cancel out)."""
+def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) -> Verdict:
+    """The best verdict over all readings; raises Uncertain when no reading is certain (the
+    two sides in different units, a named quantity that does not cancel out).
+
+    When no operand carries a unit or a scale, a unit written on the result labels it: the
+    numbers are compared as written (`2 * 2 * 32 * 4096 / 10**6 = 0.131MB`), as well as in
+    base units (`524,288 × 4096 = 2 GiB`). `inputs_rounded=False`: the inputs are taken as
+    written (a chain whose first value is their exact result, `= 2.8304 ≈ 2.924`)."""
     percent_label = _has_percent(expr) != _has_percent(value)
     exact = not loose and all(leaf.plain_int for leaf in expr.operands() + value.operands())
     symbol = _symbol_value(expr, value)
-    best: tuple[int, float, str] | None = None
+    plain_expr = not any(op.has_unit or op.has_scale or op.percent for op in expr.operands())
+    labelled = any(op.has_unit or op.has_scale for op in value.operands())
+    modes = [False, True] if plain_expr and labelled else [False]
+    tolerance = inputs_rounded and _input_tolerance(expr, value, loose)
+    bare = not any(op.has_unit or op.has_scale or op.percent for op in value.operands())
+    best: tuple[int, float, str, bool] | None = None
+    bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
     for reading in _readings([expr, value], percent_label):
         reading = replace(reading, symbol=symbol)
         try:
-            computed, t_expr = expr.evaluate(reading)
-            written, unit, factor, truncation, zeros = _written(value, reading)
-            _, t_value = value.evaluate(reading)
+            q = expr.evaluate(reading)
+            written = [_written(value, reading, mode, loose) for mode in modes]
+        except Inconsistent:
+            continue
         except (OverflowError, ZeroDivisionError):
             raise Uncertain("too large, or a division by zero") from None
-        if t_expr != t_value:
-            raise Uncertain("a time on one side only")
-        if exact and computed == int(computed):
-            unit = 0.0
-        level = _level(computed, written, unit, loose, truncation, zeros)
-        closeness = abs(computed - written) / (unit or 1.0)
-        if best is None or (level, closeness) < best[:2]:
-            best = (level, closeness, _show(computed / factor))
+        for w in written:
+            if q.dims != NONE and q.dims != w.dims:
+                # a size is not a time; with no unit on the inputs, the value's unit labels it;
+                # a bare value may leave the unit out, but is then read only to pass
+                if bare and w.dims == NONE and _level(q, w, loose, tolerance) == PASS:
+                    bare_pass = _show(q.value / w.factor)
+                continue
+            if exact and q.value == int(q.value):
+                w.unit = 0.0
+            level = _level(q, w, loose, tolerance)
+            tolerated = tolerance and level < _level(q, w, loose, False)
+            closeness = abs(q.value - w.value) / (w.unit or 1.0)
+            if best is None or (level, closeness) < best[:2]:
+                best = (level, closeness, _show(q.value / w.factor), tolerated)
+    if best is None and bare_pass is not None:
+        best = (PASS, 0.0, bare_pass, False)
+    if best is None:
+        raise Uncertain("the two sides are in different units")
     names = [symbol.name for symbol in value.symbols()]
-    return Verdict(best[0], " × ".join([best[2], *names]))
+    return Verdict(best[0], " × ".join([best[2], *names]), best[3])
 
 
 def _show(value: float) -> str:
