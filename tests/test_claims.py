@@ -43,9 +43,11 @@ CASES = [
     # one reading of scale letters per claim; sums off by more than 5 % are wrong
     ("4 × 3B = 2B", ERR),
     ("权重 13B × 2 bytes = 30 GB", ERR),
-    ("3 × 9.0B = 28B", ERR),
+    ("3 × 9B = 28B", ERR),
     ("3 × 9B = 27B", OK),
-    ("3 × 9B = 28B", OK),  # 9B may be 9.3B: the inputs' rounding is the result's tolerance
+    # a result more precise than its inputs: their rounding is its tolerance (13B may be 13.2B)
+    ("3 × 13B = 39.6B", OK),
+    ("3 × 13.0B = 39.6B", ERR),
     ("3 × 900B = 2701B", ERR),
     # ≈ forgives rounding, not a wrong result
     ("4KB × 2048 ≈ 6MB", ERR),

@@ -261,7 +261,7 @@ def test_generated_claims_off_by_whole_units_are_errors(a, b, scale, units, loos
 
 @settings(max_examples=200, deadline=None)
 @given(
-    exact=st.integers(10_001, 999_999),
+    exact=st.integers(10_000_001, 99_999_999),
     b=st.integers(2, 999),
     scale=st.sampled_from([("K", 1e3), ("M", 1e6), ("B", 1e9)]),
     layout=st.integers(0, len(LAYOUTS) - 1),
@@ -270,10 +270,11 @@ def test_generated_results_of_unrounded_inputs_are_silent(exact, b, scale, layou
     """`128 × 134M = 17,179,869,184`: the input was written rounded (134M for 134,217,728) and
     the result computed from the value it rounds; the inputs' rounding is its tolerance."""
     letter, factor = scale
-    rounded = round(exact / 1000)
+    rounded = round(exact / 10**5)  # three digits: 123K for 123.45678K
     assume(rounded % 10)
-    value = f"{int(exact * factor / 1000 * b):,}"  # every digit of the unrounded product
-    text, _ = _text(f"{b} × {rounded}{letter}", "=", value, layout)
+    product = round(exact * factor * b / 10**5)  # every digit of the unrounded product
+    assume(product % 1000)
+    text, _ = _text(f"{b} × {rounded}{letter}", "=", f"{product:,}", layout)
     report = check_markdown(text, "n.md")
     assert report.diagnostics == [] and report.verified == 1, text
 

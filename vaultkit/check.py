@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from .claims import explained_totals
 from .diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
 from .pipeline import FileChange, Pipeline
 from .vault import Vault
@@ -34,11 +35,9 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> in
         out = sys.stdout if fmt == "text" else sys.stderr
         for line in report.explained:
             print(line, file=out)
-        kinds = [line.split(": ", 2)[1] for line in report.explained]  # "claim ok", "drawing error", …
-        claims = sum(k.startswith("claim ") for k in kinds)
-        skipped = kinds.count("claim skipped")
-        print(f"{claims - skipped} arithmetic claims read, {skipped} skipped; "
-              f"{len(kinds) - claims} drawings and figures read", file=out)
+        read, skipped, other = explained_totals(report.explained)  # equal to the summary's claims
+        print(f"{read} arithmetic claims read, {skipped} skipped; "
+              f"{other} drawings and figures read", file=out)
     _print(report, fmt, root)
     return 1 if report.summary.errors else 0
 

@@ -11,6 +11,7 @@ the rest was skipped.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -23,7 +24,7 @@ from .parser import Uncertain, written_leaf
 from .prose import ProseLine, note_lines, readable
 from .shapes import check_shapes
 
-__all__ = ["ClaimReport", "Explained", "check_markdown", "check_svg", "claim_like"]
+__all__ = ["ClaimReport", "Explained", "check_markdown", "check_svg", "claim_like", "explained_totals", "matrix_rows_entry"]
 
 VERDICTS = {PASS: "ok", ERROR: "error"}
 NOT_READ = "no arithmetic read on both sides of the sign"
@@ -98,6 +99,34 @@ class Logical:
         bounds = [start for start, _, _ in self.starts] + [len(self.raw) + 1]
         for (start, number, _), end in zip(self.starts, bounds[1:]):
             yield number, self.raw[start : end - 1]
+
+
+_MATRIX_ROWS = re.compile(r": matrix rows: (\d+) read, (\d+) skipped")
+
+
+def matrix_rows_entry(rel: str, line: int, verified: int, skipped: int) -> str:
+    """`--explain` for the rows of a note's text matrices (checked as worked examples, counted
+    as claims): how many were read and how many skipped."""
+    return f"{rel}:{line}: matrix rows: {verified} read, {skipped} skipped  [text matrices of a worked example]"
+
+
+def explained_totals(lines: list[str]) -> tuple[int, int, int]:
+    """(claims read, claims skipped, other entries) of `--explain` lines: the first two equal the
+    summary's claims and skipped claims."""
+    read = skipped = other = 0
+    for line in lines:
+        kind = line.split(": ", 2)[1] if line.count(": ") >= 2 else ""
+        rows = _MATRIX_ROWS.search(line)
+        if rows:
+            read += int(rows.group(1))
+            skipped += int(rows.group(2))
+        elif kind == "claim skipped":
+            skipped += 1
+        elif kind.startswith("claim "):
+            read += 1
+        else:
+            other += 1
+    return read, skipped, other
 
 
 def _best_verdict(found: Found, exact: set[int]) -> tuple[Verdict, Side] | str:

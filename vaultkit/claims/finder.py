@@ -377,13 +377,16 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
     quiet: list[Skipped] = []
     ref: tuple[Side, bool] | None = None  # the expression a chain `a = b ≈ c` compares to
     previous: Side | None = None  # the value before this sign, in a chain
+    assigned = False  # the sign before was a name's `=` (`k=2 total = …`)
     for k, rel_index in enumerate(rels):
         rel = tokens[rel_index].text
         left, right = segments[k], segments[k + 1]
         chain_ref, ref = ref, None
         chain_value, previous = previous, None
         numeric = _left_numeric(left) and _right_numeric(right)
+        after_name, assigned = assigned, False
         if _assignment_or_range(tokens, rel_index):
+            assigned = rel == "="
             if numeric or rel == "~":
                 quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a range, not a claim" if rel == "~" else "a name = value"))
             continue
@@ -448,6 +451,9 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
             continue
         elif has_operator(rhs.node):
             if rel == "→":
+                continue
+            if after_name and lhs.whole:
+                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="the value of a name (`k=2`), not a result"))
                 continue
             expr, value = rhs, lhs
             alternatives.append((rhs, lhs.node, loose))

@@ -367,7 +367,7 @@ class Binary:
         b = self.right.evaluate(reading)
         if self.op == "^":
             k = b.value
-            if b.dims != NONE or k != int(k) or abs(k) > 64 or (a.dims != NONE and k < 0):
+            if b.dims != NONE or k != int(k) or abs(k) > 1024 or (a.dims != NONE and k < 0):
                 raise Uncertain("exponent")
             if a.value == 0 and k < 0:
                 raise Uncertain("zero to a negative power")
