@@ -231,7 +231,7 @@ def _logical_lines(lines: Iterator[ProseLine]) -> Iterator[Logical]:
     group: list[ProseLine] | None = None  # the logical line being read, if claim-like
     last: ProseLine | None = None
     for line in lines:
-        if not has_sign(line.text) and not has_sign(line.raw):
+        if not has_sign(line.line):
             if group:
                 yield _logical(group)
             group = None
@@ -240,7 +240,7 @@ def _logical_lines(lines: Iterator[ProseLine]) -> Iterator[Logical]:
         else:
             if group:
                 yield _logical(group)
-            group = [line] if may_have_claim(line.text) or may_have_claim(line.raw) else None
+            group = [line] if may_have_claim(line.line) else None
         last = line
     if group:
         yield _logical(group)

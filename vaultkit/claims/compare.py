@@ -66,12 +66,13 @@ class _Written:
     dims: tuple
 
 
-def _written(value: Node, reading: Reading, mantissa_only: bool, loose: bool) -> _Written:
-    """The written value under a reading; `mantissa_only`: its unit only labels it."""
+def _written(value: Node, reading: Reading, mode: str, loose: bool) -> _Written:
+    """The written value under a reading; `mode`: "base" (in base units), "bits" (its bits
+    counted as such: `10B × 2 = 20Gb`), or "mantissa" (its unit only labels it)."""
     leaf = written_leaf(value)
     sign = -1.0 if isinstance(value, Neg) else 1.0
     if leaf is not None:
-        factor = leaf.factor(reading, mantissa_only)
+        factor = leaf.factor(reading, mode == "mantissa", mode == "bits")
         exact = leaf.exact_claim and not loose  # 2,097,150: every digit is written to count
         unit = 1.0 if exact else leaf.unit_digit
         zeros = leaf.rounded_zeros and not exact
@@ -148,7 +149,9 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
     symbol = _symbol_value(expr, value)
     plain_expr = not any(op.has_unit or op.has_scale or op.percent for op in expr.operands())
     labelled = any(op.has_unit or op.has_scale for op in value.operands())
-    modes = [False, True] if plain_expr and labelled else [False]
+    modes = ["base"] + (["mantissa"] if plain_expr and labelled else [])
+    if any(op.has_bits for op in value.operands()):
+        modes.append("bits")
     tolerance = inputs_rounded and _input_tolerance(expr, value, loose)
     bare = not any(op.has_unit or op.has_scale or op.percent for op in value.operands())
     best: tuple[int, float, str, bool] | None = None
@@ -162,7 +165,9 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
             continue
         except (OverflowError, ZeroDivisionError):
             raise Uncertain("too large, or a division by zero") from None
-        for w in written:
+        for mode, w in zip(modes, written):
+            if mode != "base" and q.dims != NONE:
+                continue  # only a result that no input unit fixes is labelled by its own
             if q.dims != NONE and q.dims != w.dims:
                 # a size is not a time; with no unit on the inputs, the value's unit labels it;
                 # a bare value may leave the unit out, but is then read only to pass

@@ -81,7 +81,7 @@ class LineClaims:
 
 
 _CONTINUATION = re.compile(r"[ \t]*(?:>[ \t]*)*(?:=(?![=>])|≈|→)")
-_SIGN = re.compile(r"[=≈~≅≃→]|->")
+_SIGN = re.compile(r"[=≈~≅≃→]|->|\\(?:approx|sim)")
 _DIGIT = re.compile(r"\d")
 # A line with `=`, `≈` or `→` between numbers: what --explain accounts for, read or skipped.
 _LINE_SIGN = re.compile(r"(?<![=!<>:+\-*/%])(?:=[ ]?~|=|≈|→)(?![=>])")

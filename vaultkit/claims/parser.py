@@ -246,11 +246,18 @@ class Operand:
         scaled = self.has_scale or any(s.unit and UNITS[s.unit].decimal > 1 for s in self.suffixes)
         return scaled and not self.rounded_zeros
 
-    def factor(self, reading: Reading, mantissa_only: bool = False) -> float:
-        """Everything after the mantissa, under a reading of ambiguous units."""
+    @property
+    def has_bits(self) -> bool:
+        return any(s.unit and UNITS[s.unit].bits for s in self.suffixes + self.per)
+
+    def factor(self, reading: Reading, mantissa_only: bool = False, bits_counted: bool = False) -> float:
+        """Everything after the mantissa, under a reading of ambiguous units; `bits_counted`:
+        a bit is one (not an eighth of a byte), for a result that only its unit labels."""
         if mantissa_only:
             return 1.0
         f = 1.0
+        if bits_counted:
+            f = 8.0 ** (sum(1 for s in self.suffixes if s.unit and UNITS[s.unit].bits) - sum(1 for s in self.per if s.unit and UNITS[s.unit].bits))
         if reading.binary and any(s.unit and UNITS[s.unit].dims == U.FLOP for s in self.suffixes):
             reading = replace(reading, binary=False)  # `17.6T FLOPs`: T is 10¹² here
         for s in self.suffixes:
@@ -556,8 +563,14 @@ class Parser:
         node, i = self.unary(i)
         while True:
             kind = self.kind(i)
+            k = i
+            while self.kind(k) == "sp":
+                k += 1
+            if k > i and self.kind(k) == "bold" and self.toks[k].code:
+                i, kind = k, "bold"  # in code `2 ** 16` is a power too
             python_power = (  # 2**16, not **bold**
-                kind == "bold" and self.toks[i].text == "**" and self.kind(i + 1) == "num" and self.attached(i) and self.attached(i + 1)
+                kind == "bold" and self.toks[i].text == "**" and self.kind(self.skip(i + 1)) == "num"
+                and (self.attached(i) and self.attached(i + 1) or self.toks[i].code)
             )
             if kind == "pow":
                 node, i = Binary("^", node, self.exponent(self.toks[i])), i + 1

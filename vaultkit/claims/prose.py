@@ -22,7 +22,6 @@ readable for arithmetic:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Iterator
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?:.*?\n)?(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
@@ -40,17 +39,47 @@ _TEX_APPROX = re.compile(r"\\(?:approx|simeq|sim)(?![A-Za-z])")
 _TEX_BLANK = re.compile(r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|left(?![A-Za-z])|right(?![A-Za-z])|[Bb]ig+[lr]?(?![A-Za-z]))|\\\\|&")
 _TEX_WRAP = re.compile(r"\\(?:text|mathrm|textrm|mathbf|operatorname|mbox)\{([^{}]*)\}")
 _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
+_TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
+_TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
 _QUOTES = "'\"‘’“”"
 _OPEN_BEFORE = set(" \t([{,:=")
 _CLOSE_AFTER = set(" \t)]},:;.")
 
 
-@dataclass
 class ProseLine:
-    number: int  # 1-based
-    raw: str  # as written, comments and list or quote markers blanked
-    text: str  # readable for arithmetic, of the same length
-    code: list[tuple[int, int]] = field(default_factory=list)
+    """One line of a note; its readable form is made only when asked for (most lines have no
+    sign, and are never read)."""
+
+    __slots__ = ("number", "line", "math", "_raw", "_readable")
+
+    def __init__(self, number: int, line: str, math: bool = False):
+        self.number = number  # 1-based
+        self.line = line  # as written, comments blanked
+        self.math = math  # a line of a display-math block
+        self._raw: str | None = None
+        self._readable: tuple[str, list[tuple[int, int]]] | None = None
+
+    @property
+    def raw(self) -> str:
+        """As written, comments and list or quote markers blanked."""
+        if self._raw is None:
+            self._raw = mask_marker(self.line)
+        return self._raw
+
+    def _read(self) -> tuple[str, list[tuple[int, int]]]:
+        if self._readable is None:
+            self._readable = (_tex(self.raw.replace("$", " ")), []) if self.math else readable(self.raw)
+        return self._readable
+
+    @property
+    def text(self) -> str:
+        """Readable for arithmetic, of the same length as `raw`."""
+        return self._read()[0]
+
+    @property
+    def code(self) -> list[tuple[int, int]]:
+        """The spans of code in it."""
+        return self._read()[1]
 
 
 def mask_marker(line: str) -> str:
@@ -89,6 +118,11 @@ def _tex(text: str) -> str:
         return " " * len(m.group())
 
     text = _TEX_APPROX.sub(lambda m: "≈" + " " * (len(m.group()) - 1), text)
+    # `\sqrt{64}` is √(64); `\frac{a}{4096}` is ((a)/4096) when its denominator is one number
+    text = _TEX_SQRT.sub(lambda m: "√(" + " " * (m.start(1) - m.start() - 2) + m.group(1) + ")", text)
+    text = _TEX_FRAC.sub(
+        lambda m: "(" + " " * (m.start(1) - m.start() - 2) + "(" + m.group(1) + ")/" + m.group(2) + ")", text
+    )
     text = _TEX_WRAP.sub(lambda m: " " * (m.start(1) - m.start()) + m.group(1) + " ", text)
     for sign, plain in _TEX_SIGNS.items():
         text = text.replace(sign, plain)
@@ -182,8 +216,7 @@ def note_lines(text: str) -> Iterator[ProseLine]:
             if opener and opener.group(1).startswith(fence[0]) and not opener.group(2):
                 fence = None
             elif not fence[1] and IGNORE_MARK not in line:
-                raw = mask_marker(line)
-                yield ProseLine(number, raw, *readable(raw))
+                yield ProseLine(number, line)
             continue
         if region is not None:
             if f"vaultkit:end {region}" in line:
@@ -205,8 +238,4 @@ def note_lines(text: str) -> Iterator[ProseLine]:
             math_line = in_math
         if IGNORE_MARK in line:
             continue
-        raw = mask_marker(masked)
-        if math_line:
-            yield ProseLine(number, raw, _tex(raw.replace("$", " ")), [])
-        else:
-            yield ProseLine(number, raw, *readable(raw))
+        yield ProseLine(number, masked, math_line)

@@ -58,6 +58,7 @@ class Unit:
     binary: float  # the factor when prefixes are read as powers of two (GB = 2³⁰ bytes)
     dims: Dims
     flop_ambiguous: bool = False  # FLOPs / FLOPS: a count or a rate
+    bits: bool = False  # an eighth of a byte each
 
 
 def _units() -> dict[str, Unit]:
@@ -67,12 +68,12 @@ def _units() -> dict[str, Unit]:
         if p:
             units[f"{p}B"] = Unit(dec, binary, BYTE)
             units[f"{p}Bps"] = Unit(dec, binary, rate_b)  # GBps: gigabytes per second
-            units[f"{p}b"] = Unit(dec / 8, binary / 8, BYTE)  # Gb: gigabits
-        units[f"{p}bit"] = units[f"{p}bits"] = Unit(dec / 8, binary / 8, BYTE)
-        units[f"{p}bps"] = Unit(dec / 8, binary / 8, rate_b)  # Gbps
+            units[f"{p}b"] = Unit(dec / 8, binary / 8, BYTE, bits=True)  # Gb: gigabits
+        units[f"{p}bit"] = units[f"{p}bits"] = Unit(dec / 8, binary / 8, BYTE, bits=True)
+        units[f"{p}bps"] = Unit(dec / 8, binary / 8, rate_b, bits=True)  # Gbps
     for p, factor in _BINARY.items():
         units[f"{p}B"] = Unit(factor, factor, BYTE)
-        units[f"{p}b"] = units[f"{p}bit"] = Unit(factor / 8, factor / 8, BYTE)
+        units[f"{p}b"] = units[f"{p}bit"] = Unit(factor / 8, factor / 8, BYTE, bits=True)
     for word in ("byte", "bytes", "Bytes", "Byte"):
         units[word] = Unit(1.0, 1.0, BYTE)
     for p, (dec, _) in _DECIMAL.items():
