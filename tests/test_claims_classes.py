@@ -84,6 +84,10 @@ PAIRS = {
         ("生成 100 tokens/s × 3600 s = 360K tokens", "生成 100 tokens/s × 3600 s = 3.6K tokens"),
         ("传输 1GB / 50 GB/s = 20ms", "传输 1GB / 50 GB/s = 2ms"),
         ("16 GB / (100 GB/s × 8) ≈ 20ms", "16 GB / (100 GB/s × 8) ≈ 20s"),
+        ("每秒 1000 tokens × 60 = 60K tokens/min", "每秒 1000 tokens × 60 = 6K tokens/min"),
+        ("Adam: 4 + 4 + 4 = 12 bytes/param", "Adam: 4 + 4 + 4 = 16 bytes/param"),
+        ("16 bytes/param × 7B = 112 GB", "16 bytes/param × 7B = 12 GB"),
+        ("3.2 kW × 24 h = 76.8 kWh", "3.2 kW × 24 h = 7.68 kWh"),
     ],
     "bits and bytes": [
         ("带宽 8 × 100 Gb/s = 100 GB/s", "带宽 8 × 100 Gb/s = 800 GB/s"),

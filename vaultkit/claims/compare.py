@@ -68,11 +68,12 @@ class _Written:
 
 def _written(value: Node, reading: Reading, mode: str, loose: bool) -> _Written:
     """The written value under a reading; `mode`: "base" (in base units), "bits" (its bits
-    counted as such: `10B × 2 = 20Gb`), or "mantissa" (its unit only labels it)."""
+    counted as such: `10B × 2 = 20Gb`), "mantissa" (its unit and scale only label it:
+    `134*2+1 = 269M`) or "scaled" (its unit only: `1000 × 60 = 60K tokens/min`)."""
     leaf = written_leaf(value)
     sign = -1.0 if isinstance(value, Neg) else 1.0
     if leaf is not None:
-        factor = leaf.factor(reading, mode == "mantissa", mode == "bits")
+        factor = leaf.scale_factor(reading) if mode == "scaled" else leaf.factor(reading, mode == "mantissa", mode == "bits")
         exact = leaf.exact_claim and not loose  # 2,097,150: every digit is written to count
         unit = 1.0 if exact else leaf.unit_digit
         zeros = leaf.rounded_zeros and not exact
@@ -149,7 +150,7 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
     symbol = _symbol_value(expr, value)
     plain_expr = not any(op.has_unit or op.has_scale or op.percent for op in expr.operands())
     labelled = any(op.has_unit or op.has_scale for op in value.operands())
-    modes = ["base"] + (["mantissa"] if plain_expr and labelled else [])
+    modes = ["base"] + (["mantissa", "scaled"] if plain_expr and labelled else [])
     if any(op.has_bits for op in value.operands()):
         modes.append("bits")
     tolerance = inputs_rounded and _input_tolerance(expr, value, loose)

@@ -70,7 +70,7 @@ _UNDERSCORES = re.compile(r"\d+(?:_\d+)+(?:\.\d+)?\Z")
 GLUE = set(".:@#$_/\\'\"!?&<>[]{}")
 OPERAND_END = {"num", "pow", "rp", "pct", "annot"}
 # Words a number can be "per": 16 KB / token.
-PER_WORDS = {"token", "tokens", "GPU", "GPUs", "gpu", "node", "step", "layer", "head", "card", "request", "req", "batch", "seq", "item"}
+PER_WORDS = {"token", "tokens", "GPU", "GPUs", "gpu", "node", "step", "layer", "head", "card", "request", "req", "batch", "seq", "item", "param", "params", "parameter", "sample", "user", "query"}
 EXACT_DIGITS = 7  # an integer written with this many digits claims to be exact
 MAX_RATE_READINGS = 5  # FLOPs operands read either way; more are read one way for all
 
@@ -266,6 +266,14 @@ class Operand:
             f /= _suffix_factor(s, reading)
         if self.percent and reading.percent_fraction:
             f *= 0.01
+        return f
+
+    def scale_factor(self, reading: Reading) -> float:
+        """The factor of its scale alone (`60K tokens/min` is 60,000 of something)."""
+        f = 1.0
+        for s in self.suffixes:
+            if s.scale or s.factor != 1.0:
+                f *= s.factor * _suffix_factor(Suffix(scale=s.scale), reading) if s.scale else s.factor
         return f
 
     def dims(self, reading: Reading) -> Dims:
@@ -704,7 +712,7 @@ class Parser:
                     op.times = True
                 if not suffix.label:
                     op.core_end = tok.start + len(tok.text) - len(rest)
-            elif kind == "op" and tok.text == "/" and (per := self.per_word(j, rated)) is not None:
+            elif kind == "op" and tok.text == "/" and (per := self.per_word(j, rated, bool(op.suffixes))) is not None:
                 k = self.skip(j + 1)
                 per_unit = self.per_unit(per) if not spaced and k == j + 1 else None
                 if per_unit is not None:  # `50 GB/s`, `tokens/s`, `$0.1/kWh`: written with its unit
@@ -750,13 +758,18 @@ class Parser:
             return Suffix(unit=word)
         return None
 
-    def per_word(self, j: int, rated: bool = False) -> str | None:
+    def per_word(self, j: int, rated: bool = False, after_unit: bool = False) -> str | None:
         """The word of `/word` at token j when it names what a number is per (GB/s, d/层,
-        KB / token, $500/卡); after one such word (`rated`) any word is."""
+        KB / token, $500/卡, and after a unit any glued word: `bytes/param`); after one such
+        word (`rated`) any word is."""
         spaced = j + 1 < len(self.toks) and self.toks[j + 1].kind == "sp"
         k = self.skip(j + 1)
+        glued = not spaced and self.attached(j) and k == j + 1
         if self.kind(k) == "cjk" or self.kind(k) == "word" and (
-            rated or not spaced and (self.toks[k].text in TIME_UNITS or self.toks[k].text in UNITS) or self.toks[k].text in PER_WORDS
+            rated
+            or not spaced and (self.toks[k].text in TIME_UNITS or self.toks[k].text in UNITS)
+            or self.toks[k].text in PER_WORDS
+            or glued and after_unit
         ):
             return self.toks[k].text
         return None
