@@ -1,18 +1,24 @@
 """Judging a written value against the computed one, at the precision it is written with.
 
 - A written value's precision is one unit of its last significant digit: `0.5 MB` → 0.1 MB,
-  `280 GB` → 10 GB (trailing zeros of an integer are not significant), `1600 万` → 100 万.
+  `280 GB` → 10 GB (trailing zeros of an integer are not significant), `1600 万` → 100 万; an
+  integer of seven digits or more (`2,097,150`) counts every digit.
 - `=` passes when the value is a rounding (or a truncation) of the computed one at that
   precision; `≈ ~ ≅` pass within one full unit. `2 × 3 = 6`-style claims between plain
   integers must be exact. Trailing zeros widen what passes only up to 5 %: `100 亿` is not a
   rounding of 60 亿.
+- A value written more precisely than its rounded inputs (`128 × 134M = 17,179,869,184`,
+  `0.0294 × 4096 = 120.2`) was computed from what they round: the interval their rounding
+  allows is its tolerance (inputs of one significant digit, `7B`, `1TB`, are taken as exact).
 - Otherwise it is an error when it is off by more than 5 %, or by a whole unit of its
   precision or more (two for `≈`: `2 × 700B = 1401B` is wrong); else a warning (imprecise). `4096² = 1600 万` is a warning: 1677.7 万
   is 4.6 % off and within one unit; `512² = 100 亿` and `8KB × 1024 ≈ 6MB` are errors.
+- Both sides must have one dimension (a time is not a size: `1GB / 50 ≈ 20ms` is skipped);
+  with no unit or scale on any input the result's unit only labels it (`28 + 56 = 84GB`).
 - Every reading of ambiguous units (GB as 10⁹ or 2³⁰, B as billion or bytes, % as /100 or as a
-  label when only one side has it) is tried, one reading for the whole claim (every `B` in it
-  is bytes, or every one is billions); the best verdict wins: an error is reported only when
-  the claim is wrong under every reading.
+  label when only one side has it, FLOPs as a count or a rate) is tried, one reading for the
+  whole claim (every `B` in it is bytes, or every one is billions); the best verdict wins: an
+  error is reported only when the claim is wrong under every reading.
 """
 
 from __future__ import annotations

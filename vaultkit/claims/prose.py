@@ -42,8 +42,8 @@ _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
 _TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
 _TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
 _QUOTES = "'\"‘’“”"
-_OPEN_BEFORE = set(" \t([{,:=")
-_CLOSE_AFTER = set(" \t)]},:;.")
+_OPEN_BEFORE = set(" \t([{,:=（，：、")
+_CLOSE_AFTER = set(" \t)]},:;.）：，。；、")
 
 
 class ProseLine:
@@ -172,29 +172,28 @@ def _mask_quotes(chars: list[str], taken: list[tuple[int, int]]) -> None:
 
 def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int]]]:
     """The line made readable for arithmetic (same length), and its code spans."""
-    if not any(c in line for c in "`$'\"‘’“”\\(h<&"):
+    if not ("`" in line or "$" in line or "](" in line or "http" in line or any(q in line for q in _QUOTES)):
         return line, []
     if in_math:
         return _tex(line), []
     chars = list(line)
     code: list[tuple[int, int]] = []
-    taken: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = []  # what no later rule may touch
     if "`" in line:
         for m in CODE_SPAN_RE.finditer(line):
-            taken.append((m.start(), m.end()))
-            fence = len(m.group(1))
-            if _arithmetic(m.group(2)):
-                chars[m.start() : m.start() + fence] = " " * fence
-                chars[m.end() - fence : m.end()] = " " * fence
+            if _arithmetic(m.group(2)):  # its backticks go, those of a span inside it too
+                chars[m.start() : m.end()] = line[m.start() : m.end()].replace("`", " ")
                 code.append((m.start(), m.end()))
             else:
                 chars[m.start() : m.end()] = "a" * (m.end() - m.start())
+                taken.append((m.start(), m.end()))
+    spans = taken + code
     for m in _LINK_TARGET.finditer(line):
-        if not any(a <= m.start() < b for a, b in taken):
+        if not any(a <= m.start() < b for a, b in spans):
             chars[m.start() : m.end()] = "a" * (m.end() - m.start())
             taken.append((m.start(), m.end()))
     if "$" in line:
-        for start, end, delim in _math_spans(line, taken):
+        for start, end, delim in _math_spans(line, taken + code):
             inner = _tex(line[start + delim : end - delim])
             chars[start:end] = " " * delim + inner + " " * delim
             taken.append((start, end))
