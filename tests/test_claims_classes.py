@@ -85,6 +85,9 @@ PAIRS = {
         ("传输 1GB / 50 GB/s = 20ms", "传输 1GB / 50 GB/s = 2ms"),
         ("16 GB / (100 GB/s × 8) ≈ 20ms", "16 GB / (100 GB/s × 8) ≈ 20s"),
         ("每秒 1000 tokens × 60 = 60K tokens/min", "每秒 1000 tokens × 60 = 6K tokens/min"),
+        ("5 min * 60 = 300s", "5 min * 60 = 3000s"),
+        ("2 hours × 3600 = 7200 s", "2 hours × 60 = 120 s"),
+        ("7200 s / 3600 = 2 h", "7200 s / 3600 = 20 h"),
         ("Adam: 4 + 4 + 4 = 12 bytes/param", "Adam: 4 + 4 + 4 = 16 bytes/param"),
         ("16 bytes/param × 7B = 112 GB", "16 bytes/param × 7B = 12 GB"),
         ("3.2 kW × 24 h = 76.8 kWh", "3.2 kW × 24 h = 7.68 kWh"),
@@ -92,7 +95,9 @@ PAIRS = {
     "bits and bytes": [
         ("带宽 8 × 100 Gb/s = 100 GB/s", "带宽 8 × 100 Gb/s = 800 GB/s"),
         ("8 × 100 / 100 = 8 Gb/s = 1000 MB/s", "8 × 100 / 100 = 8 GB/s = 1000 MB/s"),
-        ("each NIC 400 Gbps = 50 GB/s", "each NIC 400 Gbps / 8 = 50 GB/s"),
+        ("each NIC 400 Gbps = 50 GB/s", "each NIC 400 Gbps = 400 GB/s"),
+        ("per GPU 400 Gbps / 8 = 50 GB/s", "per GPU 400 Gbps / 8 = 400 GB/s"),  # the /8 is the bits-to-bytes the units carry
+        ("1.6Tbps / 8 = 200GB/s", "1.6Tbps / 8 = 2000GB/s"),
         ("1 Byte = 8 bits", "1 Byte = 1 bits"),
         ("`8x200=1600Gbps` in total", "`8x200=1800Gbps` in total"),
         ("4 × 200 Gb = 100 GB", "4 × 200 Gb = 800 GB"),

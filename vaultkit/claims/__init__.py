@@ -28,6 +28,7 @@ __all__ = ["ClaimReport", "Explained", "check_markdown", "check_svg", "claim_lik
 
 VERDICTS = {PASS: "ok", ERROR: "error"}
 NOT_READ = "no arithmetic read on both sides of the sign"
+FAR = 100.0  # off by more than this factor, a claim whose reading is not certain is no claim
 
 
 @dataclass
@@ -172,6 +173,11 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
         best = _best_verdict(found, exact)
         value = logical.span(found.value.start, found.value.end)
         line, col = logical.where(found.value.start)
+        if not isinstance(best, str) and best[0].level != PASS:  # not certain enough to be wrong
+            if found.pass_only:
+                best = found.pass_only
+            elif found.not_far and best[0].factor > FAR:
+                best = found.not_far
         if isinstance(best, str):
             report.skipped += 1
             start = min([side.start for side, _, _ in found.alternatives] + [found.value.start])

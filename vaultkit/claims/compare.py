@@ -27,7 +27,7 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 
-from .parser import MAX_RATE_READINGS, Inconsistent, Neg, Node, Reading, Uncertain, written_leaf
+from .parser import MAX_RATE_READINGS, Inconsistent, Neg, Node, Reading, Uncertain, conversion_factors, written_leaf
 from .units import NONE
 
 PASS, WARNING, ERROR = 0, 1, 2
@@ -40,6 +40,7 @@ class Verdict:
     level: int
     computed: str  # the computed value, in the units the value is written with
     tolerated: bool = False  # it passes only within the rounding of its inputs
+    factor: float = 1.0  # how many times too large or too small the written value is
 
 
 def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
@@ -161,8 +162,9 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
         modes.append("bits")
     tolerance = inputs_rounded and _input_tolerance(expr, value, loose)
     bare = not any(op.has_unit or op.has_scale or op.percent for op in value.operands())
-    best: tuple[int, float, str, bool] | None = None
+    best: tuple[int, float, str, bool, float] | None = None
     bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
+    conversions = conversion_factors(expr) if any(op.has_unit for op in expr.operands()) else []
     for reading in _readings([expr, value], percent_label):
         reading = replace(reading, symbol=symbol)
         try:
@@ -172,7 +174,14 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
             continue
         except (OverflowError, ZeroDivisionError):
             raise Uncertain("too large, or a division by zero") from None
-        for mode, w in zip(modes, written):
+        candidates = [(q, mode, w) for mode, w in zip(modes, written)]
+        for factor in conversions:  # `5 min × 60 = 300 s`, `400 Gbps / 8 = 50 GB/s`: the units convert already
+            try:
+                converted = expr.evaluate(replace(reading, ones=frozenset([id(factor)])))
+            except (Inconsistent, OverflowError, ZeroDivisionError):
+                continue
+            candidates.append((converted, "base", written[0]))
+        for q, mode, w in candidates:
             if mode != "base" and q.dims != NONE:
                 continue  # only a result that no input unit fixes is labelled by its own
             if q.dims != NONE and q.dims != w.dims:
@@ -187,13 +196,14 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
             tolerated = tolerance and level < _level(q, w, loose, False)
             closeness = abs(q.value - w.value) / (w.unit or 1.0)
             if best is None or (level, closeness) < best[:2]:
-                best = (level, closeness, _show(q.value / w.factor), tolerated)
+                off = abs(q.value / w.value) if q.value and w.value else math.inf
+                best = (level, closeness, _show(q.value / w.factor), tolerated, max(off, 1 / off) if off else math.inf)
     if best is None and bare_pass is not None:
-        best = (PASS, 0.0, bare_pass, False)
+        best = (PASS, 0.0, bare_pass, False, 1.0)
     if best is None:
         raise Uncertain("the two sides are in different units")
     names = [symbol.name for symbol in value.symbols()]
-    return Verdict(best[0], " × ".join([best[2], *names]), best[3])
+    return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4])
 
 
 def _show(value: float) -> str:

@@ -61,6 +61,8 @@ class Found:
     rel: str
     value: Side
     alternatives: list[tuple[Side, Node, bool]]  # (expression, value, loose) readings of it
+    pass_only: str = ""  # why it is read only to pass: wrong, it is skipped with this reason
+    not_far: str = ""  # why it is read only to be close: off by a factor over 100, it is skipped
 
 
 @dataclass
@@ -355,6 +357,22 @@ def _different_quantity(previous: Node, value: Node) -> bool:
     return kind is not None and _unit_kind(value) != kind
 
 
+def _label(text: str) -> str:
+    text = text.lower().lstrip("个")
+    return text[:-1] if text.endswith("s") and len(text) > 2 else text
+
+
+def _counts_other_things(expr: Node, value: Node) -> bool:
+    """`96 层 × 12288 维 ≈ 175B 参数`: every input counts something, and none what the result
+    counts: a description, not arithmetic we can read."""
+    leaf = written_leaf(value)
+    operands = expr.operands()
+    if leaf is None or not leaf.labels or not operands or not all(op.labels for op in operands):
+        return False
+    counted = {_label(text) for text in leaf.labels}
+    return not any(counted & {_label(text) for text in op.labels} for op in operands)
+
+
 def _multiple(value: Node) -> bool:
     leaf = written_leaf(value)
     return leaf is not None and leaf.times
@@ -432,6 +450,7 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
             continue
         alternatives: list[tuple[Side, Node, bool]] = []
         expr, value = lhs, rhs
+        pass_only = not_far = ""
         if chained:
             ref_side, ref_loose = chain_ref
             expr, loose = ref_side, ref_loose or loose
@@ -455,6 +474,11 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
             if after_name and lhs.whole:
                 quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="the value of a name (`k=2`), not a result"))
                 continue
+            if lhs.node.labels and lhs.node.mantissa == 1 or rhs.whole and more:
+                # `1 epoch = 1M samples / 32 = 31,250 steps`: a definition, its result follows
+                pass_only = "a definition (`1 epoch = …`), not a result"
+            elif lhs.node.labels:
+                not_far = "what is counted on the left may not be the result (`1024 GPU = 128 节点 × 8`)"
             expr, value = rhs, lhs
             alternatives.append((rhs, lhs.node, loose))
         elif _bare_conversion(lhs.node, rhs.node):
@@ -462,11 +486,13 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
         else:  # `1 柜 = 64 GPU`: not arithmetic we can read
             skipped.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="two values and no arithmetic"))
             continue
+        if _counts_other_things(expr.node, value.node):
+            not_far = "the inputs count other things than the result (`96 层 × 12288 维 ≈ 175B 参数`)"
         if has_operator(rhs.node) and rhs.whole and more and value is rhs:
             # `4×32 = 128 上行 / 64 = 2`: the value may be just the first number
             for exp, val, lo in list(alternatives):
                 alternatives.append((exp, first_operand(val), lo))
-        found.append(Found(rel, value, alternatives))
+        found.append(Found(rel, value, alternatives, pass_only, not_far))
         if rhs.whole and more:
             ref = chain_ref if chained else (expr, loose)
             previous = rhs

@@ -52,6 +52,7 @@ _TOKEN = re.compile(
     r"|(?P<other>.)"
 )
 _X_TIMES = re.compile(r"[xX](?=[ ]?[\d(])")
+_TIMES_AFTER = ("num", "rp", "pow", "annot")
 _X_AFTER_UNIT = re.compile(r"[ ][xX×][ ](?=\d)")  # `256KiB x 132`: times, after a unit
 # A currency sign or a leading `~` (about) glued to a number: `$500`, `~$4.1M`, `~20 GB`.
 _NUMBER_PREFIX = re.compile(r"(?:~?[$¥￥€£]|~)(?=\d)")
@@ -125,7 +126,7 @@ def tokenize(line: str, code: list[tuple[int, int]] = ()) -> list[Token]:
     pos, n = 0, len(line)
     while pos < n:
         prev = _last_significant(tokens)
-        if prev is not None and prev.kind in ("num", "rp", "pow") and _X_TIMES.match(line, pos):
+        if prev is not None and prev.kind in _TIMES_AFTER and _X_TIMES.match(line, pos) and (prev.kind != "annot" or line[pos - 1] == " "):
             tokens.append(Token("op", "×", pos, pos + 1))
             pos += 1
             continue
@@ -187,6 +188,7 @@ class Reading:
     percent_fraction: bool = True
     symbol: float = 0.0  # the value given to every named quantity (n_token); 0: none may appear
     rates: frozenset = frozenset()
+    ones: frozenset = frozenset()  # ids of conversion factors the units already carry (`5 min × 60`)
 
 
 @dataclass
@@ -220,6 +222,7 @@ class Operand:
     digits: int = 1  # significant digits written
     decimal: bool = False  # written with a decimal point
     exact_claim: bool = False  # an integer written with 7 or more digits
+    labels: list[str] = field(default_factory=list)  # what it counts: `层`, `tokens`, `GPUs`
 
     # -- what is written after the number
     @property
@@ -292,6 +295,8 @@ class Operand:
         return self.mantissa * self.factor(reading)
 
     def evaluate(self, reading: Reading) -> Quantity:
+        if id(self) in reading.ones:
+            return _point(1.0)
         factor = self.factor(reading)
         v = self.mantissa * factor
         half = self.unit_digit * abs(factor) / 2 if self.rounded else 0.0
@@ -378,6 +383,8 @@ class Binary:
     right: "Node"
 
     def evaluate(self, reading: Reading) -> Quantity:
+        if id(self) in reading.ones:
+            return _point(1.0)
         a = self.left.evaluate(reading)
         b = self.right.evaluate(reading)
         if self.op == "^":
@@ -444,6 +451,24 @@ class BigO(Unary):
 
 
 Node = Operand | Symbol | Neg | Sqrt | Binary | BigO | Func
+
+
+CONVERSIONS = {8.0, 24.0, 60.0, 1000.0, 1024.0, 3600.0, 86400.0, 1e6, 1e9, 1e12, 2.0**20, 2.0**30, 2.0**40}
+
+
+def conversion_factors(node: Node) -> list[Node]:
+    """The plain factors of a product that may convert units (`× 60`, `/ 8`, `/ 2**30`)."""
+    if isinstance(node, Binary) and node.op in "*/":
+        return conversion_factors(node.left) + conversion_factors(node.right)
+    if isinstance(node, Operand):
+        plain = not (node.suffixes or node.per or node.percent)
+        return [node] if plain and node.mantissa in CONVERSIONS else []
+    if isinstance(node, Binary) and node.op == "^" and all(isinstance(x, Operand) and not x.suffixes for x in (node.left, node.right)):
+        try:
+            return [node] if node.left.mantissa ** node.right.mantissa in CONVERSIONS else []
+        except OverflowError:
+            return []
+    return []
 
 
 def first_operand(node: Node) -> Node:
@@ -695,10 +720,12 @@ class Parser:
                 elif spaced and op.suffixes and not (word in UNITS and any(s.scale for s in op.suffixes)):
                     labelled = True  # `7B params`, `8 个 GPU` (but `17.6T FLOPs` is a unit)
                     op.suffixes.append(Suffix(label=True))
+                    op.labels.append(word)
                 else:
                     suffix = read_word(word, attached=not spaced)
                     if suffix.label:
                         labelled = True
+                        op.labels.append(word[1:] if suffix.scale else word)
                     if not suffix.label or suffix.scale:
                         op.core_end = tok.end
                     op.suffixes.append(suffix)
@@ -706,8 +733,11 @@ class Parser:
                 suffix, rest = read_cjk(tok.text)
                 op.suffixes.append(suffix)
                 labelled = suffix.label or bool(rest)
+                if labelled:
+                    op.labels.append(tok.text if suffix.label else rest)
                 if labelled and self.kind(j + 1) == "word" and self.attached(j + 1):
                     j += 1  # `8个experts`: one label
+                    op.labels[-1] += self.toks[j].text
                 if suffix.label and tok.text.startswith("倍"):
                     op.times = True
                 if not suffix.label:
