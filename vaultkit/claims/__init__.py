@@ -264,7 +264,7 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     """Claims in a note's prose, tables and code blocks (not front matter, vaultkit blocks,
     generated regions, %%comments%% or lines marked %%vk-ignore%%)."""
     report = ClaimReport()
-    for logical in _logical_lines(note_lines(text)):
+    for logical in _logical_lines(note_lines(text, only_signs=True)):
         report.add(_check_logical(logical, rel))
     return report
 

@@ -83,10 +83,10 @@ class LineClaims:
 
 
 _CONTINUATION = re.compile(r"[ \t]*(?:>[ \t]*)*(?:=(?![=>])|≈|→)")
-_SIGN = re.compile(r"[=≈~≅≃→]|->|\\(?:approx|sim)")
+_SIGN = re.compile(r"[=≈~≅≃→＝]|->|\\(?:approx|sim)")
 _DIGIT = re.compile(r"\d")
 # A line with `=`, `≈` or `→` between numbers: what --explain accounts for, read or skipped.
-_LINE_SIGN = re.compile(r"(?<![=!<>:+\-*/%])(?:=[ ]?~|=|≈|→)(?![=>])")
+_LINE_SIGN = re.compile(r"(?<![=!<>:+\-*/%])(?:=[ ]?~|=|＝|≈|→)(?![=>])")
 _NUMBER_BEFORE = re.compile(
     r"(?<![A-Za-z_\d.,])\d+(?:[.,]\d+)*"  # a number
     r"(?:[A-Za-z/]{1,8}|[ ][A-Za-z\u4e00-\u9fff/]{1,8}(?=[ \t(（]))?"  # its unit: `8GB`, `11 sec ` (not `80 weight=`)
@@ -378,12 +378,20 @@ def _multiple(value: Node) -> bool:
     return leaf is not None and leaf.times
 
 
+_NEAR = 64  # how far from a sign its number may be (`2 (bf16 bytes) * … = 0.131MB` is near)
+
+
+def _numbers_around(line: str, sign: int) -> bool:
+    """A digit on both sides of the sign, not too far: the only signs worth reading."""
+    return _DIGIT.search(line, max(0, sign - _NEAR), sign) is not None and _DIGIT.search(line, sign + 1, sign + 1 + _NEAR) is not None
+
+
 def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] = ()) -> LineClaims:
     """Every claim written in one (already readable) logical line. An arrow `→` is a result
     right after an expression (`= 2 × 24 × 16 × 64 × 2 → 98,304 bytes`) or when it converts a
     value to another unit; otherwise it is a step to something else. `arrows` (offsets of `→`
     that begin a continuation line) are kept for callers; every `→` is read the same way."""
-    if not _MAY_HAVE_CLAIM.search(line) or _DIGIT.search(line) is None:
+    if not _MAY_HAVE_CLAIM.search(line) or not any(_numbers_around(line, m.start()) for m in _MAY_HAVE_CLAIM.finditer(line)):
         return LineClaims([], [])
     line = _read_ratios(line)
     tokens = tokenize(line, code)

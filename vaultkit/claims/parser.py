@@ -166,8 +166,11 @@ def tokenize(line: str, code: list[tuple[int, int]] = ()) -> list[Token]:
         tokens.append(Token(kind, m.group(), pos, m.end()))
         pos = m.end()
     if code:
+        spans, k = sorted(code), 0
         for tok in tokens:
-            tok.code = any(a <= tok.start < b for a, b in code)
+            while k < len(spans) and spans[k][1] <= tok.start:
+                k += 1
+            tok.code = k < len(spans) and spans[k][0] <= tok.start
     return tokens
 
 

@@ -42,6 +42,8 @@ _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
 _TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
 _TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
 _QUOTES = "'\"‘’“”"
+_HAS_SIGN = re.compile(r"[=≈~≅≃→＝]|->|\\(?:approx|sim)")
+_STARTS_WITH_SIGN = re.compile(r"[ \t]*(?:>[ \t]*)*(?:[=≈→＝]|\\approx)")
 _OPEN_BEFORE = set(" \t([{,:=（，：、")
 _CLOSE_AFTER = set(" \t)]},:;.）：，。；、")
 
@@ -68,7 +70,8 @@ class ProseLine:
 
     def _read(self) -> tuple[str, list[tuple[int, int]]]:
         if self._readable is None:
-            self._readable = (_tex(self.raw.replace("$", " ")), []) if self.math else readable(self.raw)
+            raw = self.raw.replace("＝", "=")  # a full-width equals sign reads as one
+            self._readable = (_tex(raw.replace("$", " ")), []) if self.math else readable(raw)
         return self._readable
 
     @property
@@ -201,8 +204,24 @@ def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int
     return "".join(chars), code
 
 
-def note_lines(text: str) -> Iterator[ProseLine]:
-    """Every line of a note whose claims are checked, raw and readable."""
+def note_lines(text: str, only_signs: bool = False) -> Iterator[ProseLine]:
+    """Every line of a note whose claims are checked, raw and readable; `only_signs`: only
+    those with a relation sign or an arrow (the only ones a claim can be on), and the line
+    before one that starts with a sign (`3 × 4` above `= 12`)."""
+    before: ProseLine | None = None  # the line just read and not given, when only_signs
+    for line in _note_lines(text):
+        if not only_signs:
+            yield line
+        elif _HAS_SIGN.search(line.line):
+            if before is not None and before.number == line.number - 1 and _STARTS_WITH_SIGN.match(line.line):
+                yield before
+            before = None
+            yield line
+        else:
+            before = line
+
+
+def _note_lines(text: str) -> Iterator[ProseLine]:
     lines = text.split("\n")
     fm = _FRONT_MATTER.match(text) if text.startswith("---") else None
     first = fm.group().count("\n") if fm else 0
@@ -229,10 +248,13 @@ def note_lines(text: str) -> Iterator[ProseLine]:
             region = begin.group(1)
             continue
         masked, in_comment = _mask_comments(line, in_comment)
-        stripped = masked.strip().lstrip(">").strip()
-        if stripped == "$$" or stripped.startswith("$$") and stripped.count("$$") == 1:
-            in_math = not in_math  # a display block opens or closes here
-            math_line = True
+        if "$$" in masked:
+            stripped = masked.strip().lstrip(">").strip()
+            if stripped == "$$" or stripped.startswith("$$") and stripped.count("$$") == 1:
+                in_math = not in_math  # a display block opens or closes here
+                math_line = True
+            else:
+                math_line = in_math
         else:
             math_line = in_math
         if IGNORE_MARK in line:
