@@ -148,6 +148,12 @@ SILENT = [
     "$\\frac{a}{2} = 3$",
     "this is **2** and **3** = 5",
     "10B × 2 = 20Gb",
+    "总参数 = 8 × 7B\n      ≈ 56B\n      ≈ 112 GB (FP16)",
+    "GPT-3: 96 层 × 12288 维 ≈ 175B 参数",
+    "1 epoch = 1M samples / 32 batch = 31,250 steps",
+    "1 柜 = 8 × 4 GPU",
+    "5 min * 60 = 300s",
+    "4 (dp) x 2 (tp) x 2 (pp) = 16 GPUs",
 ]
 
 

@@ -38,6 +38,7 @@ from .parser import (
     tokenize,
     written_leaf,
 )
+from .units import BYTE
 from .prose import IGNORE_MARK, mask_marker, note_lines, readable  # noqa: F401  (re-exported)
 
 _MAY_HAVE_CLAIM = re.compile(r"[=≈~≅≃→]")
@@ -462,6 +463,11 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
         if chained:
             ref_side, ref_loose = chain_ref
             expr, loose = ref_side, ref_loose or loose
+            if not has_operator(lhs.node) and _unit_kind(lhs.node) is None and _unit_kind(rhs.node) == BYTE and not any(
+                op.has_unit for op in ref_side.node.operands()
+            ):
+                # `= 56B ≈ 112 GB (FP16)`: a size first written after a count may be its memory
+                pass_only = "a size first written after a count may be the memory it takes"
             alternatives.append((ref_side, rhs.node, loose))
             if has_operator(lhs.node):
                 alternatives.append((lhs, rhs.node, rel != "="))
