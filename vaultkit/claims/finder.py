@@ -93,6 +93,7 @@ _NUMBER_BEFORE = re.compile(
     r"(?:[A-Za-z/]{1,8}|[ ][A-Za-z\u4e00-\u9fff/]{1,8}(?=[ \t(（]))?"  # its unit: `8GB`, `11 sec ` (not `80 weight=`)
     r"(?:[ ]?[(（][^()（）]{0,40}[)）])?[%²³⁰¹⁴⁵⁶⁷⁸⁹)`*]*[ \t]*\Z"
 )
+_DIGIT_BEFORE = re.compile(r"\d[ \t]*\Z")
 _NUMBER_AFTER = re.compile(r"[ \t]*[`*~$¥(\-−]*[ \t]*\d")
 
 
@@ -117,9 +118,11 @@ def claim_signs(line: str) -> Iterator[int]:
     if _DIGIT.search(line) is None:
         return
     for m in _LINE_SIGN.finditer(line):
-        if _NUMBER_AFTER.match(line, m.end()) and _NUMBER_BEFORE.search(line, max(0, m.start() - 80), m.start()):
-            if not between_shapes(line, m.start()):
-                yield m.start()
+        if not _NUMBER_AFTER.match(line, m.end()):
+            continue
+        digit_before = _DIGIT_BEFORE.search(line, max(0, m.start() - 8), m.start())  # `avg10=0.00`, `GPU1 = 900`
+        if digit_before or _NUMBER_BEFORE.search(line, max(0, m.start() - 80), m.start()) and not between_shapes(line, m.start()):
+            yield m.start()
 
 
 _SHAPE_BEFORE = re.compile(r"\(\s*\w+(?:\s*,\s*\w+)+\s*\)(?:ᵀ|\^T|\.T)?\s*\Z")
