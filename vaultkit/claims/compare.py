@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass, replace
 
 from .parser import MAX_RATE_READINGS, Inconsistent, Neg, Node, Reading, Uncertain, conversion_factors, written_leaf
-from .units import NONE
+from .units import NONE, UNITS
 
 PASS, WARNING, ERROR = 0, 1, 2
 ERROR_REL = 0.05
@@ -144,6 +144,33 @@ def _symbol_value(expr: Node, value: Node) -> float:
     return 1.0
 
 
+def _unit_factors(node: Node) -> list[tuple[tuple, float, bool]]:
+    """(dimension, factor to base units, in bits) of every unit written in a node, both readings."""
+    out = []
+    for leaf in node.operands():
+        for s in leaf.suffixes + leaf.per:
+            if s.seconds:
+                out.append((s.dims, s.seconds, False))
+            elif s.unit:
+                unit = UNITS[s.unit]
+                out += [(unit.dims, unit.decimal, unit.bits), (unit.dims, unit.binary, unit.bits)]
+    return out
+
+
+def _conversions(expr: Node, value: Node) -> list[Node]:
+    """The plain factors of `expr` that convert between a unit written in it and one of the
+    value: × 60 between minutes and seconds, / 8 between bits and bytes, / 1024 between MB
+    and GB. Without them the units would convert twice (`5 min × 60 = 300 s`)."""
+    ours, theirs = _unit_factors(expr), _unit_factors(value)
+    ratios = {8.0} if {bits for _, _, bits in ours} ^ {bits for _, _, bits in theirs} else set()
+    for dims, a, bits_a in ours:
+        for other, b, bits_b in theirs:
+            if dims == other and a != b:
+                ratio = (a / b) * (8.0 if bits_b and not bits_a else 0.125 if bits_a and not bits_b else 1.0)
+                ratios |= {ratio, 1 / ratio}
+    return [node for node, v in conversion_factors(expr) if any(math.isclose(v, r, rel_tol=1e-9) for r in ratios)]
+
+
 def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) -> Verdict:
     """The best verdict over all readings; raises Uncertain when no reading is certain (the
     two sides in different units, a named quantity that does not cancel out).
@@ -164,7 +191,7 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
     bare = not any(op.has_unit or op.has_scale or op.percent for op in value.operands())
     best: tuple[int, float, str, bool, float] | None = None
     bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
-    conversions = conversion_factors(expr) if any(op.has_unit for op in expr.operands()) else []
+    conversions = _conversions(expr, value) if any(op.has_unit for op in expr.operands()) else []
     for reading in _readings([expr, value], percent_label):
         reading = replace(reading, symbol=symbol)
         try:

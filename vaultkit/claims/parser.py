@@ -459,18 +459,20 @@ Node = Operand | Symbol | Neg | Sqrt | Binary | BigO | Func
 CONVERSIONS = {8.0, 24.0, 60.0, 1000.0, 1024.0, 3600.0, 86400.0, 1e6, 1e9, 1e12, 2.0**20, 2.0**30, 2.0**40}
 
 
-def conversion_factors(node: Node) -> list[Node]:
-    """The plain factors of a product that may convert units (`× 60`, `/ 8`, `/ 2**30`)."""
+def conversion_factors(node: Node) -> list[tuple[Node, float]]:
+    """The plain factors of a product that may convert units (`× 60`, `/ 8`, `/ 2**30`), with
+    their values."""
     if isinstance(node, Binary) and node.op in "*/":
         return conversion_factors(node.left) + conversion_factors(node.right)
     if isinstance(node, Operand):
         plain = not (node.suffixes or node.per or node.percent)
-        return [node] if plain and node.mantissa in CONVERSIONS else []
+        return [(node, node.mantissa)] if plain and node.mantissa in CONVERSIONS else []
     if isinstance(node, Binary) and node.op == "^" and all(isinstance(x, Operand) and not x.suffixes for x in (node.left, node.right)):
         try:
-            return [node] if node.left.mantissa ** node.right.mantissa in CONVERSIONS else []
+            value = node.left.mantissa**node.right.mantissa
         except OverflowError:
             return []
+        return [(node, value)] if value in CONVERSIONS else []
     return []
 
 
