@@ -1,6 +1,8 @@
-"""How much of `vaultkit check` the arithmetic claims take, on the real vault.
+"""How much of `vaultkit check` the arithmetic claims take, on the real vault and on the
+public notes nobody here wrote.
 
-Run: .venv/bin/python bench/bench_claims.py [VAULT] [-n RUNS]
+Run: .venv/bin/python bench/bench_claims.py [VAULT ...] [-n RUNS]
+(default: vault146 and the two repositories of ../shared/corpus/public that are present)
 Each round runs `python -m vaultkit check VAULT` as a subprocess (the whole command: start,
 load, parse, every check, report) and, in this process, the claims checker alone over the same
 notes and SVGs (already read), alternating so both see the same machine load. Prints the
@@ -20,7 +22,9 @@ from pathlib import Path
 from vaultkit.claims import ClaimReport, check_markdown, check_svg
 from vaultkit.vault import Source, Vault
 
-DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "vault146"
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+DEFAULT = CORPUS / "vault146"
+DEFAULTS = [DEFAULT, CORPUS / "public" / "ml-engineering", CORPUS / "public" / "LLM-from-scratch"]
 
 
 def texts(root: Path) -> list[tuple[str, str]]:
@@ -51,20 +55,21 @@ def time_check(root: Path) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("vault", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("vaults", nargs="*", type=Path)
     parser.add_argument("-n", "--runs", type=int, default=5)
     args = parser.parse_args()
-    files = texts(args.vault)
-    claims, checks = [], []
-    for _ in range(args.runs):
-        seconds, report = time_claims(files)
-        claims.append(seconds)
-        checks.append(time_check(args.vault))
-    claim, check = statistics.median(claims), statistics.median(checks)
-    print(f"{len(files)} files: {report.verified} claims read, {report.skipped} skipped, "
-          f"{len(report.diagnostics)} diagnostics")
-    print(f"median of {args.runs}: claims {claim:.3f} s, whole check {check:.3f} s, "
-          f"claims share {claim / check:.0%}")
+    for vault in args.vaults or [path for path in DEFAULTS if path.is_dir()]:
+        files = texts(vault)
+        claims, checks = [], []
+        for _ in range(args.runs):
+            seconds, report = time_claims(files)
+            claims.append(seconds)
+            checks.append(time_check(vault))
+        claim, check = statistics.median(claims), statistics.median(checks)
+        print(f"{vault.name}: {len(files)} files: {report.verified} claims read, {report.skipped} skipped, "
+              f"{len(report.diagnostics)} diagnostics")
+        print(f"  median of {args.runs}: claims {claim:.3f} s, whole check {check:.3f} s, "
+              f"claims share {claim / check:.0%}")
 
 
 if __name__ == "__main__":

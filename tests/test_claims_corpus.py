@@ -40,8 +40,10 @@ def test_the_sloppy_square_is_a_warning(report):
 
 
 def test_claims_are_verified(report):
-    assert report.verified >= 140
-    assert 0 < report.skipped <= 70
+    """Most claims are read; every line with a sign between numbers is listed, and most of the
+    skipped are steps between values (`48GB → 12GB`) and name=value options, not claims."""
+    assert report.verified >= 145
+    assert 0 < report.skipped <= 140
     assert len(report.explained) == report.verified + report.skipped
 
 

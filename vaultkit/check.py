@@ -12,6 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .claims import explained_totals
 from .diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
 from .layout import holds_site
 from .pipeline import FileChange, Pipeline
@@ -39,13 +40,12 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> in
         out = sys.stdout if fmt == "text" else sys.stderr
         for line in report.explained:
             print(line, file=out)
-        kinds = [line.split(": ", 2)[1] for line in report.explained]  # "claim ok", "drawing error", …
-        claims = sum(k.startswith("claim ") for k in kinds)
-        skipped = kinds.count("claim skipped")
+        read, skipped, other = explained_totals(report.explained)  # equal to the summary's claims
+        kinds = [line.split(": ", 2)[1] for line in report.explained if line.count(": ") >= 2]
         unread = kinds.count("svg not read")  # SVGs that are no derivation, each with why
         walks = sum(k.startswith("walkthrough ") for k in kinds)
-        print(f"{claims - skipped} arithmetic claims read, {skipped} skipped; "
-              f"{len(kinds) - claims - walks - unread} drawings and figures read"
+        print(f"{read} arithmetic claims read, {skipped} skipped; "
+              f"{other - walks - unread} drawings and figures read"
               + (f", {unread} other SVGs not read" if unread else "")
               + (f"; {walks} walkthrough parts read" if walks else ""), file=out)
     _print(report, fmt, root)

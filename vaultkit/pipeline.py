@@ -124,7 +124,7 @@ class Pipeline:
             claims=claim_report.verified + worked.verified + walk.verified,
             skipped_claims=claim_report.skipped + worked.skipped + walk.skipped,
             found_links=links.extract_links(note),
-            explained=tuple(str(entry) for entry in claim_report.explained) + tuple(walk.explained),
+            explained=_explained(claim_report, note, worked) + tuple(walk.explained),
             tags=tuple(inline_tags(note.tokens)),
         )
 
@@ -233,6 +233,20 @@ class Pipeline:
         if read is None or read[1] is None:
             return claims.ClaimReport()
         return claims.check_svg(read[1], rel)
+
+
+def _explained(claim_report: claims.ClaimReport, note: Note, worked) -> tuple[str, ...]:
+    """`--explain` for a note: its claims, and the text-matrix rows its check counts as claims."""
+    entries = [(entry.line, str(entry)) for entry in claim_report.explained]
+    if worked.verified or worked.skipped:
+        if hasattr(worked, "explained"):  # each row explained by the text-matrix reader itself
+            entries += [(entry.line, str(entry)) for entry in worked.explained]
+        else:
+            sections = textmatrices.read_sections(note.text, note.tokens)
+            line = min((m.line for section in sections for m in section.matrices), default=1)
+            entries.append((line, claims.matrix_rows_entry(note.rel, line, worked.verified, worked.skipped)))
+            entries.sort(key=lambda entry: entry[0])
+    return tuple(text for _, text in entries)
 
 
 def count_note(summary: Summary, result: NoteResult) -> None:

@@ -11,6 +11,7 @@ the rest was skipped.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -18,13 +19,16 @@ from typing import Iterator
 from ..diagnostics import Diagnostic
 from ..svgtext import SvgText, read_svg
 from .compare import ERROR, PASS, Verdict, judge
-from .finder import Found, Side, continues_above, find_claims, has_sign, markdown_lines, mask_marker, may_have_claim, svg_pieces
+from .finder import Found, Side, claim_like, claim_signs, continues_above, find_claims, has_sign, may_have_claim, svg_pieces
 from .parser import Uncertain, written_leaf
+from .prose import ProseLine, note_lines, readable
 from .shapes import check_shapes
 
-__all__ = ["ClaimReport", "Explained", "check_markdown", "check_svg"]
+__all__ = ["ClaimReport", "Explained", "check_markdown", "check_svg", "claim_like", "explained_totals", "matrix_rows_entry"]
 
 VERDICTS = {PASS: "ok", ERROR: "error"}
+NOT_READ = "no arithmetic read on both sides of the sign"
+FAR = 100.0  # off by more than this factor, a claim whose reading is not certain is no claim
 
 
 @dataclass
@@ -36,6 +40,7 @@ class Explained:
     verdict: str  # ok | warning | error | skipped
     text: str  # the claim as written (whitespace collapsed), or the skipped span
     note: str = ""  # the computed value, or why it was skipped
+    col: int = 0  # of the written value of a claim read (1-based; 0 when skipped)
 
     def __str__(self) -> str:
         note = f"  [{self.note}]" if self.note else ""
@@ -58,19 +63,27 @@ class ClaimReport:
 
 @dataclass
 class Logical:
-    """A logical line: one line, or a derivation continued over several; maps offsets back."""
+    """A logical line: one line, or a derivation continued over several; maps offsets back.
+    `text` is read, `raw` (of the same length) is shown."""
 
     text: str
     starts: list[tuple[int, int, int]]  # (offset in text, line number, column of that offset)
+    raw: str = ""
+    code: list[tuple[int, int]] = field(default_factory=list)
     arrows: list[int] = field(default_factory=list)  # offsets of `→` that begin a continuation
 
-    def extend(self, line: str, number: int) -> None:
+    def __post_init__(self) -> None:
+        self.raw = self.raw or self.text
+
+    def extend(self, line: ProseLine) -> None:
         offset = len(self.text) + 1
-        self.text += " " + line
-        self.starts.append((offset, number, 0))
-        arrow = line.lstrip()
+        self.text += " " + line.text
+        self.raw += " " + line.raw
+        self.starts.append((offset, line.number, 0))
+        self.code += [(offset + a, offset + b) for a, b in line.code]
+        arrow = line.text.lstrip()
         if arrow.startswith("→"):
-            self.arrows.append(offset + len(line) - len(arrow))
+            self.arrows.append(offset + len(line.text) - len(arrow))
 
     def where(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
@@ -79,16 +92,52 @@ class Logical:
         return number, col0 + offset - start + 1
 
     def span(self, start: int, end: int) -> str:
-        return " ".join(self.text[start:end].split())
+        """The text between two offsets as written (code-span backticks dropped)."""
+        return " ".join(self.raw[start:end].replace("`", " ").split())
+
+    def lines(self) -> Iterator[tuple[int, str]]:
+        """(line number, raw text) of each line it is made of."""
+        bounds = [start for start, _, _ in self.starts] + [len(self.raw) + 1]
+        for (start, number, _), end in zip(self.starts, bounds[1:]):
+            yield number, self.raw[start : end - 1]
 
 
-def _best_verdict(found: Found) -> tuple[Verdict, Side] | str:
+_MATRIX_ROWS = re.compile(r": matrix rows: (\d+) read, (\d+) skipped")
+
+
+def matrix_rows_entry(rel: str, line: int, verified: int, skipped: int) -> str:
+    """`--explain` for the rows of a note's text matrices (checked as worked examples, counted
+    as claims): how many were read and how many skipped."""
+    return f"{rel}:{line}: matrix rows: {verified} read, {skipped} skipped  [text matrices of a worked example]"
+
+
+def explained_totals(lines: list[str]) -> tuple[int, int, int]:
+    """(claims read, claims skipped, other entries) of `--explain` lines: the first two equal the
+    summary's claims and skipped claims."""
+    read = skipped = other = 0
+    for line in lines:
+        kind = line.split(": ", 2)[1] if line.count(": ") >= 2 else ""
+        rows = _MATRIX_ROWS.search(line)
+        if rows:
+            read += int(rows.group(1))
+            skipped += int(rows.group(2))
+        elif kind == "claim skipped":
+            skipped += 1
+        elif kind.startswith("claim "):
+            read += 1
+        else:
+            other += 1
+    return read, skipped, other
+
+
+def _best_verdict(found: Found, exact: set[int]) -> tuple[Verdict, Side] | str:
     """The best verdict over the readings of a claim and the expression it was computed from,
-    or why none is certain."""
+    or why none is certain; `exact`: the expressions whose inputs a chain has shown to be
+    taken as written."""
     best, reason = None, ""
     for expr, value, loose in found.alternatives:
         try:
-            verdict = judge(expr.node, value, loose=loose)
+            verdict = judge(expr.node, value, loose=loose, inputs_rounded=id(expr) not in exact)
         except Uncertain as exc:
             reason = reason or str(exc)
             continue
@@ -101,14 +150,15 @@ def _computed_in_written_units(found: Found, verdict: Verdict, logical: Logical)
     """`14B` for a value written `15B`, `14 GB` for `20 GB`: the written unit, spaced as written."""
     leaf = written_leaf(found.value.node)
     if leaf is not None:
-        return verdict.computed + logical.text[leaf.end : found.value.end]
+        return verdict.computed + logical.raw[leaf.end : found.value.end].replace("`", "")
     return verdict.computed
 
 
 def _check_logical(logical: Logical, rel: str) -> ClaimReport:
-    """The claims and shape claims of a logical line, explained in the order of their lines."""
+    """The claims and shape claims of a logical line, explained in the order of their lines;
+    a line with a sign between numbers and nothing read on it is listed as skipped, with why."""
     report = ClaimReport()
-    claims = find_claims(logical.text, logical.arrows)
+    claims = find_claims(logical.text, logical.arrows, logical.code)
     shapes = check_shapes(logical.text)
     shape_starts = [shape.start for shape in shapes]  # in order, and so are their ends
     for skip in claims.skipped:
@@ -116,24 +166,33 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
         if k >= 0 and shapes[k].end > skip.start:
             continue  # `(S, d) × (d, d_ff) = (S, d_ff)` is not arithmetic: the shapes read it
         report.skipped += 1
-        line, _ = logical.where(skip.start)
+        line, _ = logical.where(skip.sign if skip.sign >= 0 else skip.start)
         report.explained.append(Explained(rel, line, "skipped", logical.span(skip.start, skip.end), skip.reason))
+    exact: set[int] = set()  # the expression of `expr = 2.8304 ≈ 2.924`, once 2.8304 is its exact result
     for found in claims.found:
-        best = _best_verdict(found)
+        best = _best_verdict(found, exact)
         value = logical.span(found.value.start, found.value.end)
         line, col = logical.where(found.value.start)
+        if not isinstance(best, str) and best[0].level != PASS:  # not certain enough to be wrong
+            if found.pass_only:
+                best = found.pass_only
+            elif found.not_far and best[0].factor > FAR:
+                best = found.not_far
         if isinstance(best, str):
             report.skipped += 1
-            start = min(side.start for side, _, _ in found.alternatives)
-            text = logical.span(start, found.value.end)
-            report.explained.append(Explained(rel, logical.where(start)[0], "skipped", text, best))
+            start = min([side.start for side, _, _ in found.alternatives] + [found.value.start])
+            end = max([side.end for side, _, _ in found.alternatives] + [found.value.end])
+            text = logical.span(start, end)
+            report.explained.append(Explained(rel, line, "skipped", text, best))
             continue
         verdict, expr_side = best
+        if verdict.level == PASS and not verdict.tolerated:
+            exact.add(id(expr_side))
         expr = logical.span(expr_side.start, expr_side.end)
-        claim = f"{expr} {found.rel} {value}"
+        claim = f"{expr} {'≈' if found.rel.startswith('=') and found.rel != '=' else found.rel} {value}"
         computed = _computed_in_written_units(found, verdict, logical)
         report.verified += 1
-        report.explained.append(Explained(rel, line, VERDICTS.get(verdict.level, "warning"), claim, f"computed {computed}"))
+        report.explained.append(Explained(rel, line, VERDICTS.get(verdict.level, "warning"), claim, f"computed {computed}", col))
         if verdict.level != PASS:
             code, what = ("VK301", "wrong") if verdict.level == ERROR else ("VK302", "imprecise")
             message = f"{claim} is {what}: written {value}, computed {computed}"
@@ -151,35 +210,53 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
             line, col = logical.where(shape.written_start)
             message = f"{claim} has the wrong shape: written {shape.written}, computed {shape.computed}"
             report.diagnostics.append(Diagnostic(rel, line, col, "VK303", message, written=shape.written, computed=shape.computed))
+    _account_for_lines(logical, rel, claims.quiet, report)
     report.explained.sort(key=lambda entry: entry.line)
     return report
 
 
-def _logical_lines(text: str) -> Iterator[Logical]:
-    """The logical lines of a note that may hold a claim: a line with the lines that continue it."""
-    group: list[tuple[int, str]] | None = None  # the logical line being read, if claim-like
-    last_number, last_line = -2, ""
-    for number, line in markdown_lines(text):
-        if not has_sign(line):
+def _account_for_lines(logical: Logical, rel: str, quiet, report: ClaimReport) -> None:
+    """Every line with a sign between numbers gets an entry: the first sign on it that held no
+    claim, with why, or the line itself."""
+    listed = {entry.line for entry in report.explained}
+    signs = {logical.where(offset)[0] for offset in claim_signs(logical.raw)}
+    for number, raw in logical.lines():
+        if number in listed or number not in signs:
+            continue
+        why = next((q for q in quiet if logical.where(q.sign)[0] == number), None)
+        if why is not None:
+            text, reason = logical.span(why.start, why.end), why.reason
+        else:
+            text, reason = " ".join(raw.split())[:120], NOT_READ
+        report.skipped += 1
+        report.explained.append(Explained(rel, number, "skipped", text, reason))
+
+
+def _logical_lines(lines: Iterator[ProseLine]) -> Iterator[Logical]:
+    """The logical lines that may hold a claim: a line with the lines that continue it."""
+    group: list[ProseLine] | None = None  # the logical line being read, if claim-like
+    last: ProseLine | None = None
+    for line in lines:
+        if not has_sign(line.line):
             if group:
                 yield _logical(group)
             group = None
-        elif number == last_number + 1 and continues_above(line):
-            group = (group or [(last_number, last_line)]) + [(number, line)]
+        elif last is not None and line.number == last.number + 1 and continues_above(line.text):
+            group = (group or [last]) + [line]
         else:
             if group:
                 yield _logical(group)
-            group = [(number, line)] if may_have_claim(line) else None
-        last_number, last_line = number, line
+            group = [line] if may_have_claim(line.line) else None
+        last = line
     if group:
         yield _logical(group)
 
 
-def _logical(group: list[tuple[int, str]]) -> Logical:
-    number, line = group[0]
-    logical = Logical(mask_marker(line), [(0, number, 0)])
-    for number, line in group[1:]:
-        logical.extend(mask_marker(line), number)
+def _logical(group: list[ProseLine]) -> Logical:
+    first = group[0]
+    logical = Logical(first.text, [(0, first.number, 0)], first.raw, list(first.code))
+    for line in group[1:]:
+        logical.extend(line)
     return logical
 
 
@@ -187,7 +264,7 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     """Claims in a note's prose, tables and code blocks (not front matter, vaultkit blocks,
     generated regions, %%comments%% or lines marked %%vk-ignore%%)."""
     report = ClaimReport()
-    for logical in _logical_lines(text):
+    for logical in _logical_lines(note_lines(text, only_signs=True)):
         report.add(_check_logical(logical, rel))
     return report
 
@@ -198,5 +275,6 @@ def check_svg(svg: str | SvgText, rel: str) -> ClaimReport:
     report = ClaimReport()
     model = read_svg(svg) if isinstance(svg, str) else svg
     for lineno, col0, piece in svg_pieces(model) if model else ():
-        report.add(_check_logical(Logical(piece, [(0, lineno, col0)]), rel))
+        text, code = readable(piece)
+        report.add(_check_logical(Logical(text, [(0, lineno, col0)], piece, code), rel))
     return report

@@ -1,18 +1,24 @@
 """Judging a written value against the computed one, at the precision it is written with.
 
 - A written value's precision is one unit of its last significant digit: `0.5 MB` → 0.1 MB,
-  `280 GB` → 10 GB (trailing zeros of an integer are not significant), `1600 万` → 100 万.
+  `280 GB` → 10 GB (trailing zeros of an integer are not significant), `1600 万` → 100 万; an
+  integer of seven digits or more (`2,097,150`) counts every digit.
 - `=` passes when the value is a rounding (or a truncation) of the computed one at that
   precision; `≈ ~ ≅` pass within one full unit. `2 × 3 = 6`-style claims between plain
   integers must be exact. Trailing zeros widen what passes only up to 5 %: `100 亿` is not a
   rounding of 60 亿.
+- A value written more precisely than its rounded inputs (`128 × 134M = 17,179,869,184`,
+  `0.0294 × 4096 = 120.2`) was computed from what they round: the interval their rounding
+  allows is its tolerance (inputs of one significant digit, `7B`, `1TB`, are taken as exact).
 - Otherwise it is an error when it is off by more than 5 %, or by a whole unit of its
   precision or more (two for `≈`: `2 × 700B = 1401B` is wrong); else a warning (imprecise). `4096² = 1600 万` is a warning: 1677.7 万
   is 4.6 % off and within one unit; `512² = 100 亿` and `8KB × 1024 ≈ 6MB` are errors.
+- Both sides must have one dimension (a time is not a size: `1GB / 50 ≈ 20ms` is skipped);
+  with no unit or scale on any input the result's unit only labels it (`28 + 56 = 84GB`).
 - Every reading of ambiguous units (GB as 10⁹ or 2³⁰, B as billion or bytes, % as /100 or as a
-  label when only one side has it) is tried, one reading for the whole claim (every `B` in it
-  is bytes, or every one is billions); the best verdict wins: an error is reported only when
-  the claim is wrong under every reading.
+  label when only one side has it, FLOPs as a count or a rate) is tried, one reading for the
+  whole claim (every `B` in it is bytes, or every one is billions); the best verdict wins: an
+  error is reported only when the claim is wrong under every reading.
 """
 
 from __future__ import annotations
@@ -21,59 +27,100 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 
-from .parser import Neg, Node, Reading, Uncertain, written_leaf
+from .parser import MAX_RATE_READINGS, Inconsistent, Neg, Node, Reading, Uncertain, conversion_factors, written_leaf
+from .units import NONE, UNITS
 
 PASS, WARNING, ERROR = 0, 1, 2
 ERROR_REL = 0.05
-_EPS = 1e-9
+_EPS = 1e-12
 
 
 @dataclass
 class Verdict:
     level: int
     computed: str  # the computed value, in the units the value is written with
+    tolerated: bool = False  # it passes only within the rounding of its inputs
+    factor: float = 1.0  # how many times too large or too small the written value is
 
 
 def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
-    """Every way to read the ambiguous units of a whole claim, the same way on both sides."""
+    """Every way to read the ambiguous units of a whole claim, the same way on both sides
+    (but each `FLOPs` may be a count or a rate)."""
     leaves = [leaf for node in nodes for leaf in node.operands()]
-    suffixes = [s for leaf in leaves for s in leaf.suffixes]
-    binary = [False, True] if any(s.byte_unit or s.scale not in ("", "B") for s in suffixes) else [False]
+    suffixes = [s for leaf in leaves for s in leaf.suffixes + leaf.per]
+    binary = [False, True] if any(s.unit or s.scale not in ("", "B") for s in suffixes) else [False]
     b_bytes = [False, True] if any(s.scale == "B" for s in suffixes) else [False]
     fraction = [True, False] if percent_label else [True]
-    return [Reading(*combo) for combo in itertools.product(binary, b_bytes, fraction)]
+    ambiguous = [id(leaf) for leaf in leaves if leaf.flop_ambiguous]
+    if len(ambiguous) <= MAX_RATE_READINGS:
+        rates = [frozenset(itertools.compress(ambiguous, mask)) for mask in itertools.product([False, True], repeat=len(ambiguous))]
+    else:
+        rates = [frozenset(), frozenset(ambiguous)]
+    return [Reading(*combo[:3], rates=combo[3]) for combo in itertools.product(binary, b_bytes, fraction, rates)]
 
 
 def _has_percent(node: Node) -> bool:
     return any(leaf.percent for leaf in node.operands())
 
 
-def _written(value: Node, reading: Reading) -> tuple[float, float, float, bool, bool]:
-    """Written value, one unit of its precision, the factor of its units, whether a truncation
-    is a plausible way to have written it (not for 1600: its zeros are rounded), and whether
-    the precision comes from trailing zeros."""
+@dataclass
+class _Written:
+    value: float
+    unit: float  # one unit of its precision
+    factor: float  # of its units
+    truncation: bool  # a truncation is a plausible way to have written it (not for 1600)
+    zeros: bool  # the precision comes from an integer's trailing zeros
+    dims: tuple
+
+
+def _written(value: Node, reading: Reading, mode: str, loose: bool) -> _Written:
+    """The written value under a reading; `mode`: "base" (in base units), "bits" (its bits
+    counted as such: `10B × 2 = 20Gb`), "mantissa" (its unit and scale only label it:
+    `134*2+1 = 269M`) or "scaled" (its unit only: `1000 × 60 = 60K tokens/min`)."""
     leaf = written_leaf(value)
     sign = -1.0 if isinstance(value, Neg) else 1.0
     if leaf is not None:
-        factor = leaf.factor(reading)
-        zeros = leaf.rounded_zeros
-        return sign * leaf.mantissa * factor, leaf.unit_digit * factor, factor, not zeros, zeros
-    written, _ = value.evaluate(reading)
+        factor = leaf.scale_factor(reading) if mode == "scaled" else leaf.factor(reading, mode == "mantissa", mode == "bits")
+        exact = leaf.exact_claim and not loose  # 2,097,150: every digit is written to count
+        unit = 1.0 if exact else leaf.unit_digit
+        zeros = leaf.rounded_zeros and not exact
+        return _Written(sign * leaf.mantissa * factor, unit * factor, factor, not zeros, zeros, leaf.dims(reading))
+    q = value.evaluate(reading)
     rel = max((x.unit_digit / abs(x.mantissa) for x in value.operands() if x.mantissa), default=0.0)
-    return written, rel * abs(written), 1.0, False, True
+    return _Written(q.value, rel * abs(q.value), 1.0, False, True, q.dims)
 
 
-def _level(computed: float, written: float, unit: float, loose: bool, truncation: bool, zeros: bool) -> int:
-    """PASS, WARNING or ERROR; `zeros`: the precision comes from an integer's trailing zeros."""
+def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
+    """Whether the rounding of the inputs (`134M`, `0.0294`) gives the result its tolerance:
+    only for a result written more precisely than every rounded input, since it was then
+    computed from values those inputs round (`128 × 134M = 17,179,869,184`). A 7-digit
+    integer computed from the written numbers themselves (`65,536 × 268M = 17,563,713M`, in
+    the inputs' own scale) must be exact."""
+    rounded = [op for op in expr.operands() if op.rounded]
+    leaf = written_leaf(value)
+    if not rounded or leaf is None:
+        return False
+    if leaf.exact_claim and not loose:
+        plain = Reading()
+        unit = leaf.factor(plain)
+        return all(unit < op.unit_digit * op.factor(plain) for op in rounded)
+    return leaf.digits > max(op.digits for op in rounded)
+
+
+def _level(q, w: _Written, loose: bool, tolerance: bool) -> int:
+    """PASS, WARNING or ERROR of a computed quantity `q` against a written value."""
+    computed, written, unit = q.value, w.value, w.unit
     diff = abs(computed - written)
+    if tolerance:  # how far the written value is from what the rounded inputs allow
+        diff = min(diff, max(q.lo - written, written - q.hi, 0.0))
     slack = _EPS * max(abs(computed), abs(written))
     far = diff > ERROR_REL * abs(computed) + slack
     if loose:
         passes = diff <= unit + slack
     else:
-        truncated = truncation and computed * written >= 0 and abs(written) <= abs(computed) < abs(written) + unit
+        truncated = w.truncation and computed * written >= 0 and abs(written) <= abs(computed) < abs(written) + unit
         passes = diff <= unit / 2 + slack or truncated
-    if passes and not (zeros and far):
+    if passes and not (w.zeros and far):
         return PASS
     if far or diff >= (2 * unit if loose else unit) - slack:
         return ERROR
@@ -89,7 +136,7 @@ def _symbol_value(expr: Node, value: Node) -> float:
     for symbol in (1.0, 7.3):
         reading = Reading(symbol=symbol)
         try:
-            ratios.append(expr.evaluate(reading)[0] / value.evaluate(reading)[0])
+            ratios.append(expr.evaluate(reading).value / value.evaluate(reading).value)
         except (OverflowError, ZeroDivisionError):
             raise Uncertain("a named quantity does not cancel out") from None
     if not math.isclose(*ratios, rel_tol=1e-9):
@@ -97,31 +144,93 @@ def _symbol_value(expr: Node, value: Node) -> float:
     return 1.0
 
 
-def judge(expr: Node, value: Node, *, loose: bool) -> Verdict:
-    """The best verdict over all readings; raises Uncertain when no reading is certain (a time
-    on one side only, a named quantity that does not cancel out)."""
+def _unit_factors(node: Node) -> list[tuple[tuple, float, bool]]:
+    """(dimension, factor to base units, in bits) of every unit written in a node, both readings."""
+    out = []
+    for leaf in node.operands():
+        for s in leaf.suffixes + leaf.per:
+            if s.seconds:
+                out.append((s.dims, s.seconds, False))
+            elif s.unit:
+                unit = UNITS[s.unit]
+                out += [(unit.dims, unit.decimal, unit.bits), (unit.dims, unit.binary, unit.bits)]
+    return out
+
+
+def _conversions(expr: Node, value: Node) -> list[Node]:
+    """The plain factors of `expr` that convert between a unit written in it and one of the
+    value: × 60 between minutes and seconds, / 8 between bits and bytes, / 1024 between MB
+    and GB. Without them the units would convert twice (`5 min × 60 = 300 s`)."""
+    ours, theirs = _unit_factors(expr), _unit_factors(value)
+    ratios = {8.0} if {bits for _, _, bits in ours} ^ {bits for _, _, bits in theirs} else set()
+    for dims, a, bits_a in ours:
+        for other, b, bits_b in theirs:
+            if dims == other and a != b:
+                ratio = (a / b) * (8.0 if bits_b and not bits_a else 0.125 if bits_a and not bits_b else 1.0)
+                ratios |= {ratio, 1 / ratio}
+    return [node for node, v in conversion_factors(expr) if any(math.isclose(v, r, rel_tol=1e-9) for r in ratios)]
+
+
+def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) -> Verdict:
+    """The best verdict over all readings; raises Uncertain when no reading is certain (the
+    two sides in different units, a named quantity that does not cancel out).
+
+    When no operand carries a unit or a scale, a unit written on the result labels it: the
+    numbers are compared as written (`2 * 2 * 32 * 4096 / 10**6 = 0.131MB`), as well as in
+    base units (`524,288 × 4096 = 2 GiB`). `inputs_rounded=False`: the inputs are taken as
+    written (a chain whose first value is their exact result, `= 2.8304 ≈ 2.924`)."""
     percent_label = _has_percent(expr) != _has_percent(value)
     exact = not loose and all(leaf.plain_int for leaf in expr.operands() + value.operands())
     symbol = _symbol_value(expr, value)
-    best: tuple[int, float, str] | None = None
+    plain_expr = not any(op.has_unit or op.has_scale or op.percent for op in expr.operands())
+    labelled = any(op.has_unit or op.has_scale for op in value.operands())
+    modes = ["base"] + (["mantissa", "scaled"] if plain_expr and labelled else [])
+    if any(op.has_bits for op in value.operands()):
+        modes.append("bits")
+    tolerance = inputs_rounded and _input_tolerance(expr, value, loose)
+    bare = not any(op.has_unit or op.has_scale or op.percent for op in value.operands())
+    best: tuple[int, float, str, bool, float] | None = None
+    bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
+    conversions = _conversions(expr, value) if any(op.has_unit for op in expr.operands()) else []
     for reading in _readings([expr, value], percent_label):
         reading = replace(reading, symbol=symbol)
         try:
-            computed, t_expr = expr.evaluate(reading)
-            written, unit, factor, truncation, zeros = _written(value, reading)
-            _, t_value = value.evaluate(reading)
+            q = expr.evaluate(reading)
+            written = [_written(value, reading, mode, loose) for mode in modes]
+        except Inconsistent:
+            continue
         except (OverflowError, ZeroDivisionError):
             raise Uncertain("too large, or a division by zero") from None
-        if t_expr != t_value:
-            raise Uncertain("a time on one side only")
-        if exact and computed == int(computed):
-            unit = 0.0
-        level = _level(computed, written, unit, loose, truncation, zeros)
-        closeness = abs(computed - written) / (unit or 1.0)
-        if best is None or (level, closeness) < best[:2]:
-            best = (level, closeness, _show(computed / factor))
+        candidates = [(q, mode, w) for mode, w in zip(modes, written)]
+        for factor in conversions:  # `5 min × 60 = 300 s`, `400 Gbps / 8 = 50 GB/s`: the units convert already
+            try:
+                converted = expr.evaluate(replace(reading, ones=frozenset([id(factor)])))
+            except (Inconsistent, OverflowError, ZeroDivisionError):
+                continue
+            candidates.append((converted, "base", written[0]))
+        for q, mode, w in candidates:
+            if mode != "base" and q.dims != NONE:
+                continue  # only a result that no input unit fixes is labelled by its own
+            if q.dims != NONE and q.dims != w.dims:
+                # a size is not a time; with no unit on the inputs, the value's unit labels it;
+                # a bare value may leave the unit out, but is then read only to pass
+                if bare and w.dims == NONE and _level(q, w, loose, tolerance) == PASS:
+                    bare_pass = _show(q.value / w.factor)
+                continue
+            if exact and q.value == int(q.value):
+                w.unit = 0.0
+            level = _level(q, w, loose, tolerance)
+            tolerated = tolerance and level < _level(q, w, loose, False)
+            closeness = abs(q.value - w.value) / (w.unit or 1.0)
+            if best is None or (level, closeness) < best[:2]:
+                off = abs(q.value / w.value) if q.value and w.value else math.inf
+                best = (level, closeness, _show(q.value / w.factor), tolerated, max(off, 1 / off) if off else math.inf)
+    if best is None and bare_pass is not None:
+        best = (PASS, 0.0, bare_pass, False, 1.0)
+    if best is None:
+        raise Uncertain("the two sides are in different units")
     names = [symbol.name for symbol in value.symbols()]
-    return Verdict(best[0], " × ".join([best[2], *names]))
+    return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4])
 
 
 def _show(value: float) -> str:

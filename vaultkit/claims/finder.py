@@ -1,19 +1,22 @@
-"""Finding claims `expr = value [≈ value …]` in a line, and the lines of a note or SVG to read.
+"""Finding claims `expr = value [≈ value …]` in a line (made readable by `prose`).
 
-A (logical) line is split at its relation signs (= ≈ ~ ≅, and a `→` that begins a continuation
-line). The expression is the longest arithmetic suffix before a sign, the value the longest
-arithmetic prefix after it. A claim is read only when both ends are clean: an operand cut off
-by a word (`8 个 Expert × 7B = 56B`), a number glued to something else (`pass@1 = 71%`, `1.2.3`),
-a range or date (`3-5`, `2025-01-13`), or a unit we do not read (bits, `8Gi`) make it skipped
-with the reason, never flagged. `name=value` options and glued ranges (`0~5min`) are no claims;
-a ratio equal to a ratio (`64:32 = 2:1`) is a division.
+A (logical) line is split at its relation signs (= ≈ ~ ≅ →). The expression is the longest
+arithmetic suffix before a sign, the value the longest arithmetic prefix after it. A claim is
+read only when both ends are clean: an operand cut off by a word (`8 个 Expert × 7B = 56B`), a
+number glued to something else (`pass@1 = 71%`, `1.2.3`), a range or date (`3-5`,
+`2025-01-13`), or a unit we do not read (`8Gi`, a bare `b`) make it skipped with the reason,
+never flagged. What follows a result is not taken for it: a multiple (`= 100.5M → 2x dense`),
+a value of another quantity (`= 640 GB ≈ 8 张卡`), a step from one value to another
+(`48GB → 12GB`), a range (`= 5~8 GB`). `name=value` options and glued ranges (`0~5min`) are no
+claims; a ratio equal to a ratio (`64:32 = 2:1`) is a division. Signs between numbers that hold
+no claim are kept in `quiet`, so `--explain` can account for every such line.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..svgtext import SvgText
@@ -22,23 +25,23 @@ from .parser import (
     GLUE,
     MINUSES,
     OPERAND_END,
+    FUNCTIONS,
     Node,
     ParseFail,
     Parser,
+    Reading,
     Token,
     Uncertain,
     first_operand,
     has_operator,
+    is_ratio,
     tokenize,
     written_leaf,
 )
+from .units import BYTE
+from .prose import IGNORE_MARK, mask_marker, note_lines, readable  # noqa: F401  (re-exported)
 
-_MAY_HAVE_CLAIM = re.compile(r"[=≈~≅≃]")
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?:.*?\n)?(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
-_FENCE = re.compile(r"[ \t]*(?:>[ \t]*)*(`{3,}|~{3,})[ \t]*([^\s`]*)")
-_REGION_BEGIN = re.compile(r"<!--\s*vaultkit:begin\s+(\S+)\s*-->")
-_LIST_MARKER = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
-IGNORE_MARK = "%%vk-ignore%%"
+_MAY_HAVE_CLAIM = re.compile(r"[=≈~≅≃→]")
 MAX_LHS_TOKENS = 48
 
 
@@ -59,6 +62,8 @@ class Found:
     rel: str
     value: Side
     alternatives: list[tuple[Side, Node, bool]]  # (expression, value, loose) readings of it
+    pass_only: str = ""  # why it is read only to pass: wrong, it is skipped with this reason
+    not_far: str = ""  # why it is read only to be close: off by a factor over 100, it is skipped
 
 
 @dataclass
@@ -68,17 +73,28 @@ class Skipped:
     start: int
     end: int
     reason: str
+    sign: int = -1  # where its relation sign is
 
 
 @dataclass
 class LineClaims:
     found: list[Found]
     skipped: list[Skipped]
+    quiet: list[Skipped] = field(default_factory=list)  # signs between numbers that hold no claim
 
 
 _CONTINUATION = re.compile(r"[ \t]*(?:>[ \t]*)*(?:=(?![=>])|≈|→)")
-_SIGN = re.compile(r"[=≈~≅≃→]|->")
+_SIGN = re.compile(r"[=≈~≅≃→＝]|->|\\(?:approx|sim)")
 _DIGIT = re.compile(r"\d")
+# A line with `=`, `≈` or `→` between numbers: what --explain accounts for, read or skipped.
+_LINE_SIGN = re.compile(r"(?<![=!<>:+\-*/%])(?:=[ ]?~|=|＝|≈|→)(?![=>])")
+_NUMBER_BEFORE = re.compile(
+    r"(?<![A-Za-z_\d.,])\d+(?:[.,]\d+)*"  # a number
+    r"(?:[A-Za-z/]{1,8}|[ ][A-Za-z\u4e00-\u9fff/]{1,8}(?=[ \t(（]))?"  # its unit: `8GB`, `11 sec ` (not `80 weight=`)
+    r"(?:[ ]?[(（][^()（）]{0,40}[)）])?[%²³⁰¹⁴⁵⁶⁷⁸⁹)`*]*[ \t]*\Z"
+)
+_DIGIT_BEFORE = re.compile(r"\d[ \t]*\Z")
+_NUMBER_AFTER = re.compile(r"[ \t]*[`*~$¥(\-−]*[ \t]*\d")
 
 
 def continues_above(line: str) -> bool:
@@ -95,6 +111,32 @@ def has_sign(line: str) -> bool:
 def may_have_claim(line: str) -> bool:
     """Whether a line with a sign has a number or a shape too."""
     return "(" in line or _DIGIT.search(line) is not None
+
+
+def claim_signs(line: str) -> Iterator[int]:
+    """Offsets of the `=`, `≈` and `→` signs between numbers (`` `16/300` = 0.053 secs ``)."""
+    if _DIGIT.search(line) is None:
+        return
+    for m in _LINE_SIGN.finditer(line):
+        if not _NUMBER_AFTER.match(line, m.end()):
+            continue
+        digit_before = _DIGIT_BEFORE.search(line, max(0, m.start() - 8), m.start())  # `avg10=0.00`, `GPU1 = 900`
+        if digit_before or _NUMBER_BEFORE.search(line, max(0, m.start() - 80), m.start()) and not between_shapes(line, m.start()):
+            yield m.start()
+
+
+_SHAPE_BEFORE = re.compile(r"\(\s*\w+(?:\s*,\s*\w+)+\s*\)(?:ᵀ|\^T|\.T)?\s*\Z")
+_SHAPE_AFTER = re.compile(r"\s*[A-Za-z_]*\(\s*\w+\s*,")
+
+
+def between_shapes(line: str, sign: int) -> bool:
+    """The sign at `sign` stands between two matrix shapes: `(4, 4096) → (4, 32000)`."""
+    return _SHAPE_BEFORE.search(line, max(0, sign - 80), sign) is not None and _SHAPE_AFTER.match(line, sign + 1) is not None
+
+
+def claim_like(line: str) -> bool:
+    """Whether a line has `=`, `≈` or `→` between numbers."""
+    return next(claim_signs(line), None) is not None
 
 
 def _span(left: list[Token], right: list[Token]) -> tuple[int, int]:
@@ -118,6 +160,8 @@ def _significant(tokens: list[Token], i: int, step: int) -> int | None:
 def _starts_operand(tokens: list[Token], i: int) -> bool:
     tok = tokens[i]
     if tok.kind in ("num", "lp"):
+        return True
+    if tok.kind == "word" and tok.text in FUNCTIONS and i + 1 < len(tokens) and tokens[i + 1].kind == "lp" and tokens[i + 1].start == tok.end:
         return True
     if tok.kind == "op" and tok.text in MINUSES + "√":
         j = _significant(tokens, i + 1, 1)
@@ -154,33 +198,47 @@ def _check_after(seg: list[Token], end: int, labelled: bool) -> bool:
     if k is None:
         return True
     tok = seg[k]
+    if end > 0 and seg[end - 1].code and not tok.code:
+        return False  # the value ends with its code span: `` `1GiB = 2**30 Bytes` alongside … ``
     after = _significant(seg, k + 1, 1)
     if tok.kind == "num" and labelled:
         return False
     if tok.kind == "op" and tok.text in "+" + MINUSES and after is not None and seg[after].kind in ("word", "cjk"):
         return False  # `14 GB（仅模型）+ 优化器状态`: the rest is words
+    if tok.kind == "lp" and k > end and seg[k - 1].kind == "sp":
+        return False  # `= 7GiB (28 came from …)`: a remark in brackets
     if tok.kind in ("op", "num", "lp", "pow", "pct"):
         raise Uncertain("value runs into more arithmetic")
     attached = k == end
     if tok.kind == "other" and attached and tok.text in GLUE:
-        sentence_end = tok.text == "." and (k + 1 == len(seg) or seg[k + 1].kind == "sp")
+        sentence_end = tok.text in ".!?" and (k + 1 == len(seg) or seg[k + 1].kind == "sp")
         if not sentence_end:
             raise Uncertain(f"value glued to {tok.text!r}")
     return False
 
 
 def _check_before(seg: list[Token], start: int) -> None:
-    """An expression starting at token `start` must not be cut out of something larger."""
+    """An expression starting at token `start` must not be cut out of something larger; an
+    opening bracket before it holds the claim (`(1745/794.5 = 2.20×)`)."""
     p = _significant(seg, start - 1, -1)
     if p is None:
         return
     tok = seg[p]
+    if seg[start].code and not tok.code:
+        return  # `… since `2*(2-1)/2=1``: the code span holds the whole expression
+    if tok.kind == "lp" and tok.text == "(":
+        q = _significant(seg, p - 1, -1)
+        glued = q is not None and q == p - 1 and seg[q].kind in ("word", "num")
+        if q is None or not (glued or seg[q].kind in ("op", "lp") or seg[q].kind in OPERAND_END):
+            return
     if tok.kind in ("op", "lp") or tok.kind in OPERAND_END:
         raise Uncertain("expression is cut off")
     if tok.kind in ("word", "cjk"):
         q = _significant(seg, p - 1, -1)
         phrase = tok.kind == "cjk" and len(tok.text) >= 2 and p < start - 1  # 5 行一共是 1 + 2 …
-        if q is not None and (seg[q].kind == "op" or seg[q].kind in OPERAND_END and not phrase):
+        r = _significant(seg, q - 1, -1) if q is not None else None
+        dash = q is not None and seg[q].kind == "op" and (r is None or seg[r].kind not in OPERAND_END)  # `8 GPUs - so 8/2`
+        if q is not None and (seg[q].kind == "op" and not dash or seg[q].kind in OPERAND_END and not phrase):
             raise Uncertain("a word inside the expression")
     if tok.kind == "word" and p == start - 1:
         raise Uncertain("expression glued to a word: a function call or a name")
@@ -227,17 +285,27 @@ def parse_suffix(seg: list[Token], line: str) -> Side | None:
     return None
 
 
+def _unit_kind(node: Node) -> tuple | None:
+    """The dimension of a value written with a unit (`12 GB`, `85.9ms`), None without one."""
+    leaf = written_leaf(node)
+    if leaf is None or not leaf.has_unit:
+        return None
+    return leaf.dims(Reading())
+
+
 def _bare_conversion(lhs: Node, rhs: Node) -> bool:
-    """`86400s = 24h`, `524,288 bytes = 0.5 MB`: same kind of unit, written differently."""
+    """`86400s = 24h`, `524,288 bytes = 0.5 MB`, `8 GB/s = 1000 MB/s`: one kind of unit,
+    written differently."""
     if has_operator(lhs) or has_operator(rhs):
         return False
-    kinds = []
-    for leaf in (lhs, rhs):
-        units = [s for s in leaf.suffixes if s.seconds or s.byte_unit]
-        if len(units) != 1 or leaf.percent or leaf.per_second:
-            return False
-        kinds.append((bool(units[0].seconds), units[0]))
-    return kinds[0][0] == kinds[1][0] and kinds[0][1] != kinds[1][1]
+    kind = _unit_kind(lhs)
+    if kind is None or kind != _unit_kind(rhs) or lhs.percent or rhs.percent:
+        return False
+    return _units_written(lhs) != _units_written(rhs)
+
+
+def _units_written(leaf) -> list[tuple]:
+    return [(s.unit, s.seconds, s.scale, s.factor) for s in leaf.suffixes + leaf.per if not s.label]
 
 
 def _assignment_or_range(tokens: list[Token], i: int) -> bool:
@@ -273,128 +341,189 @@ def _read_ratios(line: str) -> str:
     return _RATIO_CLAIM.sub(as_division, line)
 
 
-def find_claims(line: str, arrows: list[int] = ()) -> LineClaims:
-    """Every claim written in one (already masked) logical line; `arrows` are the offsets of
-    `→` signs that begin a continuation line and read as `≈`."""
-    if not (_MAY_HAVE_CLAIM.search(line) or arrows) or _DIGIT.search(line) is None:
+def _is_range(tokens: list[Token], rels: list[int], k: int) -> bool:
+    """The `~` at rels[k] joins two values into a range (`5~8 GB`, `-1 ~ -10 dBm`)."""
+    i = rels[k]
+    if tokens[i].text != "~":
+        return False
+    p = _significant(tokens, i - 1, -1)
+    q = _significant(tokens, i + 1, 1)
+    if p is None or q is None:
+        return False
+    if tokens[q].kind == "op" and tokens[q].text in MINUSES:
+        q = _significant(tokens, q + 1, 1)
+    return q is not None and tokens[q].kind == "num" and (tokens[p].kind in OPERAND_END or tokens[p].kind in ("word", "cjk"))
+
+
+def _different_quantity(previous: Node, value: Node) -> bool:
+    """`= 640 GB ≈ 8 张卡`: after a value in a unit, a value in another (or none) is something else."""
+    kind = _unit_kind(previous)
+    return kind is not None and _unit_kind(value) != kind
+
+
+def _label(text: str) -> str:
+    text = text.lower().lstrip("个")
+    return text[:-1] if text.endswith("s") and len(text) > 2 else text
+
+
+def _counts_other_things(expr: Node, value: Node) -> bool:
+    """`96 层 × 12288 维 ≈ 175B 参数`: every input counts something, and none what the result
+    counts: a description, not arithmetic we can read."""
+    leaf = written_leaf(value)
+    operands = expr.operands()
+    if leaf is None or not leaf.labels or not operands or not all(op.labels for op in operands):
+        return False
+    counted = {_label(text) for text in leaf.labels}
+    return not any(counted & {_label(text) for text in op.labels} for op in operands)
+
+
+def _multiple(value: Node) -> bool:
+    leaf = written_leaf(value)
+    return leaf is not None and leaf.times
+
+
+_NEAR = 64  # how far from a sign its number may be (`2 (bf16 bytes) * … = 0.131MB` is near)
+
+
+def _numbers_around(line: str, sign: int) -> bool:
+    """A digit on both sides of the sign, not too far: the only signs worth reading."""
+    return _DIGIT.search(line, max(0, sign - _NEAR), sign) is not None and _DIGIT.search(line, sign + 1, sign + 1 + _NEAR) is not None
+
+
+def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] = ()) -> LineClaims:
+    """Every claim written in one (already readable) logical line. An arrow `→` is a result
+    right after an expression (`= 2 × 24 × 16 × 64 × 2 → 98,304 bytes`) or when it converts a
+    value to another unit; otherwise it is a step to something else. `arrows` (offsets of `→`
+    that begin a continuation line) are kept for callers; every `→` is read the same way."""
+    if not _MAY_HAVE_CLAIM.search(line) or not any(_numbers_around(line, m.start()) for m in _MAY_HAVE_CLAIM.finditer(line)):
         return LineClaims([], [])
     line = _read_ratios(line)
-    tokens = tokenize(line)
-    for tok in tokens:
-        if tok.start in arrows:
-            tok.kind = "rel"
+    tokens = tokenize(line, code)
     rels = [i for i, tok in enumerate(tokens) if tok.kind == "rel"]
     bounds = [-1, *rels, len(tokens)]
     segments = [tokens[bounds[k] + 1 : bounds[k + 1]] for k in range(len(bounds) - 1)]
     found: list[Found] = []
     skipped: list[Skipped] = []
+    quiet: list[Skipped] = []
     ref: tuple[Side, bool] | None = None  # the expression a chain `a = b ≈ c` compares to
+    previous: Side | None = None  # the value before this sign, in a chain
+    assigned = False  # the sign before was a name's `=` (`k=2 total = …`)
     for k, rel_index in enumerate(rels):
         rel = tokens[rel_index].text
         left, right = segments[k], segments[k + 1]
         chain_ref, ref = ref, None
+        chain_value, previous = previous, None
+        numeric = _left_numeric(left) and _right_numeric(right)
+        after_name, assigned = assigned, False
         if _assignment_or_range(tokens, rel_index):
+            assigned = rel == "="
+            if numeric or rel == "~":
+                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a range, not a claim" if rel == "~" else "a name = value"))
             continue
-        if not (_left_numeric(left) and _right_numeric(right)):
+        if not numeric:
+            continue
+        if _is_range(tokens, rels, k):
+            quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a range, not a claim"))
             continue
         loose = rel != "="
         try:
             lhs = parse_suffix(left, line)
             rhs = parse_prefix(right, line)
         except Uncertain as exc:
-            skipped.append(Skipped(*_span(left, right), str(exc)))
+            skipped.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason=str(exc)))
             continue
         if lhs is None or rhs is None:
-            skipped.append(Skipped(*_span(left, right), "no complete expression on both sides"))
+            if between_shapes(line, tokens[rel_index].start):
+                continue  # matrix shapes: `shapes` reads them
+            skipped.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="no complete expression on both sides"))
             continue
-        if rel == "→" and (has_operator(rhs.node) or chain_ref is None and not has_operator(lhs.node)):
-            continue  # `→ 4 × 80 GB`, `4096 tokens → 32 层`: a step to something else, no result
+        more = k + 1 < len(rels)
+        if rhs.whole and more and _is_range(tokens, rels, k + 1):
+            skipped.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="the value is a range"))
+            continue
+        chained = chain_ref is not None and lhs.whole
+        if rel == "→":
+            if has_operator(rhs.node):
+                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a step to another expression, no result"))
+                continue
+            if not has_operator(lhs.node) and not _bare_conversion(lhs.node, rhs.node):
+                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a step from one value to another, no arithmetic"))
+                continue
+            if has_operator(lhs.node) and not (lhs.whole and k > 0):
+                # `Mixtral 8×7B → 123 tokens/s`: a result only in a derivation (`= a × b → c`)
+                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a step from an expression to something else"))
+                continue
+        if chained and _different_quantity(lhs.node, rhs.node):
+            quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a value of another quantity after the result"))
+            continue
+        expr_node = chain_ref[0].node if chained else lhs.node
+        if _multiple(rhs.node) and not is_ratio(expr_node):
+            quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a multiple (2x) after the result is a comparison, not the result"))
+            continue
         alternatives: list[tuple[Side, Node, bool]] = []
         expr, value = lhs, rhs
-        if chain_ref is not None and lhs.whole:
+        pass_only = not_far = ""
+        if chained:
             ref_side, ref_loose = chain_ref
             expr, loose = ref_side, ref_loose or loose
+            if not has_operator(lhs.node) and _unit_kind(lhs.node) is None and _unit_kind(rhs.node) == BYTE and not any(
+                op.has_unit for op in ref_side.node.operands()
+            ):
+                # `= 56B ≈ 112 GB (FP16)`: a size first written after a count may be its memory
+                pass_only = "a size first written after a count may be the memory it takes"
             alternatives.append((ref_side, rhs.node, loose))
             if has_operator(lhs.node):
                 alternatives.append((lhs, rhs.node, rel != "="))
+            elif _bare_conversion(lhs.node, rhs.node):
+                alternatives.append((lhs, rhs.node, rel != "="))  # `= 0.131MB = 131KB`
         elif has_operator(lhs.node):
+            names = sorted(x.name for x in lhs.node.symbols()), sorted(x.name for x in rhs.node.symbols())
+            if has_operator(rhs.node) and names[0] != names[1]:
+                skipped.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="numbers put into a formula, no result"))
+                continue
             alternatives.append((lhs, rhs.node, loose))
         elif rel == "~":
-            continue  # `3 ~ 5` is a range
+            quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a range, not a claim"))
+            continue
         elif has_operator(rhs.node):
+            if rel == "→":
+                continue
+            if after_name and lhs.whole:
+                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="the value of a name (`k=2`), not a result"))
+                continue
+            if lhs.node.labels and lhs.node.mantissa == 1 or rhs.whole and more:
+                # `1 epoch = 1M samples / 32 = 31,250 steps`: a definition, its result follows
+                pass_only = "a definition (`1 epoch = …`), not a result"
+            elif lhs.node.labels:
+                not_far = "what is counted on the left may not be the result (`1024 GPU = 128 节点 × 8`)"
             expr, value = rhs, lhs
             alternatives.append((rhs, lhs.node, loose))
         elif _bare_conversion(lhs.node, rhs.node):
             alternatives.append((lhs, rhs.node, loose))
         else:  # `1 柜 = 64 GPU`: not arithmetic we can read
-            skipped.append(Skipped(*_span(left, right), "two values and no arithmetic"))
+            skipped.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="two values and no arithmetic"))
             continue
-        more = k + 1 < len(rels)
+        if _counts_other_things(expr.node, value.node):
+            not_far = "the inputs count other things than the result (`96 层 × 12288 维 ≈ 175B 参数`)"
         if has_operator(rhs.node) and rhs.whole and more and value is rhs:
             # `4×32 = 128 上行 / 64 = 2`: the value may be just the first number
             for exp, val, lo in list(alternatives):
                 alternatives.append((exp, first_operand(val), lo))
-        found.append(Found(rel, value, alternatives))
+        found.append(Found(rel, value, alternatives, pass_only, not_far))
         if rhs.whole and more:
-            ref = chain_ref if chain_ref is not None and lhs.whole else (expr, loose)
-    return LineClaims(found, skipped)
+            ref = chain_ref if chained else (expr, loose)
+            previous = rhs
+    return LineClaims(found, skipped, quiet)
 
 
 # -- where to look ----------------------------------------------------------------------------
 
 
-def _mask_comments(line: str, in_comment: bool) -> tuple[str, bool]:
-    """Blank out `%%…%%` (which may span lines); returns the line and whether a comment is open."""
-    if "%%" not in line and not in_comment:
-        return line, False
-    out, pos = [], 0
-    while True:
-        nxt = line.find("%%", pos)
-        if nxt < 0:
-            out.append(" " * (len(line) - pos) if in_comment else line[pos:])
-            return "".join(out), in_comment
-        out.append(" " * (nxt - pos) if in_comment else line[pos:nxt])
-        out.append("  ")
-        in_comment, pos = not in_comment, nxt + 2
-
-
-def mask_marker(line: str) -> str:
-    """Blank out blockquote `>` and list markers (`- `, `1. `), keeping columns."""
-    m = _LIST_MARKER.match(line)
-    return " " * m.end() + line[m.end() :]
-
-
 def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
     """(1-based line number, line with comments blanked) for every line whose claims are
-    checked; `mask_marker` blanks its list and quote markers."""
-    lines = text.split("\n")
-    fm = _FRONT_MATTER.match(text) if text.startswith("---") else None
-    first = fm.group().count("\n") if fm else 0
-    fence: tuple[str, bool] | None = None  # (closing fence prefix, skip contents)
-    region: str | None = None
-    in_comment = False
-    for number, line in enumerate(lines[first:], first + 1):
-        opener = _FENCE.match(line)
-        if fence is not None:
-            if opener and opener.group(1).startswith(fence[0]) and not opener.group(2):
-                fence = None
-            elif not fence[1] and IGNORE_MARK not in line:
-                yield number, line
-            continue
-        if region is not None:
-            if f"vaultkit:end {region}" in line:
-                region = None
-            continue
-        if opener and not in_comment:
-            fence = (opener.group(1), opener.group(2).lower() == "vaultkit")
-            continue
-        begin = _REGION_BEGIN.search(line)
-        if begin and not in_comment:
-            region = begin.group(1)
-            continue
-        masked, in_comment = _mask_comments(line, in_comment)
-        if IGNORE_MARK not in line:
-            yield number, masked
+    checked (see `prose.note_lines`, which also gives each line made readable)."""
+    for line in note_lines(text):
+        yield line.number, line.raw
 
 
 def svg_pieces(model: SvgText) -> Iterator[tuple[int, int, str]]:

@@ -1,14 +1,41 @@
-"""Scale suffixes, byte and time units, and the words that are only labels.
+"""Scale suffixes, units with their dimensions, and the words that are only labels.
 
-A unit word written after a number is read into a `Suffix`: a scale (K, 万, …), a byte or
-time unit, a label (参数, tokens, GPU, …) that is ignored, or `uncertain` for things that look
-like units we do not read with certainty (bits, Kubernetes quantities like 8Gi, kW, …).
+A word written after a number is read into a `Suffix`: a scale (K, 万, …), a unit with a
+dimension (bytes and bits, seconds, FLOP, watts, and their rates: `GB/s`, `Gbps`, `TFLOP/s`),
+a label (参数, tokens, GPU, …) that is ignored, or `uncertain` for things that look like units
+we do not read with certainty (a bare `b`, Kubernetes quantities like 8Gi, GHz, dBm, …).
+
+Dimensions are exponents of (second, byte, FLOP, watt); a bit is an eighth of a byte. `FLOPs`
+and `FLOPS` are written both for a count and for a rate, so they are `flop_ambiguous`: the
+checker tries each, and keeps the readings whose two sides have the same dimension.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+Dims = tuple[int, int, int, int]  # exponents of second, byte, FLOP, watt
+NONE: Dims = (0, 0, 0, 0)
+SECOND: Dims = (1, 0, 0, 0)
+BYTE: Dims = (0, 1, 0, 0)
+FLOP: Dims = (0, 0, 1, 0)
+WATT: Dims = (0, 0, 0, 1)
+
+
+def add(a: Dims, b: Dims) -> Dims:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+def sub(a: Dims, b: Dims) -> Dims:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
+
+
+def times(a: Dims, k: int) -> Dims:
+    return (a[0] * k, a[1] * k, a[2] * k, a[3] * k)
+
+
+PER_SECOND: Dims = sub(NONE, SECOND)
 
 # Scale letters: (decimal factor, binary factor). "B" is billion, or nothing when B means bytes.
 SCALE_LETTERS = {
@@ -20,19 +47,49 @@ SCALE_LETTERS = {
     "P": (1e15, 2.0**50),
     "B": (1e9, 1e9),
 }
-# Byte units: (decimal factor, binary factor) — people write GB meaning GiB.
-BYTE_UNITS = {
-    **{f"{letter}B": factors for letter, factors in SCALE_LETTERS.items() if letter != "B"},
-    "KiB": (2.0**10, 2.0**10),
-    "MiB": (2.0**20, 2.0**20),
-    "GiB": (2.0**30, 2.0**30),
-    "TiB": (2.0**40, 2.0**40),
-    "PiB": (2.0**50, 2.0**50),
-    "byte": (1.0, 1.0),
-    "bytes": (1.0, 1.0),
-    "Bytes": (1.0, 1.0),
-    "字节": (1.0, 1.0),
-}
+_PREFIXES = {"": (1.0, 1.0), **{k: v for k, v in SCALE_LETTERS.items() if k != "B"}}
+_DECIMAL = {p: (d, d) for p, (d, _) in _PREFIXES.items()}
+_BINARY = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+
+
+@dataclass(frozen=True)
+class Unit:
+    decimal: float  # the factor to base units, decimal reading (GB = 10⁹ bytes)
+    binary: float  # the factor when prefixes are read as powers of two (GB = 2³⁰ bytes)
+    dims: Dims
+    flop_ambiguous: bool = False  # FLOPs / FLOPS: a count or a rate
+    bits: bool = False  # an eighth of a byte each
+
+
+def _units() -> dict[str, Unit]:
+    units: dict[str, Unit] = {}
+    rate_b = sub(BYTE, SECOND)
+    for p, (dec, binary) in _PREFIXES.items():
+        if p:
+            units[f"{p}B"] = Unit(dec, binary, BYTE)
+            units[f"{p}Bps"] = Unit(dec, binary, rate_b)  # GBps: gigabytes per second
+            units[f"{p}b"] = Unit(dec / 8, binary / 8, BYTE, bits=True)  # Gb: gigabits
+        units[f"{p}bit"] = units[f"{p}bits"] = Unit(dec / 8, binary / 8, BYTE, bits=True)
+        units[f"{p}bps"] = Unit(dec / 8, binary / 8, rate_b, bits=True)  # Gbps
+    for p, factor in _BINARY.items():
+        units[f"{p}B"] = Unit(factor, factor, BYTE)
+        units[f"{p}b"] = units[f"{p}bit"] = Unit(factor / 8, factor / 8, BYTE, bits=True)
+    for word in ("byte", "bytes", "Bytes", "Byte"):
+        units[word] = Unit(1.0, 1.0, BYTE)
+    for p, (dec, _) in _DECIMAL.items():
+        if p in ("k",):
+            continue
+        units[f"{p}FLOP"] = units[f"{p}flop"] = Unit(dec, dec, FLOP)
+        for plural in ("FLOPs", "FLOPS", "flops", "Flops"):
+            units[f"{p}{plural}"] = Unit(dec, dec, FLOP, flop_ambiguous=True)
+        units[f"{p}W"] = Unit(dec, dec, WATT)
+        units[f"{p}Wh"] = Unit(dec * 3600, dec * 3600, add(WATT, SECOND))
+    units["kW"] = Unit(1e3, 1e3, WATT)
+    units["kWh"] = Unit(3.6e6, 3.6e6, add(WATT, SECOND))
+    return units
+
+
+UNITS = _units()
 # Time units in seconds.
 TIME_UNITS = {
     "ns": 1e-9,
@@ -42,9 +99,16 @@ TIME_UNITS = {
     "ms": 1e-3,
     "s": 1.0,
     "sec": 1.0,
+    "secs": 1.0,
+    "second": 1.0,
+    "seconds": 1.0,
     "min": 60.0,
+    "mins": 60.0,
+    "minute": 60.0,
+    "minutes": 60.0,
     "h": 3600.0,
     "hr": 3600.0,
+    "hrs": 3600.0,
     "hour": 3600.0,
     "hours": 3600.0,
     "day": 86400.0,
@@ -57,11 +121,13 @@ TIME_UNITS = {
     "小时": 3600.0,
     "天": 86400.0,
 }
-SCALED_LABELS = {"FLOPs", "FLOPS", "flops", "FLOP", "tokens", "token", "params"}
+# Words after a scale letter that make it a count of something (2.1 GFLOPs is a unit, above).
+SCALED_LABELS = {"tokens", "token", "params", "Params", "parameters"}
 CJK_SCALES = {"万亿": 1e12, "千万": 1e7, "百万": 1e6, "亿": 1e8, "万": 1e4, "千": 1e3}
-# Bits, Kubernetes quantities, electrical and other scaled units we do not convert.
+# A bare b (bit or billion?), Kubernetes quantities, frequencies and other scaled units we do
+# not convert.
 UNCERTAIN_WORD = re.compile(
-    r"(?:[KMGTPkmgtp]?(?:b|bps|bit|bits|Hz)|[KMGTPkmgtp](?:W|V|A|i|bE)|[KMGTP]b[A-Za-z]*|m|mi)\Z"
+    r"(?:[KMGTPkmgtp]?(?:Hz)|b|[KMGTPkmgtp](?:V|A|i|bE)|[KMGTP]b(?:E|yte)[A-Za-z]*|m|mi|dB[a-zA-Z]*|[mgtp]b)\Z"
 )
 
 
@@ -71,16 +137,30 @@ class Suffix:
 
     scale: str = ""  # a key of SCALE_LETTERS, or "" (CJK scales go into factor)
     factor: float = 1.0  # a fixed factor: CJK scale
-    byte_unit: str = ""  # a key of BYTE_UNITS
+    unit: str = ""  # a key of UNITS
     seconds: float = 0.0  # > 0 for a time unit
     label: bool = False
     uncertain: bool = False
 
+    @property
+    def dims(self) -> Dims:
+        if self.seconds:
+            return SECOND
+        return UNITS[self.unit].dims if self.unit else NONE
 
-def read_word(word: str, *, attached: bool) -> Suffix | None:
+    @property
+    def flop_ambiguous(self) -> bool:
+        return bool(self.unit) and UNITS[self.unit].flop_ambiguous
+
+    @property
+    def has_unit(self) -> bool:
+        return bool(self.seconds or self.unit)
+
+
+def read_word(word: str, *, attached: bool) -> Suffix:
     """The meaning of an ASCII word written after a number (`attached`: with no space)."""
-    if word in BYTE_UNITS:
-        return Suffix(byte_unit=word)
+    if word in UNITS:
+        return Suffix(unit=word)
     if word in TIME_UNITS:
         return Suffix(seconds=TIME_UNITS[word])
     if word in SCALE_LETTERS:
@@ -90,13 +170,13 @@ def read_word(word: str, *, attached: bool) -> Suffix | None:
         return Suffix(uncertain=True)
     head, rest = word[0], word[1:]
     if head in SCALE_LETTERS and head != "B" and rest in SCALED_LABELS:
-        return Suffix(scale=head, label=True)  # 2.1 GFLOPs
+        return Suffix(scale=head, label=True)  # 2.1 Mtokens
     if attached and head in SCALE_LETTERS:
-        return Suffix(uncertain=True)  # e.g. 7kW, 200GbE, 8Gi
+        return Suffix(uncertain=True)  # e.g. 200GbE, 8Gi
     return Suffix(label=True)
 
 
-def read_cjk(run: str) -> tuple[Suffix, str] | None:
+def read_cjk(run: str) -> tuple[Suffix, str]:
     """Scale or time unit at the start of a CJK run, and the label text after it."""
     for scale, factor in CJK_SCALES.items():
         if run.startswith(scale):
@@ -105,5 +185,5 @@ def read_cjk(run: str) -> tuple[Suffix, str] | None:
         if run.startswith(unit):
             return Suffix(seconds=TIME_UNITS[unit]), run[len(unit):]
     if run.startswith("字节"):
-        return Suffix(byte_unit="字节"), run[2:]
+        return Suffix(unit="bytes"), run[2:]
     return Suffix(label=True), ""

@@ -1,0 +1,262 @@
+"""The lines of a note as the claims checker reads them.
+
+A note is read line by line, skipping what is not the author's prose or code to check: front
+matter, `vaultkit` blocks, generated regions, `%%comments%%` and lines marked `%%vk-ignore%%`.
+Each line comes in two forms of the same length (so every column stays where it is written):
+`raw`, as written (list and quote markers blanked), for what `--explain` shows, and `text`, made
+readable for arithmetic:
+
+- a code span whose content is arithmetic (`` `16/300` ``, `` `4GiB / 50GBps` ``) or a claim of
+  its own (`` `32 * 7 = 224GiB` ``) loses its backticks, so `` `3 * 2 * 80 / 42.5` = 11 sec ``
+  reads across them; any other code span (`` `Block 7` ``, `` `2*(n-1)/n * P` ``) is a name,
+  blanked to letters so none of its numbers is read as an operand;
+- LaTeX math (`$…$`, `$$…$$`, and the lines of a display block) loses its delimiters and
+  spacing commands; `\\approx` and `\\sim` read as `≈`, `\\times` and `\\cdot` as `×`,
+  `\\text{GB}` as `GB`; a currency `$5` is no math;
+- quotes around a string (`'2048² × 12288 ≈ 51B'` in a Python dict) are blanked;
+- link targets and bare URLs are blanked to letters.
+
+`code` lists the spans that were code, where `8.87-7.45` is a subtraction, not a range.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?:.*?\n)?(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+_FENCE = re.compile(r"[ \t]*(?:>[ \t]*)*(`{3,}|~{3,})[ \t]*([^\s`]*)")
+_REGION_BEGIN = re.compile(r"<!--\s*vaultkit:begin\s+(\S+)\s*-->")
+_LIST_MARKER = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
+IGNORE_MARK = "%%vk-ignore%%"
+
+CODE_SPAN_RE = re.compile(r"(`+)((?:(?!\1).)+?)\1")
+_RELATION = re.compile(r"(?<![=!<>:+\-*/%])[=≈](?![=>])")
+_UNIT_AFTER_DIGIT = re.compile(r"(?<=[\d.])[A-Za-z]+|(?<=\d)[ ]?[xX](?=[ ]?\d)")
+_NOT_ARITHMETIC = re.compile(r"[A-Za-z_\u3400-\u9fff\[\]{}\"'$#@:;]")
+_LINK_TARGET = re.compile(r"(?<=\])\([^)\s]*\)|https?://[^\s)>\]`]+|<https?://[^>\s]*>")
+_TEX_APPROX = re.compile(r"\\(?:approx|simeq|sim)(?![A-Za-z])")
+_TEX_BLANK = re.compile(r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|left(?![A-Za-z])|right(?![A-Za-z])|[Bb]ig+[lr]?(?![A-Za-z]))|\\\\|&")
+_TEX_WRAP = re.compile(r"\\(?:text|mathrm|textrm|mathbf|operatorname|mbox)\{([^{}]*)\}")
+_TEX_SIGNS = {"\\%": " %", "\\$": " $"}
+_TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
+_TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
+_QUOTES = "'\"‘’“”"
+_HAS_SIGN = re.compile(r"[=≈~≅≃→＝]|->|\\(?:approx|sim)")
+_STARTS_WITH_SIGN = re.compile(r"[ \t]*(?:>[ \t]*)*(?:[=≈→＝]|\\approx)")
+_OPEN_BEFORE = set(" \t([{,:=（，：、")
+_CLOSE_AFTER = set(" \t)]},:;.）：，。；、")
+
+
+class ProseLine:
+    """One line of a note; its readable form is made only when asked for (most lines have no
+    sign, and are never read)."""
+
+    __slots__ = ("number", "line", "math", "_raw", "_readable")
+
+    def __init__(self, number: int, line: str, math: bool = False):
+        self.number = number  # 1-based
+        self.line = line  # as written, comments blanked
+        self.math = math  # a line of a display-math block
+        self._raw: str | None = None
+        self._readable: tuple[str, list[tuple[int, int]]] | None = None
+
+    @property
+    def raw(self) -> str:
+        """As written, comments and list or quote markers blanked."""
+        if self._raw is None:
+            self._raw = mask_marker(self.line)
+        return self._raw
+
+    def _read(self) -> tuple[str, list[tuple[int, int]]]:
+        if self._readable is None:
+            raw = self.raw.replace("＝", "=")  # a full-width equals sign reads as one
+            self._readable = (_tex(raw.replace("$", " ")), []) if self.math else readable(raw)
+        return self._readable
+
+    @property
+    def text(self) -> str:
+        """Readable for arithmetic, of the same length as `raw`."""
+        return self._read()[0]
+
+    @property
+    def code(self) -> list[tuple[int, int]]:
+        """The spans of code in it."""
+        return self._read()[1]
+
+
+def mask_marker(line: str) -> str:
+    """Blank out blockquote `>` and list markers (`- `, `1. `), keeping columns."""
+    m = _LIST_MARKER.match(line)
+    return " " * m.end() + line[m.end() :]
+
+
+def _mask_comments(line: str, in_comment: bool) -> tuple[str, bool]:
+    """Blank out `%%…%%` (which may span lines); returns the line and whether a comment is open."""
+    if "%%" not in line and not in_comment:
+        return line, False
+    out, pos = [], 0
+    while True:
+        nxt = line.find("%%", pos)
+        if nxt < 0:
+            out.append(" " * (len(line) - pos) if in_comment else line[pos:])
+            return "".join(out), in_comment
+        out.append(" " * (nxt - pos) if in_comment else line[pos:nxt])
+        out.append("  ")
+        in_comment, pos = not in_comment, nxt + 2
+
+
+def _arithmetic(content: str) -> bool:
+    """Code span content that is arithmetic (`4GiB / 50GBps`, `8*24*2**30`) or holds a claim."""
+    if not any(c.isdigit() for c in content):
+        return False
+    if _RELATION.search(content):
+        return True
+    return _NOT_ARITHMETIC.search(_UNIT_AFTER_DIGIT.sub("", content)) is None
+
+
+def _tex(text: str) -> str:
+    """LaTeX made readable, keeping its length."""
+    def blank(m: re.Match) -> str:
+        return " " * len(m.group())
+
+    text = _TEX_APPROX.sub(lambda m: "≈" + " " * (len(m.group()) - 1), text)
+    # `\sqrt{64}` is √(64); `\frac{a}{4096}` is ((a)/4096) when its denominator is one number
+    text = _TEX_SQRT.sub(lambda m: "√(" + " " * (m.start(1) - m.start() - 2) + m.group(1) + ")", text)
+    text = _TEX_FRAC.sub(
+        lambda m: "(" + " " * (m.start(1) - m.start() - 2) + "(" + m.group(1) + ")/" + m.group(2) + ")", text
+    )
+    text = _TEX_WRAP.sub(lambda m: " " * (m.start(1) - m.start()) + m.group(1) + " ", text)
+    for sign, plain in _TEX_SIGNS.items():
+        text = text.replace(sign, plain)
+    return _TEX_BLANK.sub(blank, text)
+
+
+def _math_spans(line: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(start, end, delimiter length) of inline math: `$$…$$`, and `$…$` with no space just
+    inside the dollars and no digit right after the closing one (so `$5 and $10` is money)."""
+    spans, pos = [], 0
+    while (start := line.find("$", pos)) >= 0:
+        if any(a <= start < b for a, b in taken) or (start > 0 and line[start - 1] == "\\"):
+            pos = start + 1
+            continue
+        if line.startswith("$$", start):
+            end = line.find("$$", start + 2)
+            if end < 0:
+                break
+            spans.append((start, end + 2, 2))
+            pos = end + 2
+            continue
+        end = start + 1
+        while (end := line.find("$", end)) >= 0 and line[end - 1] == "\\":
+            end += 1
+        if end < 0:
+            break
+        inner = line[start + 1 : end]
+        after = line[end + 1 : end + 2]
+        if inner and not inner[0].isspace() and not inner[-1].isspace() and not after.isdigit():
+            spans.append((start, end + 1, 1))
+            pos = end + 1
+        else:
+            pos = start + 1
+    return spans
+
+
+def _mask_quotes(chars: list[str], taken: list[tuple[int, int]]) -> None:
+    n = len(chars)
+    for p, c in enumerate(chars):
+        if c not in _QUOTES or any(a <= p < b for a, b in taken):
+            continue
+        opening = (p == 0 or chars[p - 1] in _OPEN_BEFORE) and p + 1 < n and not chars[p + 1].isspace()
+        closing = (p + 1 == n or chars[p + 1] in _CLOSE_AFTER) and p > 0 and not chars[p - 1].isspace()
+        if opening or closing:
+            chars[p] = " "
+
+
+def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int]]]:
+    """The line made readable for arithmetic (same length), and its code spans."""
+    if not ("`" in line or "$" in line or "](" in line or "http" in line or any(q in line for q in _QUOTES)):
+        return line, []
+    if in_math:
+        return _tex(line), []
+    chars = list(line)
+    code: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = []  # what no later rule may touch
+    if "`" in line:
+        for m in CODE_SPAN_RE.finditer(line):
+            if _arithmetic(m.group(2)):  # its backticks go, those of a span inside it too
+                chars[m.start() : m.end()] = line[m.start() : m.end()].replace("`", " ")
+                code.append((m.start(), m.end()))
+            else:
+                chars[m.start() : m.end()] = "a" * (m.end() - m.start())
+                taken.append((m.start(), m.end()))
+    spans = taken + code
+    for m in _LINK_TARGET.finditer(line):
+        if not any(a <= m.start() < b for a, b in spans):
+            chars[m.start() : m.end()] = "a" * (m.end() - m.start())
+            taken.append((m.start(), m.end()))
+    if "$" in line:
+        for start, end, delim in _math_spans(line, taken + code):
+            inner = _tex(line[start + delim : end - delim])
+            chars[start:end] = " " * delim + inner + " " * delim
+            taken.append((start, end))
+    _mask_quotes(chars, taken)
+    return "".join(chars), code
+
+
+def note_lines(text: str, only_signs: bool = False) -> Iterator[ProseLine]:
+    """Every line of a note whose claims are checked, raw and readable; `only_signs`: only
+    those with a relation sign or an arrow (the only ones a claim can be on), and the line
+    before one that starts with a sign (`3 × 4` above `= 12`)."""
+    before: ProseLine | None = None  # the line just read and not given, when only_signs
+    for line in _note_lines(text):
+        if not only_signs:
+            yield line
+        elif _HAS_SIGN.search(line.line):
+            if before is not None and before.number == line.number - 1 and _STARTS_WITH_SIGN.match(line.line):
+                yield before
+            before = None
+            yield line
+        else:
+            before = line
+
+
+def _note_lines(text: str) -> Iterator[ProseLine]:
+    lines = text.split("\n")
+    fm = _FRONT_MATTER.match(text) if text.startswith("---") else None
+    first = fm.group().count("\n") if fm else 0
+    fence: tuple[str, bool] | None = None  # (closing fence prefix, skip contents)
+    region: str | None = None
+    in_comment = in_math = False
+    for number, line in enumerate(lines[first:], first + 1):
+        opener = _FENCE.match(line)
+        if fence is not None:
+            if opener and opener.group(1).startswith(fence[0]) and not opener.group(2):
+                fence = None
+            elif not fence[1] and IGNORE_MARK not in line:
+                yield ProseLine(number, line)
+            continue
+        if region is not None:
+            if f"vaultkit:end {region}" in line:
+                region = None
+            continue
+        if opener and not in_comment:
+            fence = (opener.group(1), opener.group(2).lower() == "vaultkit")
+            continue
+        begin = _REGION_BEGIN.search(line)
+        if begin and not in_comment:
+            region = begin.group(1)
+            continue
+        masked, in_comment = _mask_comments(line, in_comment)
+        if "$$" in masked:
+            stripped = masked.strip().lstrip(">").strip()
+            if stripped == "$$" or stripped.startswith("$$") and stripped.count("$$") == 1:
+                in_math = not in_math  # a display block opens or closes here
+                math_line = True
+            else:
+                math_line = in_math
+        else:
+            math_line = in_math
+        if IGNORE_MARK in line:
+            continue
+        yield ProseLine(number, masked, math_line)
