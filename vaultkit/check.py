@@ -40,14 +40,16 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> in
         out = sys.stdout if fmt == "text" else sys.stderr
         for line in report.explained:
             print(line, file=out)
-        read, skipped, other = explained_totals(report.explained)  # equal to the summary's claims
+        read, skipped, other = explained_totals(report.explained)
         kinds = [line.split(": ", 2)[1] for line in report.explained if line.count(": ") >= 2]
         unread = kinds.count("svg not read")  # SVGs that are no derivation, each with why
         walks = sum(k.startswith("walkthrough ") for k in kinds)
+        # the summary counts a walkthrough's statements as claims: the rest are the claims listed
+        statements = report.summary.claims - report.summary.skipped_claims - read
         print(f"{read} arithmetic claims read, {skipped} skipped; "
               f"{other - walks - unread} drawings and figures read"
               + (f", {unread} other SVGs not read" if unread else "")
-              + (f"; {walks} walkthrough parts read" if walks else ""), file=out)
+              + (f"; {walks} walkthrough parts read ({statements} statements)" if walks else ""), file=out)
     _print(report, fmt, root)
     return 1 if report.summary.errors else 0
 
