@@ -1,12 +1,14 @@
 """Arithmetic claims: check the arithmetic a person wrote in prose, tables, code and SVG text.
 
-`2 × 32 × 32 × 128 × 2 = 524,288 bytes = 0.5 MB`, `1180 / 80 ≈ 15`, `4096² = 1600 万` are read
-with a small grammar (never eval), computed, and compared with the written value at the
-precision it is written with (see `compare`). A line starting with `=`, `≈` or `→` continues
+`2 × 32 × 32 × 128 × 2 = 524,288 bytes = 0.5 MB`, `1180 / 80 ≈ 15`, `4096² = 1600 万`,
+`` `3 * 2 * 80 / 42.5` = 11 sec ``, `10 TFLOP / (20 TFLOP/s × 0.5) = 1 s`, `4 × 100 Gbps = 50 GB/s`
+are read with a small grammar (never eval), computed, and compared with the written value at
+the precision it is written with (see `compare`). `prose` gives the lines of a note made
+readable (code spans, LaTeX, quoted strings); a line starting with `=`, `≈` or `→` continues
 the one above, so derivations laid out over several lines are one claim. Matrix shapes
 (`(S, d) × (d, d_ff) → (S, d_ff)`) are checked by `shapes`. Anything not read with certainty
-is skipped and counted, never flagged; `ClaimReport.explained` says what was read and why
-the rest was skipped.
+is skipped and counted, never flagged; `ClaimReport.explained` says what was read and why the
+rest was skipped, and lists every line with a sign between numbers.
 """
 
 from __future__ import annotations

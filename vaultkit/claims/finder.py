@@ -39,7 +39,6 @@ from .parser import (
     written_leaf,
 )
 from .units import BYTE
-from .prose import IGNORE_MARK, mask_marker, note_lines, readable  # noqa: F401  (re-exported)
 
 _MAY_HAVE_CLAIM = re.compile(r"[=≈~≅≃→]")
 MAX_LHS_TOKENS = 48
@@ -516,14 +515,7 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
     return LineClaims(found, skipped, quiet)
 
 
-# -- where to look ----------------------------------------------------------------------------
-
-
-def markdown_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(1-based line number, line with comments blanked) for every line whose claims are
-    checked (see `prose.note_lines`, which also gives each line made readable)."""
-    for line in note_lines(text):
-        yield line.number, line.raw
+# -- SVG text ---------------------------------------------------------------------------------
 
 
 def svg_pieces(model: SvgText) -> Iterator[tuple[int, int, str]]:
