@@ -35,9 +35,17 @@ import yaml
 # The Python-Markdown extensions vaultkit's site used before pages were rendered from tokens:
 # `--bare` builds the same pages with them and material's HTML-parsing search (the old cost).
 PYTHON_MARKDOWN = {
-    "toc": {"permalink": True}, "tables": {}, "attr_list": {}, "md_in_html": {}, "admonition": {},
-    "pymdownx.details": {}, "pymdownx.superfences": {}, "pymdownx.arithmatex": {"generic": True},
-    "pymdownx.mark": {}, "pymdownx.tilde": {}, "pymdownx.tasklist": {"custom_checkbox": True},
+    "toc": {"permalink": True},
+    "tables": {},
+    "attr_list": {},
+    "md_in_html": {},
+    "admonition": {},
+    "pymdownx.details": {},
+    "pymdownx.superfences": {},
+    "pymdownx.arithmatex": {"generic": True},
+    "pymdownx.mark": {},
+    "pymdownx.tilde": {},
+    "pymdownx.tasklist": {"custom_checkbox": True},
 }
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,11 +55,25 @@ MAKE_LARGE = SHARED / "tools" / "make_large_vault.py"
 
 # Material's recommended markdown extensions (emoji left out: its index lives in material's package).
 RECOMMENDED = [
-    "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", {"toc": {"permalink": True}},
-    {"pymdownx.arithmatex": {"generic": True}}, "pymdownx.betterem", "pymdownx.caret", "pymdownx.details",
-    {"pymdownx.highlight": {"anchor_linenums": True}}, "pymdownx.inlinehilite", "pymdownx.keys",
-    "pymdownx.mark", "pymdownx.smartsymbols", "pymdownx.superfences",
-    {"pymdownx.tabbed": {"alternate_style": True}}, {"pymdownx.tasklist": {"custom_checkbox": True}},
+    "abbr",
+    "admonition",
+    "attr_list",
+    "def_list",
+    "footnotes",
+    "md_in_html",
+    {"toc": {"permalink": True}},
+    {"pymdownx.arithmatex": {"generic": True}},
+    "pymdownx.betterem",
+    "pymdownx.caret",
+    "pymdownx.details",
+    {"pymdownx.highlight": {"anchor_linenums": True}},
+    "pymdownx.inlinehilite",
+    "pymdownx.keys",
+    "pymdownx.mark",
+    "pymdownx.smartsymbols",
+    "pymdownx.superfences",
+    {"pymdownx.tabbed": {"alternate_style": True}},
+    {"pymdownx.tasklist": {"custom_checkbox": True}},
     "pymdownx.tilde",
 ]
 
@@ -121,8 +143,11 @@ def scale(source: Path, tmp: Path, copies: int, large: int) -> None:
         if n == 1:
             shutil.copytree(source, vault)
         else:
-            subprocess.run([sys.executable, str(MAKE_LARGE), str(source), str(vault), str(n)], check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [sys.executable, str(MAKE_LARGE), str(source), str(vault), str(n)],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
         m = measures[n] = measured_build(vault, tmp / f"x{n}" / "site")
         shutil.rmtree(tmp / f"x{n}")
         print(f"  {n:>3}x: {m.notes:>5} notes  {m.wall:7.1f} s wall  {m.cpu:7.1f} s CPU  {m.rss:7.0f} MB peak RSS")
@@ -130,8 +155,10 @@ def scale(source: Path, tmp: Path, copies: int, large: int) -> None:
     for n in sizes[1:]:
         m = measures[n]
         target = f" (target <= {1.075 * n:.1f}x)" if n == copies else ""
-        print(f"  {n}x / 1x: {m.notes / one.notes:.0f}x the notes took {m.wall / one.wall:.2f}x the wall time{target}, "
-              f"{m.cpu / one.cpu:.2f}x the CPU, {m.rss / one.rss:.2f}x the peak RSS")
+        print(
+            f"  {n}x / 1x: {m.notes / one.notes:.0f}x the notes took {m.wall / one.wall:.2f}x the wall time{target}, "
+            f"{m.cpu / one.cpu:.2f}x the CPU, {m.rss / one.rss:.2f}x the peak RSS"
+        )
 
 
 def bare(source: Path, tmp: Path) -> None:
@@ -141,8 +168,10 @@ def bare(source: Path, tmp: Path) -> None:
     plain = write_config(folder, ["search"], extensions)
     t_bare = run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(plain), "-d", str(folder / "site-bare")])
     t_vaultkit = vaultkit_build(folder / "vault", folder / "site-vaultkit")
-    print(f"bare mkdocs-material: {t_bare:.1f} s; vaultkit build: {t_vaultkit:.1f} s; "
-          f"vaultkit / bare = {t_vaultkit / t_bare:.2f}x")
+    print(
+        f"bare mkdocs-material: {t_bare:.1f} s; vaultkit build: {t_vaultkit:.1f} s; "
+        f"vaultkit / bare = {t_vaultkit / t_bare:.2f}x"
+    )
 
 
 def zensical(source: Path, tmp: Path, exe: str) -> None:
@@ -151,8 +180,10 @@ def zensical(source: Path, tmp: Path, exe: str) -> None:
     config = write_config(folder, ["search"], RECOMMENDED)
     t_zensical = run([exe, "build", "-c", "-f", str(config)], cwd=folder)
     t_vaultkit = vaultkit_build(folder / "vault", folder / "site-vaultkit")
-    print(f"zensical build: {t_zensical:.1f} s; vaultkit build: {t_vaultkit:.1f} s; "
-          f"vaultkit / zensical = {t_vaultkit / t_zensical:.2f}x (target <= 1)")
+    print(
+        f"zensical build: {t_zensical:.1f} s; vaultkit build: {t_vaultkit:.1f} s; "
+        f"vaultkit / zensical = {t_vaultkit / t_zensical:.2f}x (target <= 1)"
+    )
 
 
 def main() -> int:

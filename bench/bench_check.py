@@ -35,8 +35,12 @@ def children_cpu() -> float:
 def time_check(root: Path) -> tuple[float, float, int]:
     """Wall and CPU seconds of one `vaultkit check` process, and its exit code."""
     cpu, wall = children_cpu(), time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "vaultkit", "check", str(root)],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "check", str(root)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     wall, cpu = time.perf_counter() - wall, children_cpu() - cpu
     if done.returncode not in (0, 1):
         sys.exit(f"vaultkit check failed ({done.returncode}): {done.stderr}")
@@ -69,14 +73,20 @@ def main() -> int:
     check_cpu = statistics.median(c[1] for c in checks)
     plain_wall = statistics.median(p[0] for p in plains)
     plain_cpu = statistics.median(p[1] for p in plains)
-    print(f"{len(texts)} notes, {sum(map(len, texts)):,} characters, {opts.runs} runs, "
-          f"{len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.2f}")
-    print(f"vaultkit check (whole process): wall {check_wall:.3f} s  cpu {check_cpu:.3f} s  "
-          f"(wall min {min(c[0] for c in checks):.3f} s, exit {checks[-1][2]})")
+    print(
+        f"{len(texts)} notes, {sum(map(len, texts)):,} characters, {opts.runs} runs, "
+        f"{len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"vaultkit check (whole process): wall {check_wall:.3f} s  cpu {check_cpu:.3f} s  "
+        f"(wall min {min(c[0] for c in checks):.3f} s, exit {checks[-1][2]})"
+    )
     print(f"plain markdown-it parse:        wall {plain_wall:.3f} s  cpu {plain_cpu:.3f} s")
-    print(f"ratio check / plain parse:      wall {check_wall / plain_wall:.2f}x  cpu {check_cpu / plain_cpu:.2f}x"
-          f"  (target: wall <= 1.0 s, about 1.8x)")
+    print(
+        f"ratio check / plain parse:      wall {check_wall / plain_wall:.2f}x  cpu {check_cpu / plain_cpu:.2f}x"
+        f"  (target: wall <= 1.0 s, about 1.8x)"
+    )
     return 0
 
 

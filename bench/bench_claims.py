@@ -66,10 +66,14 @@ def main() -> None:
             claims.append(seconds)
             checks.append(time_check(vault))
         claim, check = statistics.median(claims), statistics.median(checks)
-        print(f"{vault.name}: {len(files)} files: {report.verified} claims read, {report.skipped} skipped, "
-              f"{len(report.diagnostics)} diagnostics")
-        print(f"  median of {args.runs}: claims {claim:.3f} s, whole check {check:.3f} s, "
-              f"claims share {claim / check:.0%}")
+        print(
+            f"{vault.name}: {len(files)} files: {report.verified} claims read, {report.skipped} skipped, "
+            f"{len(report.diagnostics)} diagnostics"
+        )
+        print(
+            f"  median of {args.runs}: claims {claim:.3f} s, whole check {check:.3f} s, "
+            f"claims share {claim / check:.0%}"
+        )
 
 
 if __name__ == "__main__":

@@ -63,13 +63,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for copies in args.copies:
             root = Path(tmp) / f"v{copies}"
-            subprocess.run([sys.executable, str(MAKER), str(CORPUS), str(root), str(copies)], check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [sys.executable, str(MAKER), str(CORPUS), str(root), str(copies)], check=True, stdout=subprocess.DEVNULL
+            )
             svg, whole, drawings = measure(root, args.runs)
             per_copy = svg / copies
             base = base or per_copy
-            print(f"{copies:>6} {drawings:>8} {svg:>8.3f} {whole:>8.2f} {svg / whole:>9.1%} "
-                  f"{per_copy / base:>11.2f}x")
+            print(f"{copies:>6} {drawings:>8} {svg:>8.3f} {whole:>8.2f} {svg / whole:>9.1%} {per_copy / base:>11.2f}x")
 
 
 if __name__ == "__main__":

@@ -32,8 +32,8 @@ def decode_with_cache(x, w_q, w_k, w_v):
     v_cache = np.empty((T, D_MODEL))
     out = np.empty((T, D_MODEL))
     for t in range(T):
-        q_t, k_cache[t:t + 1], v_cache[t:t + 1] = engine.project(x[t:t + 1], w_q, w_k, w_v)  # (1, d_model)
-        out[t] = attend_one(q_t, k_cache[:t + 1], v_cache[:t + 1])
+        q_t, k_cache[t : t + 1], v_cache[t : t + 1] = engine.project(x[t : t + 1], w_q, w_k, w_v)  # (1, d_model)
+        out[t] = attend_one(q_t, k_cache[: t + 1], v_cache[: t + 1])
     return out
 
 
@@ -41,9 +41,9 @@ def decode_without_cache(x, w_q, w_k, w_v):
     """Every step re-projects K and V for the whole prefix 0..t."""
     out = np.empty((T, D_MODEL))
     for t in range(T):
-        q_t = x[t:t + 1] @ w_q  # (1, d_model)
-        k = x[:t + 1] @ w_k  # (t+1, d_model)
-        v = x[:t + 1] @ w_v
+        q_t = x[t : t + 1] @ w_q  # (1, d_model)
+        k = x[: t + 1] @ w_k  # (t+1, d_model)
+        v = x[: t + 1] @ w_v
         out[t] = attend_one(q_t, k, v)
     return out
 
@@ -95,13 +95,19 @@ def bench_decode():
     flops_cache, flops_full = multiply_adds(True), multiply_adds(False)
     counts = engine.kv_decode(np.zeros((T, 1)), np.zeros((T, 1)), np.zeros((T, 1))).projections
     print(f"decode {T} tokens, d_model {D_MODEL}, {HEADS} heads of {D_HEAD} (float64, numpy)")
-    print(f"  with cache      {t_cache:8.2f} s   {flops_cache / 1e9:8.2f} G multiply-adds   "
-          f"{counts['with_cache']:>8,} K/V row projections")
-    print(f"  without cache   {t_full:8.2f} s   {flops_full / 1e9:8.2f} G multiply-adds   "
-          f"{counts['without_cache']:>8,} K/V row projections")
+    print(
+        f"  with cache      {t_cache:8.2f} s   {flops_cache / 1e9:8.2f} G multiply-adds   "
+        f"{counts['with_cache']:>8,} K/V row projections"
+    )
+    print(
+        f"  without cache   {t_full:8.2f} s   {flops_full / 1e9:8.2f} G multiply-adds   "
+        f"{counts['without_cache']:>8,} K/V row projections"
+    )
     print(f"  ratio (without / with): time {t_full / t_cache:.1f}x, multiply-adds {flops_full / flops_cache:.1f}x")
-    print(f"  max |with cache - full causal| = {np.abs(cached - reference).max():.1e}, "
-          f"max |without cache - full causal| = {np.abs(recomputed - reference).max():.1e}")
+    print(
+        f"  max |with cache - full causal| = {np.abs(cached - reference).max():.1e}, "
+        f"max |without cache - full causal| = {np.abs(recomputed - reference).max():.1e}"
+    )
 
 
 def bench_against_torch():
@@ -118,19 +124,33 @@ def bench_against_torch():
         return torch.from_numpy(a.reshape(a.shape[0], HEADS, D_HEAD).transpose(1, 0, 2).copy())[None]
 
     tq, tk, tv = heads_first(q), heads_first(k), heads_first(v)
-    print(f"engine vs torch {torch.__version__} SDPA on CPU ({torch.get_num_threads()} threads), float64, "
-          f"{HEADS} heads of {D_HEAD}")
+    print(
+        f"engine vs torch {torch.__version__} SDPA on CPU ({torch.get_num_threads()} threads), float64, "
+        f"{HEADS} heads of {D_HEAD}"
+    )
     shapes = [
-        (f"causal prefill {T}x{T}", T, lambda: engine.multihead(q, k, v, heads=HEADS, causal=True),
-         lambda: F.scaled_dot_product_attention(tq, tk, tv, is_causal=True), 5),
-        (f"decode step 1x{T}", 1, lambda: engine.multihead(q[-1:], k, v, heads=HEADS),
-         lambda: F.scaled_dot_product_attention(tq[:, :, -1:], tk, tv), 200),
+        (
+            f"causal prefill {T}x{T}",
+            T,
+            lambda: engine.multihead(q, k, v, heads=HEADS, causal=True),
+            lambda: F.scaled_dot_product_attention(tq, tk, tv, is_causal=True),
+            5,
+        ),
+        (
+            f"decode step 1x{T}",
+            1,
+            lambda: engine.multihead(q[-1:], k, v, heads=HEADS),
+            lambda: F.scaled_dot_product_attention(tq[:, :, -1:], tk, tv),
+            200,
+        ),
     ]
     for label, rows, ours, theirs, repeat in shapes:
         diff = np.abs(ours().concat - theirs()[0].permute(1, 0, 2).reshape(rows, D_MODEL).numpy()).max()
         t_ours, t_theirs = best_of(ours, repeat), best_of(theirs, repeat)
-        print(f"  {label:22s} engine {t_ours * 1e3:8.2f} ms   torch {t_theirs * 1e3:8.2f} ms   "
-              f"engine/torch {t_ours / t_theirs:5.2f}x   max |diff| {diff:.1e}")
+        print(
+            f"  {label:22s} engine {t_ours * 1e3:8.2f} ms   torch {t_theirs * 1e3:8.2f} ms   "
+            f"engine/torch {t_ours / t_theirs:5.2f}x   max |diff| {diff:.1e}"
+        )
 
 
 if __name__ == "__main__":

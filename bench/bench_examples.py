@@ -29,8 +29,9 @@ FIELDS = {"attention": "weights[1][0]", "kv-cache": "steps[1].weights[0]"}
 
 
 def make_vault(root: Path, n: int) -> None:
-    text = "".join(BLOCK.format(kind=kind, i=i, field=FIELDS[kind])
-                   for i in range(n) for kind in ("attention", "kv-cache"))
+    text = "".join(
+        BLOCK.format(kind=kind, i=i, field=FIELDS[kind]) for i in range(n) for kind in ("attention", "kv-cache")
+    )
     (root / "examples.md").write_text("# 例子\n\n" + text, encoding="utf-8")
 
 

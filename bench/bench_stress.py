@@ -37,8 +37,9 @@ def children_cpu() -> float:
 def check(root: Path) -> tuple[float, float, dict]:
     """Wall and CPU seconds of one `vaultkit check --format json` process, and its report."""
     cpu, wall = children_cpu(), time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "vaultkit", "check", str(root), "--format", "json"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "check", str(root), "--format", "json"], capture_output=True, text=True
+    )
     wall, cpu = time.perf_counter() - wall, children_cpu() - cpu
     if done.returncode not in (0, 1):
         sys.exit(f"vaultkit check failed ({done.returncode}): {done.stderr}")
@@ -64,8 +65,11 @@ def main() -> int:
         vaults[0].mkdir()
         for n in opts.copies:
             vaults[n] = work / f"x{n}"
-            subprocess.run([sys.executable, str(MAKER), str(opts.vault), str(vaults[n]), str(n)], check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [sys.executable, str(MAKER), str(opts.vault), str(vaults[n]), str(n)],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
         times: dict[int, list[tuple[float, float]]] = {n: [] for n in vaults}
         reports = {}
         for _ in range(opts.runs):
@@ -77,8 +81,10 @@ def main() -> int:
         first = opts.copies[0]
         one, one_warnings = by_code(reports[first], "error"), by_code(reports[first], "warning")
         print(f"start-up (empty vault): wall {base_wall:.2f} s, cpu {base_cpu:.2f} s")
-        print(f"{'N':>3} {'notes':>6} {'errors':>7} {'≤N×1?':>6} {'warnings':>9} {'wall s':>7} {'cpu s':>7} "
-              f"{'ms/note wall':>13} {'ms/note cpu':>12} {'per-note vs N=' + str(first):>16}")
+        print(
+            f"{'N':>3} {'notes':>6} {'errors':>7} {'≤N×1?':>6} {'warnings':>9} {'wall s':>7} {'cpu s':>7} "
+            f"{'ms/note wall':>13} {'ms/note cpu':>12} {'per-note vs N=' + str(first):>16}"
+        )
         ok = True
         per_note_first = None
         for n in opts.copies:
@@ -91,8 +97,10 @@ def main() -> int:
             notes = summary["notes"]
             per_note = cpu / notes * 1000
             per_note_first = per_note_first or per_note
-            print(f"{n:>3} {notes:>6} {sum(errors.values()):>7} {'yes' if within else 'NO':>6} {sum(warnings.values()):>9} {wall:>7.2f} "
-                  f"{cpu:>7.2f} {wall / notes * 1000:>13.2f} {per_note:>12.2f} {per_note / per_note_first:>16.2f}")
+            print(
+                f"{n:>3} {notes:>6} {sum(errors.values()):>7} {'yes' if within else 'NO':>6} {sum(warnings.values()):>9} {wall:>7.2f} "
+                f"{cpu:>7.2f} {wall / notes * 1000:>13.2f} {per_note:>12.2f} {per_note / per_note_first:>16.2f}"
+            )
         print(f"N = {first}: errors", dict(sorted(one.items())), "warnings", dict(sorted(one_warnings.items())))
         return 0 if ok else 1
     finally:

@@ -87,8 +87,12 @@ def bench_serve(root: Path, saves: int) -> tuple[float, list[float], float]:
     """(seconds to ready, save → page latencies, new note → another page's nav latency)."""
     port = 8700 + os.getpid() % 200
     started = time.monotonic()
-    server = subprocess.Popen([sys.executable, "-m", "vaultkit", "serve", str(root), "-a", f"127.0.0.1:{port}"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "vaultkit", "serve", str(root), "-a", f"127.0.0.1:{port}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         for line in server.stdout:
             if line.startswith("Serving"):
@@ -131,11 +135,15 @@ def main() -> int:
         watch_times = bench_watch(root, args.saves)
         check = check_time(root)
         ready, serve_times, new_note = bench_serve(root, args.saves)
-    print(f"save → figure rewritten (watch):  median {statistics.median(watch_times):.3f} s, "
-          f"max {max(watch_times):.3f} s over {len(watch_times)} saves (target ≤ 0.2 s)")
+    print(
+        f"save → figure rewritten (watch):  median {statistics.median(watch_times):.3f} s, "
+        f"max {max(watch_times):.3f} s over {len(watch_times)} saves (target ≤ 0.2 s)"
+    )
     print(f"serve ready: {ready:.2f} s; check: {check:.2f} s; ready / check = {ready / check:.2f} (target ≤ 1.5)")
-    print(f"save → edited page served:        median {statistics.median(serve_times):.3f} s, "
-          f"max {max(serve_times):.3f} s over {len(serve_times)} saves (target ≤ 0.3 s, ≤ 1 s)")
+    print(
+        f"save → edited page served:        median {statistics.median(serve_times):.3f} s, "
+        f"max {max(serve_times):.3f} s over {len(serve_times)} saves (target ≤ 0.3 s, ≤ 1 s)"
+    )
     print(f"new note → in another page's nav: {new_note:.3f} s (target ≤ 0.5 s)")
     return 0
 

@@ -25,10 +25,10 @@ def note_content(page: str) -> str:
     the page title that material inserts when the content has no h1; the backlinks section
     (`<div class="vk-backlinks">`) at the end; the template's whitespace around the content. The
     article ends at the page's last `</article>`: a note's raw HTML may hold its own."""
-    body = page[page.index(ARTICLE) + len(ARTICLE):page.rindex("</article>")]
+    body = page[page.index(ARTICLE) + len(ARTICLE) : page.rindex("</article>")]
     body = re.sub(r'^\s*<nav class="md-tags">.*?</nav>', "", body, flags=re.S)
     title = re.search(r"<title>(.*?)</title>", page, re.S).group(1).rsplit(" - ", 1)[0]
     body = re.sub(r"^\s*<h1>" + re.escape(title) + "</h1>", "", body)
     if '<div class="vk-backlinks"' in body:
-        body = body[:body.rindex('<div class="vk-backlinks"')]
+        body = body[: body.rindex('<div class="vk-backlinks"')]
     return body.strip()

@@ -99,8 +99,10 @@ def test_the_real_drawing_is_checked_with_nothing_annotated(tmp_path):
     data = json.loads(vaultkit("check", str(root), "--format", "json").stdout)
     figure = [d for d in data["diagnostics"] if d["path"] == DRAWING]
     assert [(d["code"], d["line"], d["message"].split(" ")[0]) for d in figure] == [
-        ("VK402", line, f"{q}[{i}]") for q, first in (("scores", 83), ("scaled", 96), ("weights", 109))
-        for i, line in enumerate(range(first, first + 4))]
+        ("VK402", line, f"{q}[{i}]")
+        for q, first in (("scores", 83), ("scaled", 96), ("weights", 109))
+        for i, line in enumerate(range(first, first + 4))
+    ]
     assert "causal mask" in figure[8]["message"] and "Causal Mask" in figure[8]["message"]
     assert data["summary"]["figures"] == 1
     drawings = [d for d in data["diagnostics"] if d["path"] != DRAWING and not d["code"].startswith("VK42")]

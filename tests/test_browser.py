@@ -33,8 +33,15 @@ VAULT_NOTES = {
 }
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#7c3aed"/></svg>'
 # no background connections: this machine's network is closed, and the site must need none
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 ATTENTION_NOTE = "LLM 推理/04 注意力矩阵推导/"
 FORMULA_NOTE = "LLM 推理/03 缩放点积注意力/"
 
@@ -114,7 +121,9 @@ def test_internal_links_open_real_pages(served_site, page):
 def test_math_is_typeset(served_site, page):
     base, root = served_site
     page.goto(base + quote("数学/"))
-    sizes = page.evaluate("[...document.querySelectorAll('article [data-tex]')].map(m => m.getBoundingClientRect().width)")
+    sizes = page.evaluate(
+        "[...document.querySelectorAll('article [data-tex]')].map(m => m.getBoundingClientRect().width)"
+    )
     assert len(sizes) == 2 and all(width > 20 for width in sizes)
     assert "价格 $5 到 $10" in page.locator("article").inner_text()
     page.screenshot(path=root / "math.png")
@@ -123,7 +132,9 @@ def test_math_is_typeset(served_site, page):
 def test_svg_embed_is_visible(served_site, page):
     base, root = served_site
     page.goto(base + quote("图/"))
-    page.wait_for_function("(() => { const i = document.querySelector('article img'); return i && i.complete && i.naturalWidth > 0; })()")
+    page.wait_for_function(
+        "(() => { const i = document.querySelector('article img'); return i && i.complete && i.naturalWidth > 0; })()"
+    )
     assert page.locator("article img").bounding_box()["width"] == 400
     page.screenshot(path=root / "svg.png")
 
@@ -135,8 +146,10 @@ def test_mermaid_renders_offline(served_site, page):
         pytest.skip("mermaid.min.js not found at build time (npm install mermaid)")
     # material swaps <pre class="mermaid"> for a <div class="mermaid"> holding the drawing
     # in a closed shadow root: a drawn diagram is a div with a real height
-    page.wait_for_function("(() => { const d = document.querySelector('div.mermaid');"
-                           " return d && d.getBoundingClientRect().height > 30; })()")
+    page.wait_for_function(
+        "(() => { const d = document.querySelector('div.mermaid');"
+        " return d && d.getBoundingClientRect().height > 30; })()"
+    )
     resources = page.evaluate("performance.getEntriesByType('resource').map(r => r.name)")
     assert [r for r in resources if not r.startswith(base)] == []
     page.screenshot(path=root / "mermaid.png")
@@ -166,8 +179,10 @@ def test_the_attention_note_figure_is_visible(bundled_site, page, tmp_path):
     page.goto(bundled_site + quote(ATTENTION_NOTE))
     figure = page.locator('article img[src*="attention-derivation.svg"]')
     figure.scroll_into_view_if_needed()
-    page.wait_for_function("(() => { const i = document.querySelector('article img[src*=\"attention-derivation.svg\"]');"
-                           " return i && i.complete && i.naturalWidth > 0; })()")
+    page.wait_for_function(
+        "(() => { const i = document.querySelector('article img[src*=\"attention-derivation.svg\"]');"
+        " return i && i.complete && i.naturalWidth > 0; })()"
+    )
     assert figure.is_visible() and figure.bounding_box()["width"] > 300
     page.screenshot(path=tmp_path / "attention.png")
 
@@ -203,8 +218,10 @@ def test_formulas_render_with_growing_brackets(bundled_site, page, tmp_path):
 
 def test_no_page_logs_a_console_error(bundled_site, page):
     page.goto(bundled_site)
-    pages = page.evaluate("[...new Set([...document.querySelectorAll('nav a.md-nav__link[href]')]"
-                          ".map(a => a.href).filter(h => h.startsWith(location.origin)))]")
+    pages = page.evaluate(
+        "[...new Set([...document.querySelectorAll('nav a.md-nav__link[href]')]"
+        ".map(a => a.href).filter(h => h.startsWith(location.origin)))]"
+    )
     assert len(pages) >= 20
     for url in pages:
         page.goto(url)

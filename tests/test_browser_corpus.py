@@ -21,8 +21,10 @@ from vaultkit.site.build import build_command
 from .conftest import CORPUS, needs_corpus
 from .test_browser import CHROMIUM, FLAGS, ROOT, serve, sync_api
 
-pytestmark = [needs_corpus,
-              pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")]
+pytestmark = [
+    needs_corpus,
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"),
+]
 
 NAT_NOTE = "02-Issues/Network/阿里云NAT网关SNAT入方向流量异常排查/"
 FOLDED_NOTE = "07-Knowledge/how-claude-code-works/14-system-prompt-design/"
@@ -78,8 +80,10 @@ def open_note(page, site_url: str, note: str) -> None:
 def test_the_nat_note_shows_its_items_as_lists(site_url, page, shots):
     open_note(page, site_url, NAT_NOTE)
     page.screenshot(path=shots / "nat-lists.png", full_page=True)
-    items = page.evaluate("[...document.querySelectorAll('article li')].filter(li => !li.closest('.vk-backlinks'))"
-                          ".map(li => li.textContent.trim())")
+    items = page.evaluate(
+        "[...document.querySelectorAll('article li')].filter(li => !li.closest('.vk-backlinks'))"
+        ".map(li => li.textContent.trim())"
+    )
     first = any(item.startswith("入方向带宽高") for item in items)
     assert len(items) >= 70 and first, f"{len(items)} list items in the article; the first 现象 item is one: {first}"
 
@@ -110,8 +114,11 @@ def test_a_mermaid_diagram_is_drawn(site_url, page, shots):
     # material swaps the diagram's source for a <div class="mermaid"> holding the SVG in a closed
     # shadow root: a drawn diagram is that div with a real height
     try:
-        page.wait_for_function("(() => { const d = document.querySelector('article div.mermaid');"
-                               " return d && d.getBoundingClientRect().height > 100; })()", timeout=20000)
+        page.wait_for_function(
+            "(() => { const d = document.querySelector('article div.mermaid');"
+            " return d && d.getBoundingClientRect().height > 100; })()",
+            timeout=20000,
+        )
     finally:
         page.screenshot(path=shots / "mermaid.png", full_page=True)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -113,9 +111,7 @@ def test_claim_table(text, expected):
 def test_diagnostic_fields_and_position():
     text = "---\ntitle: t\nvalue: 2 × 2 = 5\n---\n\n结果 2 × 3 = 7 个\n"
     report = check_markdown(text, "a/b.md")
-    assert [(d.line, d.col, d.code, d.written, d.computed) for d in report.diagnostics] == [
-        (6, 12, "VK301", "7", "6")
-    ]
+    assert [(d.line, d.col, d.code, d.written, d.computed) for d in report.diagnostics] == [(6, 12, "VK301", "7", "6")]
     assert "2 × 3 = 7" in report.diagnostics[0].message
 
 

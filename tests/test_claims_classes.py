@@ -28,7 +28,10 @@ PAIRS = {
     "unit only on the result": [
         ("显存 1.5 × 16 = 24 GB", "显存 1.5 × 16 = 32 GB"),
         ("上一行是 6 KB，所以 6 * 64 = 384KB", "上一行是 6 KB，所以 6 * 64 = 512KB"),
-        ("one token: `4 * 2 * 8 * 2048 / 10**6 = 0.131MB` in bf16", "one token: `4 * 2 * 8 * 2048 / 10**6 = 1.31MB` in bf16"),
+        (
+            "one token: `4 * 2 * 8 * 2048 / 10**6 = 0.131MB` in bf16",
+            "one token: `4 * 2 * 8 * 2048 / 10**6 = 1.31MB` in bf16",
+        ),
         ("总计 20 + 40 + 12 = 72GB", "总计 20 + 40 + 12 = 82GB"),
         ("the tensor is `2 * 16384 * 4096 / 2**30 = 0.125GiB`", "the tensor is `2 * 16384 * 4096 / 2**30 = 0.5GiB`"),
         ("a batch needs `0.131*2048 = ~268MB`", "a batch needs `0.131*2048 = ~134MB`"),
@@ -43,7 +46,10 @@ PAIRS = {
         ("稀疏: 0.5M + 268M\n= 268.5M\n→ 2x Dense", "稀疏: 0.5M + 268M\n= 278.5M\n→ 2x Dense"),
         ("80 GB × 8 = 640 GB ≈ 8 张卡", "80 GB × 8 = 540 GB ≈ 8 张卡"),
         ("合计 28 + 56 = 84GB + 激活内存", "合计 28 + 56 = 94GB + 激活内存"),
-        ("`hidden = 2 * 14 * 1024 / 2**10 = 28KiB` (`14` came from the table)", "`hidden = 2 * 14 * 1024 / 2**10 = 82KiB` (`14` came from the table)"),
+        (
+            "`hidden = 2 * 14 * 1024 / 2**10 = 28KiB` (`14` came from the table)",
+            "`hidden = 2 * 14 * 1024 / 2**10 = 82KiB` (`14` came from the table)",
+        ),
     ],
     "rounded inputs": [
         ("All experts: 64 × 134M = 8,589,934,592 ✅", "All experts: 64 × 134M = 8,689,934,592 ✅"),
@@ -56,14 +62,20 @@ PAIRS = {
         ("- comms = `3 * 2 * 64 / 40` = 9.6 sec", "- comms = `3 * 2 * 64 / 40` = 96 sec"),
         ("- A100 @ 300GBps: `24/300` = 0.08 secs", "- A100 @ 300GBps: `24/300` = 0.8 secs"),
         ("naive: `P / 50GBps` = `2GiB / 50GBps` = 42.9ms", "naive: `P / 50GBps` = `2GiB / 50GBps` = 4.29ms"),
-        ("ring: `2*(n-1)/n * P` = `2*(16-1)/16 * 2GiB` = 3.75GiB", "ring: `2*(n-1)/n * P` = `2*(16-1)/16 * 2GiB` = 3.25GiB"),
+        (
+            "ring: `2*(n-1)/n * P` = `2*(16-1)/16 * 2GiB` = 3.75GiB",
+            "ring: `2*(n-1)/n * P` = `2*(16-1)/16 * 2GiB` = 3.25GiB",
+        ),
         ("an SM ratio of `132/128` = **1.031**:", "an SM ratio of `132/128` = **1.131**:"),
         ("the delta is `9.5-7.25=2.25` GiB", "the delta is `9.5-7.25=2.75` GiB"),
         ("so `4*4=16` cpu-cores per node", "so `4*4=18` cpu-cores per node"),
     ],
     "Python, LaTeX and scientific notation": [
         ("$2^{10} \\times 2^{10} = 1,048,576$", "$2^{10} \\times 2^{10} = 1,000,576$"),
-        ("吞吐 $10^{13} / 6 \\times 10^{6} \\approx 1.67 \\times 10^{6}$ tokens/s", "吞吐 $10^{13} / 6 \\times 10^{6} \\approx 1.67 \\times 10^{7}$ tokens/s"),
+        (
+            "吞吐 $10^{13} / 6 \\times 10^{6} \\approx 1.67 \\times 10^{6}$ tokens/s",
+            "吞吐 $10^{13} / 6 \\times 10^{6} \\approx 1.67 \\times 10^{7}$ tokens/s",
+        ),
         ("2**30 = 1,073,741,824", "2**30 = 1,073,741,000,824"),
         ("1.5×10⁹ / 3 = 5×10⁸", "1.5×10⁹ / 3 = 5×10⁹"),
         ("1e9 / 1e6 = 1000", "1e9 / 1e6 = 100"),
@@ -96,7 +108,10 @@ PAIRS = {
         ("带宽 8 × 100 Gb/s = 100 GB/s", "带宽 8 × 100 Gb/s = 800 GB/s"),
         ("8 × 100 / 100 = 8 Gb/s = 1000 MB/s", "8 × 100 / 100 = 8 GB/s = 1000 MB/s"),
         ("each NIC 400 Gbps = 50 GB/s", "each NIC 400 Gbps = 400 GB/s"),
-        ("per GPU 400 Gbps / 8 = 50 GB/s", "per GPU 400 Gbps / 8 = 400 GB/s"),  # the /8 is the bits-to-bytes the units carry
+        (
+            "per GPU 400 Gbps / 8 = 50 GB/s",
+            "per GPU 400 Gbps / 8 = 400 GB/s",
+        ),  # the /8 is the bits-to-bytes the units carry
         ("1.6Tbps / 8 = 200GB/s", "1.6Tbps / 8 = 2000GB/s"),
         ("1 Byte = 8 bits", "1 Byte = 1 bits"),
         ("`8x200=1600Gbps` in total", "`8x200=1800Gbps` in total"),

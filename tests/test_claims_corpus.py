@@ -29,7 +29,9 @@ def report() -> ClaimReport:
 def test_the_one_wrong_claim_is_the_only_error(report):
     """Every claim in the vault was judged by hand: one is wrong, the last line of a derivation
     laid out over three lines of a fenced block (the ×2 for both directions is counted twice)."""
-    errors = [(d.path, d.line, d.written) for d in report.diagnostics if d.code.startswith("VK3") and d.severity == "error"]
+    errors = [
+        (d.path, d.line, d.written) for d in report.diagnostics if d.code.startswith("VK3") and d.severity == "error"
+    ]
     assert errors == [(KNOWLEDGE + "大模型架构对比.md", 288, "134 MB")]
 
 

@@ -139,7 +139,10 @@ def test_check_explain_with_json_keeps_stdout_machine_readable(tmp_path, capsys)
     assert main(["check", "--explain", "--format", "json", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["summary"]["claims"] == 1
-    assert captured.err.splitlines() == ["n.md:3: claim ok: 2 × 3 = 6  [computed 6]", "1 arithmetic claims read, 0 skipped; 0 drawings and figures read"]
+    assert captured.err.splitlines() == [
+        "n.md:3: claim ok: 2 × 3 = 6  [computed 6]",
+        "1 arithmetic claims read, 0 skipped; 0 drawings and figures read",
+    ]
 
 
 # -- generated claims ------------------------------------------------------------------------
@@ -228,7 +231,9 @@ def _input_rounding(expr: str, left) -> float:
 
 
 @settings(max_examples=300, deadline=None)
-@given(claim=claims(), factor=st.sampled_from([0.1, 0.5, 0.75, 0.85, 0.9, 1.1, 1.2, 1.5, 2.0, 10.0]), loose=st.booleans())
+@given(
+    claim=claims(), factor=st.sampled_from([0.1, 0.5, 0.75, 0.85, 0.9, 1.1, 1.2, 1.5, 2.0, 10.0]), loose=st.booleans()
+)
 def test_generated_claims_off_by_ten_percent_are_errors(claim, factor, loose):
     """Off by 10 % or more, beyond what the rounding of the inputs allows (`12K` is 11.5K–12.5K)."""
     expr, computed, left, right, layout = claim
@@ -280,7 +285,9 @@ def test_generated_results_of_unrounded_inputs_are_silent(exact, b, scale, layou
 
 
 @settings(max_examples=200, deadline=None)
-@given(a=st.integers(2, 999), b=st.integers(2, 999), scale=st.sampled_from(["K", "M", "B", " 万"]), off=st.integers(1, 3))
+@given(
+    a=st.integers(2, 999), b=st.integers(2, 999), scale=st.sampled_from(["K", "M", "B", " 万"]), off=st.integers(1, 3)
+)
 def test_generated_exact_results_in_the_inputs_scale_are_exact(a, b, scale, off):
     """`65,536 × 268M = 17,563,713M`: an integer of 7 or more digits in the scale of the
     inputs is the product of the numbers written; off in its last digits is an error."""

@@ -64,7 +64,12 @@ def plain_expressions(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(expr=plain_expressions(), unit=st.sampled_from(RESULT_UNITS), loose=st.booleans(), layout=st.integers(0, len(LAYOUTS) - 1))
+@given(
+    expr=plain_expressions(),
+    unit=st.sampled_from(RESULT_UNITS),
+    loose=st.booleans(),
+    layout=st.integers(0, len(LAYOUTS) - 1),
+)
 def test_unit_only_on_the_result_labels_it(expr, unit, loose, layout):
     """`1.2 × 20 = 24 GB`: no operand has a unit, so the result's unit labels it."""
     text_expr, value = expr
@@ -123,7 +128,9 @@ def test_compute_times_right_are_silent(claim, layout):
 
 
 @settings(max_examples=300, deadline=None)
-@given(claim=compute_times(), slip=st.sampled_from([1000.0, 1e-3, 60.0, 2.0, 0.5]), layout=st.sampled_from([0, 1, 3, 4]))
+@given(
+    claim=compute_times(), slip=st.sampled_from([1000.0, 1e-3, 60.0, 2.0, 0.5]), layout=st.sampled_from([0, 1, 3, 4])
+)
 def test_compute_times_slips_are_errors(claim, slip, layout):
     """`10 TFLOP / (20 TFLOP/s × 0.5) = 1000 s`: the 1000× slips of FLOP and time units."""
     expr, value, unit = claim

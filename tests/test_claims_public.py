@@ -49,7 +49,11 @@ def runs():
 
 
 def _truth() -> list[dict]:
-    return [json.loads(line) for line in (PUBLIC / "truth-dev.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        json.loads(line)
+        for line in (PUBLIC / "truth-dev.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
 
 
 def _codes(runs, path: str, line: int) -> set[str]:
@@ -63,7 +67,9 @@ def test_the_judged_findings(runs):
         codes = _codes(runs, finding["path"], finding["line"])
         expected_error = finding["verdict"] in ("true_error", "missed_error")
         if ("VK301" in codes) != expected_error:
-            wrong.append(f"{finding['verdict']} {finding['path']}:{finding['line']}: {sorted(codes)} {finding['text'][:80]}")
+            wrong.append(
+                f"{finding['verdict']} {finding['path']}:{finding['line']}: {sorted(codes)} {finding['text'][:80]}"
+            )
     assert wrong == []
 
 

@@ -23,8 +23,8 @@ from vaultkit.diagnostics import format_text
 from vaultkit.examples.kinds import attention
 from vaultkit.figures import check_handdrawn, infer
 from vaultkit.figures.style import fmt
-from vaultkit.svgtext import read_svg
 from vaultkit.pipeline import Pipeline
+from vaultkit.svgtext import read_svg
 from vaultkit.vault import Vault
 
 FIXTURES = Path(__file__).parent / "fixtures" / "handdrawn"
@@ -53,11 +53,24 @@ def vault_with(tmp_path: Path, name: str, svg: str, note: str | None = None) -> 
 
 def test_there_are_four_layouts_drawn_aligned_and_twelve_drawn_as_people_draw():
     assert LAYOUTS == ["cards-caption-above", "cell-grid-groups", "transposed-masked", "tspan-rows-english"]
-    assert PEOPLE == ["bracket-rows", "drawn-brackets", "export-nested", "jitter-cells", "labels-left", "legend",
-                      "pinned", "rotated-numbers", "scaled-groups", "shuffled", "stacked", "textbook"]
+    assert PEOPLE == [
+        "bracket-rows",
+        "drawn-brackets",
+        "export-nested",
+        "jitter-cells",
+        "labels-left",
+        "legend",
+        "pinned",
+        "rotated-numbers",
+        "scaled-groups",
+        "shuffled",
+        "stacked",
+        "textbook",
+    ]
 
 
 # --- drawings made as people make them -------------------------------------------------------
+
 
 def wrong_cells(svg: str):
     """(the cells found wrong, the findings that are not a wrong cell, the fixed text, doubts)."""
@@ -67,8 +80,13 @@ def wrong_cells(svg: str):
     if not derivation.spec:
         return set(), [], svg, derivation.doubts
     run = attention.run(attention.parse(derivation.spec))
-    report = check_handdrawn(model, run.quantities, digits=derivation.spec["digits"],
-                             tokens=derivation.spec.get("tokens", []), skip=derivation.skip)
+    report = check_handdrawn(
+        model,
+        run.quantities,
+        digits=derivation.spec["digits"],
+        tokens=derivation.spec.get("tokens", []),
+        skip=derivation.skip,
+    )
     found = {(f.quantity, *f.index) for f in report.findings if f.status == "wrong"}
     others = [f for f in report.findings if f.status != "wrong"]
     return found, others, report.fixed_text, derivation.doubts
@@ -95,8 +113,13 @@ def test_people_drawings_name_every_seeded_cell_and_fix_exactly_those(tmp_path, 
 
 
 @settings(max_examples=150, deadline=None)
-@given(name=st.sampled_from(PEOPLE), seed=st.integers(0, 2**32 - 1), jitter=st.floats(0, 1),
-       tilt=st.floats(0, 8), wrong=st.booleans())
+@given(
+    name=st.sampled_from(PEOPLE),
+    seed=st.integers(0, 2**32 - 1),
+    jitter=st.floats(0, 1),
+    tilt=st.floats(0, 8),
+    wrong=st.booleans(),
+)
 def test_perturbed_drawings_right_are_silent_and_wrong_are_found(name, seed, jitter, tilt, wrong):
     """Move every number by up to ±2 px and turn it by up to 8°: a right drawing never gives
     a finding, a wrong one always gives exactly its wrong cells."""
@@ -129,6 +152,7 @@ def test_watch_says_which_cells_it_fixed(tmp_path):
 
 # --- never silent -----------------------------------------------------------------------------
 
+
 def test_labels_of_q_and_k_near_numbers_that_form_no_block_are_one_warning(tmp_path):
     svg, _ = people.draw("jitter-cells", 0, False)
     broken = svg.replace(">0.8</text>", "></text>", 1)  # Q loses a number: its lines hold 2, 1 and 2
@@ -143,10 +167,15 @@ def test_a_derived_label_whose_numbers_form_no_block_of_its_shape_is_one_warning
     broken = svg.replace(f">{value}</text>", "></text>", 1)
     lines, _ = run(vault_with(tmp_path, "d.svg", broken))
     assert len(lines) == 1 and ": VK403 " in lines[0]  # the weights are right: nothing else to say
-    assert ("found Q 3×2 and K 3×2, but the numbers under “Scores = Q·Kᵀ” do not form a 3×3 block: "
-            "lines of 3, 2 and 3 numbers") in lines[0]
-    column = fmt(people.quantities()["scores"][0][2], 2), fmt(people.quantities()["scores"][1][2], 2), \
-        fmt(people.quantities()["scores"][2][2], 2)
+    assert (
+        "found Q 3×2 and K 3×2, but the numbers under “Scores = Q·Kᵀ” do not form a 3×3 block: "
+        "lines of 3, 2 and 3 numbers"
+    ) in lines[0]
+    column = (
+        fmt(people.quantities()["scores"][0][2], 2),
+        fmt(people.quantities()["scores"][1][2], 2),
+        fmt(people.quantities()["scores"][2][2], 2),
+    )
     narrow = svg
     for value in column:  # the last column of the scores is not drawn
         narrow = narrow.replace(f">{value}</text>", "></text>", 1)
@@ -228,11 +257,14 @@ DOUBTFUL = """<svg xmlns="http://www.w3.org/2000/svg">
 """
 
 
-@pytest.mark.parametrize("caption, reason", [
-    ("(mask applied)", "speaks of a mask but not of which cells"),
-    ("(no causal mask here)", "may deny it"),
-    ("÷ √2, ÷ 4", "different scales"),
-])
+@pytest.mark.parametrize(
+    "caption, reason",
+    [
+        ("(mask applied)", "speaks of a mask but not of which cells"),
+        ("(no causal mask here)", "may deny it"),
+        ("÷ √2, ÷ 4", "different scales"),
+    ],
+)
 def test_what_the_text_does_not_settle_is_one_warning_and_no_rewrite(tmp_path, caption, reason):
     root = vault_with(tmp_path, "d.svg", DOUBTFUL.format(s00="0.22", caption=caption))
     lines, changes = run(root)
@@ -244,8 +276,11 @@ def test_what_the_text_does_not_settle_is_one_warning_and_no_rewrite(tmp_path, c
 
 
 def test_a_division_elsewhere_in_the_drawing_is_not_the_scale(tmp_path):
-    right = DOUBTFUL.format(s00="0.22", caption="").replace("[0.99 0.01]", "[0.52 0.48]").replace(
-        "[0.50 0.50]", "[0.49 0.51]")  # the softmax at 1/√2; at 1/2 the first row would be [0.51 0.49]
+    right = (
+        DOUBTFUL.format(s00="0.22", caption="")
+        .replace("[0.99 0.01]", "[0.52 0.48]")
+        .replace("[0.50 0.50]", "[0.49 0.51]")
+    )  # the softmax at 1/√2; at 1/2 the first row would be [0.51 0.49]
     svg = right.replace("</svg>", '<text x="10" y="300">显存 ÷ 2 = 一半</text></svg>')
     assert run(vault_with(tmp_path, "d.svg", right)) == ([], [])
     assert run(vault_with(tmp_path, "d.svg", svg)) == ([], [])
@@ -281,6 +316,7 @@ def test_drawings_that_show_no_inputs_give_no_finding(tmp_path, svg):
 
 # --- fuzz: random layouts drawn from right numbers never give an error --------------------
 
+
 def cell(v: float, digits: int, minus: str) -> str:
     return ("−∞" if np.isneginf(v) else fmt(v, digits)).replace("-", minus)
 
@@ -289,42 +325,68 @@ def draw(layout: str, x: float, y: float, caption: str, m, digits: int, minus: s
     rows = [[cell(v, digits, minus) for v in row] for row in np.asarray(m)]
     label = (lambda i: f'  "{labels[i]}"') if labels else (lambda i: "")
     if layout == "brackets":
-        body = "".join(f'<text x="{x}" y="{y + 18 * (i + 1)}">[{" ".join(r)}]{label(i)}</text>'
-                       for i, r in enumerate(rows))
+        body = "".join(
+            f'<text x="{x}" y="{y + 18 * (i + 1)}">[{" ".join(r)}]{label(i)}</text>' for i, r in enumerate(rows)
+        )
         return f'<text x="{x}" y="{y}">{caption}</text>{body}'
     if layout == "tspans":
         body = "".join(f'<tspan x="{x}" dy="1.3em">{"  ".join(r)}</tspan>' for r in rows)
         return f'<text x="{x}" y="{y}">{caption}</text><text x="{x}" y="{y}">{body}</text>'
     if layout == "grid":
-        body = "".join(f'<text x="{48 * j}" y="{20 * (i + 1)}">{c}</text>'
-                       for i, r in enumerate(rows) for j, c in enumerate(r))
+        body = "".join(
+            f'<text x="{48 * j}" y="{20 * (i + 1)}">{c}</text>' for i, r in enumerate(rows) for j, c in enumerate(r)
+        )
         return f'<g transform="translate({x},{y})"><text x="0" y="0">{caption}</text>{body}</g>'
     body = "".join(f'<text x="{x + 10}" y="{y + 30 + 18 * i}">[{" ".join(r)}]</text>' for i, r in enumerate(rows))
-    return (f'<text x="{x + 10}" y="{y}">{caption}</text>'
-            f'<rect x="{x}" y="{y + 8}" width="200" height="{20 + 18 * len(rows)}"/>{body}')
+    return (
+        f'<text x="{x + 10}" y="{y}">{caption}</text>'
+        f'<rect x="{x}" y="{y + 8}" width="200" height="{20 + 18 * len(rows)}"/>{body}'
+    )
 
 
-matrices = st.integers(2, 4).flatmap(lambda n: st.integers(2, 4).flatmap(lambda d: st.tuples(
-    *(st.lists(st.lists(st.integers(-9, 9).map(lambda v: v / 10), min_size=d, max_size=d),
-               min_size=n, max_size=n) for _ in range(2)))))
+matrices = st.integers(2, 4).flatmap(
+    lambda n: st.integers(2, 4).flatmap(
+        lambda d: st.tuples(
+            *(
+                st.lists(
+                    st.lists(st.integers(-9, 9).map(lambda v: v / 10), min_size=d, max_size=d), min_size=n, max_size=n
+                )
+                for _ in range(2)
+            )
+        )
+    )
+)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(qk=matrices, layout=st.sampled_from(["brackets", "tspans", "grid", "cards"]),
-       english=st.booleans(), causal=st.booleans(), scale=st.sampled_from([None, 2.0, 8.0]),
-       digits=st.integers(2, 3), minus=st.sampled_from(["-", "−"]), transposed=st.booleans())
-def test_random_right_drawings_never_give_an_error(tmp_path, qk, layout, english, causal, scale, digits,
-                                                    minus, transposed):
+@given(
+    qk=matrices,
+    layout=st.sampled_from(["brackets", "tspans", "grid", "cards"]),
+    english=st.booleans(),
+    causal=st.booleans(),
+    scale=st.sampled_from([None, 2.0, 8.0]),
+    digits=st.integers(2, 3),
+    minus=st.sampled_from(["-", "−"]),
+    transposed=st.booleans(),
+)
+def test_random_right_drawings_never_give_an_error(
+    tmp_path, qk, layout, english, causal, scale, digits, minus, transposed
+):
     q, k = (np.array(m) for m in qk)
     r = engine.attention(q, k, scale=None if scale is None else 1 / scale, causal=causal)
-    words = (["Query", "Key" + ("ᵀ" if transposed else ""), "Scores", "Weights"] if english
-             else ["Q 矩阵", "K" + ("ᵀ" if transposed else "") + " 矩阵", "分数", "权重"])
+    words = (
+        ["Query", "Key" + ("ᵀ" if transposed else ""), "Scores", "Weights"]
+        if english
+        else ["Q 矩阵", "K" + ("ᵀ" if transposed else "") + " 矩阵", "分数", "权重"]
+    )
     how = "" if scale is None else (f" ÷ {scale:g}" if english else f"（除以 {scale:g}）")
     mask = (" causal" if english else "（因果掩码）") if causal else ""
-    parts = [draw(layout, 20, 30, words[0], q, 1, minus),
-             draw(layout, 300, 30, words[1], k.T if transposed else k, 1, minus),
-             draw(layout, 20, 200, words[2], r.scores, digits, minus),
-             draw(layout, 300, 200, words[3] + how + mask, r.weights, digits, minus)]
+    parts = [
+        draw(layout, 20, 30, words[0], q, 1, minus),
+        draw(layout, 300, 30, words[1], k.T if transposed else k, 1, minus),
+        draw(layout, 20, 200, words[2], r.scores, digits, minus),
+        draw(layout, 300, 200, words[3] + how + mask, r.weights, digits, minus),
+    ]
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 400">{"".join(parts)}</svg>'
     shutil.rmtree(tmp_path / "v", ignore_errors=True)  # one folder for every example of the run
     lines, changes = run(vault_with(tmp_path, "d.svg", svg))
@@ -337,19 +399,23 @@ def test_random_right_drawings_never_give_an_error(tmp_path, qk, layout, english
 
 # --- adopt: the implied example becomes a block in the note, on request only ---------------
 
+
 def test_adopt_writes_the_implied_example_into_the_embedding_note(tmp_path, capsys):
     from vaultkit.cli import main
 
     svg = (FIXTURES / "cards-caption-above.svg").read_text(encoding="utf-8")
-    root = vault_with(tmp_path, "cards-caption-above.svg", svg,
-                      "# 两个词\n\n看图：\n![[cards-caption-above.svg]]\n\n## 下一节\n")
+    root = vault_with(
+        tmp_path, "cards-caption-above.svg", svg, "# 两个词\n\n看图：\n![[cards-caption-above.svg]]\n\n## 下一节\n"
+    )
     assert main(["fix", str(root)]) == 0
     assert "```vaultkit" not in (root / "note.md").read_text(encoding="utf-8")  # not without --adopt
 
     assert main(["fix", "--adopt", str(root)]) == 0
     note = (root / "note.md").read_text(encoding="utf-8")
-    assert "看图：\n![[cards-caption-above.svg]]\n\n```vaultkit\nid: cards-caption-above\nkind: attention\n" \
-           "tokens: [猫, 狗]\nQ: [[0.2, 0.4, -0.1, 0.3], [-0.5, 0.1, 0.6, 0.2]]\n" in note
+    assert (
+        "看图：\n![[cards-caption-above.svg]]\n\n```vaultkit\nid: cards-caption-above\nkind: attention\n"
+        "tokens: [猫, 狗]\nQ: [[0.2, 0.4, -0.1, 0.3], [-0.5, 0.1, 0.6, 0.2]]\n" in note
+    )
     assert "digits: 2\nfigure: cards-caption-above.svg\n```\n\n<!-- vaultkit:begin cards-caption-above -->" in note
     assert note.endswith("<!-- vaultkit:end cards-caption-above -->\n\n## 下一节\n")
     assert main(["check", str(root)]) == 0
@@ -372,6 +438,8 @@ def test_explain_lists_the_drawing_and_what_was_read(tmp_path, capsys):
     root = vault_with(tmp_path, "t.svg", svg)
     assert main(["check", "--explain", str(root)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == ("t.svg:1: drawing error: example read from the drawing: Q 3×2, K 3×2, mask causal, "
-                      "scale 1/√d, 30 numbers checked, 2 wrong rows or numbers")
+    assert out[0] == (
+        "t.svg:1: drawing error: example read from the drawing: Q 3×2, K 3×2, mask causal, "
+        "scale 1/√d, 30 numbers checked, 2 wrong rows or numbers"
+    )
     assert out[1] == "0 arithmetic claims read, 0 skipped; 1 drawings and figures read"

@@ -111,8 +111,9 @@ def test_kv_decode_equals_full_causal_attention(inputs, data):
 def test_kv_decode_per_head_of_gqa(seed, kv_heads, group, T, data):
     """Decoding each query head against its KV head reproduces causal multi-head attention."""
     heads, d_head = kv_heads * group, data.draw(st.integers(1, 4))
-    inputs = engine.seeded_multihead_inputs(["t"] * T, seed=seed, d_model=4, d_head=d_head,
-                                            heads=heads, kv_heads=kv_heads)
+    inputs = engine.seeded_multihead_inputs(
+        ["t"] * T, seed=seed, d_model=4, d_head=d_head, heads=heads, kv_heads=kv_heads
+    )
     full = engine.multihead(inputs.q, inputs.k, inputs.v, heads=heads, kv_heads=kv_heads, causal=True)
     p = data.draw(st.integers(1, T))
     for h, g in enumerate(full.kv_map):
@@ -162,8 +163,10 @@ def test_diagram_scores():
 def test_kv_cache_bytes_of_real_models():
     assert engine.kv_cache_bytes(layers=32, kv_heads=32, head_dim=128) == 524_288  # LLaMA-7B fp16
     assert engine.kv_cache_bytes(layers=80, kv_heads=8, head_dim=128) == 327_680  # LLaMA-2-70B GQA-8
-    assert engine.kv_cache_bytes(layers=32, kv_heads=32, head_dim=128, dtype="fp32", seq_len=4096,
-                                 batch=2) == 524_288 * 2 * 4096 * 2
+    assert (
+        engine.kv_cache_bytes(layers=32, kv_heads=32, head_dim=128, dtype="fp32", seq_len=4096, batch=2)
+        == 524_288 * 2 * 4096 * 2
+    )
     assert engine.kv_cache_bytes(layers=1, kv_heads=1, head_dim=1, dtype="int4") == 1
 
 
@@ -235,21 +238,24 @@ def test_seeded_inputs_bounds():
 # --- validation ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value, fragment", [
-    ([[1, 2], [3]], "ragged: row 1 has 1 values but row 0 has 2"),
-    ([[1, "x"]], r"Q\[0\]\[1\] is 'x', not a number"),
-    ([[1, True]], r"Q\[0\]\[1\] is True, not a number"),
-    ([[1, None]], "not a number"),
-    ([[1, float("nan")]], r"Q\[0\]\[1\] is nan: values must be finite"),
-    ([[1, float("inf")]], "finite"),
-    ([[1, 10**400]], r"Q\[0\]\[1\] is too large"),
-    ([], "Q is empty"),
-    ([[]], "Q is empty"),
-    ([1, 2], "not a flat list"),
-    ("1 2", "must be a matrix"),
-    (np.ones((2, 2), dtype=bool), "booleans"),
-    (np.ones(3), "shape"),
-])
+@pytest.mark.parametrize(
+    "value, fragment",
+    [
+        ([[1, 2], [3]], "ragged: row 1 has 1 values but row 0 has 2"),
+        ([[1, "x"]], r"Q\[0\]\[1\] is 'x', not a number"),
+        ([[1, True]], r"Q\[0\]\[1\] is True, not a number"),
+        ([[1, None]], "not a number"),
+        ([[1, float("nan")]], r"Q\[0\]\[1\] is nan: values must be finite"),
+        ([[1, float("inf")]], "finite"),
+        ([[1, 10**400]], r"Q\[0\]\[1\] is too large"),
+        ([], "Q is empty"),
+        ([[]], "Q is empty"),
+        ([1, 2], "not a flat list"),
+        ("1 2", "must be a matrix"),
+        (np.ones((2, 2), dtype=bool), "booleans"),
+        (np.ones(3), "shape"),
+    ],
+)
 def test_as_matrix_rejects(value, fragment):
     with pytest.raises(ValueError, match=fragment):
         engine.as_matrix(value, "Q")

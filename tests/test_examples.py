@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from vaultkit.examples import ExampleRunner
 from vaultkit.markdown import parse
-from vaultkit.vault import Vault
 
 Q = "[[0.5, 0.3, -0.2, 0.8], [0.1, -0.4, 0.7, 0.2], [-0.3, 0.6, 0.1, -0.5], [0.7, -0.1, -0.3, 0.4]]"
 K = "[[0.3, -0.5, 0.2, 0.1], [-0.2, 0.6, 0.2, -0.3], [0.4, -0.1, -0.4, 0.5], [0.1, 0.3, 0.6, -0.2]]"
@@ -63,9 +62,19 @@ def test_wrong_inline_value_shows_written_and_computed_and_is_rewritten():
 
 @pytest.mark.parametrize(
     "written, computed, ok",
-    [("-0.10", -0.1, True), ("-0.1", -0.1, True), ("−0.10", -0.1, True), ("0.04", 0.04, True),
-     ("0.145", 0.1449999, True), ("0.15", 0.145, True), ("0.14", 0.145, True), ("0.2", 0.26, False),
-     ("524,288", 524288, True), ("524,289", 524288, False), ("5.24e5", 524288, True)],
+    [
+        ("-0.10", -0.1, True),
+        ("-0.1", -0.1, True),
+        ("−0.10", -0.1, True),
+        ("0.04", 0.04, True),
+        ("0.145", 0.1449999, True),
+        ("0.15", 0.145, True),
+        ("0.14", 0.145, True),
+        ("0.2", 0.26, False),
+        ("524,288", 524288, True),
+        ("524,289", 524288, False),
+        ("5.24e5", 524288, True),
+    ],
 )
 def test_written_precision_rule(written, computed, ok):
     from vaultkit.numbers import written_matches
@@ -78,7 +87,10 @@ def test_hand_edit_inside_region_is_reported_and_only_fix_overwrites():
     edited = good.replace("| 爱 | 0.39 |", "| 爱 | 0.93 |")
     outcome = process(edited)
     assert codes(outcome) == ["VK101"]
-    assert outcome.diagnostics[0].line == edited.split("\n").index(next(l for l in edited.split("\n") if "0.93" in l)) + 1
+    assert (
+        outcome.diagnostics[0].line
+        == edited.split("\n").index(next(line for line in edited.split("\n") if "0.93" in line)) + 1
+    )
     assert outcome.text == good
 
 
@@ -117,7 +129,12 @@ def test_bad_blocks_are_diagnostics_at_their_line(body, code, line):
 
 
 def test_duplicate_ids_and_unknown_paths():
-    text = attention_block("a") + "\n" + attention_block("a") + "\nx 1%%= nope.scores[0][0] %% y 2%%= a.colour %% z 3%%= a.scores[9][0] %%\n"
+    text = (
+        attention_block("a")
+        + "\n"
+        + attention_block("a")
+        + "\nx 1%%= nope.scores[0][0] %% y 2%%= a.colour %% z 3%%= a.scores[9][0] %%\n"
+    )
     outcome = process(text)
     found = codes(outcome)
     assert found.count("VK117") == 1 and found.count("VK202") == 1 and found.count("VK203") == 2

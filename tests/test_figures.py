@@ -31,26 +31,55 @@ def cases() -> dict[str, str]:
     """Every golden figure, rendered from fixed inputs through the engine."""
     out = {}
     q, k, v = inputs(1, 4, 4)
-    spec = {"id": "attn-4", "kind": "attention", "tokens": TOKENS, "digits": 2,
-            "mask": "causal", "Q": q.tolist(), "K": k.tolist()}
+    spec = {
+        "id": "attn-4",
+        "kind": "attention",
+        "tokens": TOKENS,
+        "digits": 2,
+        "mask": "causal",
+        "Q": q.tolist(),
+        "K": k.tolist(),
+    }
     out["attention-4x4"] = render_figure("attention", spec, engine.attention(q, k, causal=True))
     q, k, v = inputs(2, 16, 8)
-    spec = {"id": "attn-16", "kind": "attention", "tokens": [f"w{i}" for i in range(16)],
-            "digits": 2, "mask": "none", "Q": q.tolist(), "K": k.tolist(), "V": v.tolist()}
+    spec = {
+        "id": "attn-16",
+        "kind": "attention",
+        "tokens": [f"w{i}" for i in range(16)],
+        "digits": 2,
+        "mask": "none",
+        "Q": q.tolist(),
+        "K": k.tolist(),
+        "V": v.tolist(),
+    }
     out["attention-16x16"] = render_figure("attention", spec, engine.attention(q, k, v))
     q, k, v = inputs(3, 4, 4)
-    spec = {"id": "kv-4", "kind": "kv-cache", "tokens": TOKENS, "digits": 2, "prompt_len": 2,
-            "Q": q.tolist(), "K": k.tolist(), "V": v.tolist()}
+    spec = {
+        "id": "kv-4",
+        "kind": "kv-cache",
+        "tokens": TOKENS,
+        "digits": 2,
+        "prompt_len": 2,
+        "Q": q.tolist(),
+        "K": k.tolist(),
+        "V": v.tolist(),
+    }
     out["kv-cache-4"] = render_figure("kv-cache", spec, engine.kv_decode(q, k, v, prompt_len=2))
     q, k, v = inputs(4, 16, 4)
     spec = {"id": "kv-16", "kind": "kv-cache", "tokens": [], "digits": 2, "prompt_len": 6}
     out["kv-cache-16"] = render_figure("kv-cache", spec, engine.kv_decode(q, k, v, prompt_len=6))
     rng = np.random.default_rng(5)
     q, k, v = (rng.normal(size=(4, cols)).round(1) for cols in (16, 8, 8))
-    spec = {"id": "gqa-8", "kind": "multihead", "tokens": TOKENS, "digits": 2, "heads": 8,
-            "kv_heads": 4, "mask": "causal"}
-    out["multihead-gqa"] = render_figure(
-        "multihead", spec, engine.multihead(q, k, v, heads=8, kv_heads=4, causal=True))
+    spec = {
+        "id": "gqa-8",
+        "kind": "multihead",
+        "tokens": TOKENS,
+        "digits": 2,
+        "heads": 8,
+        "kv_heads": 4,
+        "mask": "causal",
+    }
+    out["multihead-gqa"] = render_figure("multihead", spec, engine.multihead(q, k, v, heads=8, kv_heads=4, causal=True))
     rows = [
         {"name": "7B 模型", "variant": "MHA", "bytes_per_token": 524288, "dtype": "fp16"},
         {"name": "70B 模型", "variant": "GQA", "bytes_per_token": 327680, "dtype": "fp16"},
@@ -77,13 +106,12 @@ def test_golden_files(rendered):
 def test_bytes_do_not_depend_on_hash_seed(rendered):
     expected = hashlib.sha256("".join(rendered.values()).encode()).hexdigest()
     script = (
-        "import hashlib, runpy; ns = runpy.run_path(%r); "
+        f"import hashlib, runpy; ns = runpy.run_path({str(Path(__file__))!r}); "
         "print(hashlib.sha256(''.join(ns['cases']().values()).encode()).hexdigest())"
-    ) % str(Path(__file__))
+    )
     for seed in ("0", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                              text=True, check=True)
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
         assert done.stdout.strip() == expected
 
 
@@ -134,8 +162,15 @@ def test_generated_marker_and_hash(rendered):
     assert digest and re.fullmatch(r"[0-9a-f]{16}", digest)
     q, k, _ = inputs(1, 4, 4)
     q[0, 0] += 0.1
-    spec = {"id": "attn-4", "kind": "attention", "tokens": TOKENS, "digits": 2,
-            "mask": "causal", "Q": q.tolist(), "K": k.tolist()}
+    spec = {
+        "id": "attn-4",
+        "kind": "attention",
+        "tokens": TOKENS,
+        "digits": 2,
+        "mask": "causal",
+        "Q": q.tolist(),
+        "K": k.tolist(),
+    }
     other = render_figure("attention", spec, engine.attention(q, k, causal=True))
     assert generated_hash(other) != digest
     plain = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 680 100"><text>x</text></svg>'
@@ -147,9 +182,18 @@ def test_unknown_kind():
         render_figure("sampling", {"id": "x"}, None)
 
 
-@pytest.mark.parametrize(("value", "digits", "text"), [
-    (0.325, 2, "0.33"), (-0.325, 2, "-0.33"), (0.65 / 2, 2, "0.33"), (0.004, 2, "0.00"),
-    (-0.004, 2, "0.00"), (1.0, 2, "1.00"), (-np.inf, 2, "-inf"), (2.5, 0, "3"),
-])
+@pytest.mark.parametrize(
+    ("value", "digits", "text"),
+    [
+        (0.325, 2, "0.33"),
+        (-0.325, 2, "-0.33"),
+        (0.65 / 2, 2, "0.33"),
+        (0.004, 2, "0.00"),
+        (-0.004, 2, "0.00"),
+        (1.0, 2, "1.00"),
+        (-np.inf, 2, "-inf"),
+        (2.5, 0, "3"),
+    ],
+)
 def test_rounding_half_away_from_zero(value, digits, text):
     assert fmt(value, digits) == text

@@ -23,8 +23,14 @@ REAL_TOKENS = ["我", "爱", "吃", "苹果"]
 
 def quantities(q, k, causal=True) -> dict:
     r = engine.attention(q, k, causal=causal)
-    return {"Q": np.asarray(q), "K": np.asarray(k), "scores": r.scores, "scaled": r.scaled,
-            "masked": r.masked, "weights": r.weights}
+    return {
+        "Q": np.asarray(q),
+        "K": np.asarray(k),
+        "scores": r.scores,
+        "scaled": r.scaled,
+        "masked": r.masked,
+        "weights": r.weights,
+    }
 
 
 @pytest.fixture
@@ -43,15 +49,17 @@ def test_real_drawing_reports_exactly_the_wrong_rows(real_copy):
     assert all(f.status == "wrong" for f in report.findings), report.findings
     wrong = {(f.quantity, f.index) for f in report.findings}
     every = {(i, j) for i in range(4) for j in range(4)}
-    expected = ({("scores", c) for c in every - {(1, 2)}}  # only Scores[1][2] = -0.10 is right
-                | {("scaled", c) for c in every - {(1, 2)}}  # -0.05 is its half
-                | {("weights", c) for c in every})  # the causal mask was never applied
+    expected = (
+        {("scores", c) for c in every - {(1, 2)}}  # only Scores[1][2] = -0.10 is right
+        | {("scaled", c) for c in every - {(1, 2)}}  # -0.05 is its half
+        | {("weights", c) for c in every}
+    )  # the causal mask was never applied
     assert wrong == expected
     # Q, K, the worked dot product (4 factor pairs, 4 products, its total) were all checked
     assert report.checked == 16 * 5 + 8 + 4 + 1
     lines = svg.split("\n")
     for f in report.findings:
-        assert lines[f.line - 1][f.col - 1:].startswith(f.written)
+        assert lines[f.line - 1][f.col - 1 :].startswith(f.written)
     first = next(f for f in report.findings if f.quantity == "weights")
     assert (first.index, first.written, first.computed) == ((0, 0), "0.28", "1.00")
 
@@ -66,7 +74,7 @@ def test_real_drawing_fix_touches_only_the_wrong_numbers(real_copy):
     assert changed == [*range(83, 87), *range(96, 100), *range(109, 113)]
     for n in changed:  # only the bracketed row changed; markup and labels kept byte for byte
         a, b = before[n - 1], after[n - 1]
-        assert a[:a.index("[")] == b[:b.index("[")] and a[a.index("]"):] == b[b.index("]"):]
+        assert a[: a.index("[")] == b[: b.index("[")] and a[a.index("]") :] == b[b.index("]") :]
         assert len(a) == len(b)  # the space-aligned columns keep their width
     assert after[82].endswith('>[ 0.04 -0.20  0.65 -0.14]  "我"</text>')
     assert after[108].endswith(">[1.00 0.00 0.00 0.00]</text>")
@@ -143,8 +151,9 @@ def test_own_layout_right_numbers_pass_and_a_legend_of_another_shape_is_not_read
 
 def test_an_unplaced_block_of_a_quantity_shape_is_uncertain():
     legend = '<text x="400" y="200">1</text><text x="450" y="200">2</text>'
-    unplaced = "".join(f'<text x="{400 + 50 * j}" y="{250 + 18 * i}">{i + j + 7}</text>'
-                       for i in range(3) for j in range(2))
+    unplaced = "".join(
+        f'<text x="{400 + 50 * j}" y="{250 + 18 * i}">{i + j + 7}</text>' for i in range(3) for j in range(2)
+    )
     drawn = own_drawing().replace(legend, legend + unplaced)
     report = check_handdrawn(drawn, quantities(Q, K), digits=2, tokens=["a", "b", "c"])
     assert [(f.status, f.quantity, f.written) for f in report.findings] == [("uncertain", "?", "7")]
@@ -155,8 +164,7 @@ def test_own_layout_wrong_numbers_are_fixed_in_the_drawings_style():
     qs = quantities(Q, K)
     drawn = own_drawing(scores_wrong="0.99", weight_wrong=".70", scaled_wrong="−0.900")
     report = check_handdrawn(drawn, qs, digits=2, tokens=["a", "b", "c"])
-    wrong = [(f.quantity, f.index, f.written, f.computed) for f in report.findings
-             if f.status == "wrong"]
+    wrong = [(f.quantity, f.index, f.written, f.computed) for f in report.findings if f.status == "wrong"]
     assert wrong == [
         ("scores", (2, 1), "0.99", fmt(qs["scores"][2, 1], 2)),
         ("weights", (1, 0), ".70", fmt(qs["weights"][1, 0], 2)),
@@ -178,7 +186,8 @@ def test_bracket_rows_with_a_pin_and_no_caption():
     qs = quantities(Q, K, causal=False)
     rows = "\n".join(
         f'  <text x="100" y="{40 + 16 * i}">[{", ".join(fmt(v, 2) for v in row)}]</text>'
-        for i, row in enumerate(qs["weights"]))
+        for i, row in enumerate(qs["weights"])
+    )
     drawn = f'<svg xmlns="http://www.w3.org/2000/svg">\n <g data-vk="weights">\n{rows}\n </g>\n</svg>\n'
     assert check_handdrawn(drawn, qs, digits=2, tokens=[]).findings == []
     bad = drawn.replace(f"[{fmt(qs['weights'][0, 0], 2)},", "[0.5,", 1)
@@ -195,7 +204,9 @@ def shaken(svg: str, seed: int) -> str:
 
     def move(m):
         x, y = float(m.group(1)) + rng.uniform(-2, 2), float(m.group(2)) + rng.uniform(-2, 2)
-        return f'<text x="{x:.2f}" y="{y:.2f}" transform="rotate({rng.uniform(-5, 5):.1f} {x:.2f} {y:.2f})">{m.group(3)}<'
+        return (
+            f'<text x="{x:.2f}" y="{y:.2f}" transform="rotate({rng.uniform(-5, 5):.1f} {x:.2f} {y:.2f})">{m.group(3)}<'
+        )
 
     import re
 
@@ -211,5 +222,9 @@ def test_a_shaken_drawing_reads_as_the_aligned_one(seed):
     assert report.findings == [] and report.checked == 27 and report.fixed_text == right
     wrong = shaken(own_drawing(scores_wrong="0.99", weight_wrong=".70", scaled_wrong="−0.900"), seed)
     report = check_handdrawn(wrong, qs, digits=2, tokens=["a", "b", "c"])
-    assert [(f.quantity, f.index) for f in report.findings] == [("scores", (2, 1)), ("weights", (1, 0)), ("scaled", (0, 1))]
+    assert [(f.quantity, f.index) for f in report.findings] == [
+        ("scores", (2, 1)),
+        ("weights", (1, 0)),
+        ("scaled", (0, 1)),
+    ]
     assert report.fixed_text == right  # only the three numbers change; the shaken places stay

@@ -3,13 +3,11 @@ as it was or as it should be, never partial; an editor racing the watcher loses 
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -80,8 +78,9 @@ def test_fix_killed_at_random_points_leaves_old_or_new_files(tmp_path):
     for trial in range(trials):  # one kill in each slice of the run, so some land amid the writes
         root = tmp_path / f"trial{trial}"
         shutil.copytree(original, root)
-        proc = subprocess.Popen([PYTHON, "-m", "vaultkit", "fix", str(root)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [PYTHON, "-m", "vaultkit", "fix", str(root)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         time.sleep(full * rng.uniform(trial, trial + 1) / trials)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
@@ -107,8 +106,9 @@ def test_watch_killed_at_random_points_leaves_old_or_new_files(tmp_path):
         root = make_vault(tmp_path / f"trial{trial}")
         _, changes = run(root)
         apply_changes(changes)  # a vault in sync
-        proc = subprocess.Popen([PYTHON, "-m", "vaultkit", "watch", str(root)], stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True)
+        proc = subprocess.Popen(
+            [PYTHON, "-m", "vaultkit", "watch", str(root)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
         try:
             assert "Watching" in proc.stdout.readline()
             for i in range(NOTES):  # an editor saves every note with a new edit
@@ -154,8 +154,10 @@ def test_editor_racing_the_watcher_loses_no_edit(tmp_path):
                 text = (root / f"n{j:02d}.md").read_text(encoding="utf-8")
                 if f"\nedit {edits[j]}\n" not in text:
                     lost.append((j, edits[j], text.split("\n")[2]))
-        assert wait_for(lambda: all(
-            "vaultkit:begin" in (root / f"n{j:02d}.md").read_text(encoding="utf-8") for j in range(count)), 10)
+        assert wait_for(
+            lambda: all("vaultkit:begin" in (root / f"n{j:02d}.md").read_text(encoding="utf-8") for j in range(count)),
+            10,
+        )
     finally:
         watcher.stop()
     assert lost == [], f"seed {seed}: {lost[:5]}"

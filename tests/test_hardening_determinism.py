@@ -20,7 +20,8 @@ BUNDLED = Path(__file__).resolve().parents[1] / "vault"
 EXTRA = {
     # set-like data whose order a hash seed could change: tags, aliases, backlinks, many links
     "x/集合.md": "---\ntags: [b, a, 中文, c/d, '', 3]\naliases: [z, y, 别名]\n---\n# 集合\n\n"
-                 + " ".join(f"[[n{i}]] #t{i % 7}" for i in range(30)) + "\n",
+    + " ".join(f"[[n{i}]] #t{i % 7}" for i in range(30))
+    + "\n",
     **{f"x/n{i}.md": f"# N{i}\n\n[[集合]] #t{i % 5}\n" for i in range(30)},
 }
 
@@ -47,8 +48,9 @@ def make_vault(tmp_path: Path) -> Path:
 
 def vaultkit(args: list[str], seed: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONHASHSEED": seed}
-    return subprocess.run([PYTHON, "-m", "vaultkit", *args], capture_output=True, text=True,
-                          timeout=180, env=env, cwd=cwd)
+    return subprocess.run(
+        [PYTHON, "-m", "vaultkit", *args], capture_output=True, text=True, timeout=180, env=env, cwd=cwd
+    )
 
 
 def assert_same_trees(a: dict[str, bytes], b: dict[str, bytes]) -> None:

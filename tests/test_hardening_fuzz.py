@@ -21,14 +21,94 @@ from vaultkit.vault import Source, Vault, parse_front_matter, safe_load
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 PIECES = [
-    "[[", "]]", "![[", "|", "#", "^", "\\|", "%%", "%%=", "==", "$", "$$", "\\(", "\\)", "`", "```",
-    "```vaultkit\n", "\n```\n", "> [!note]+ ", "> ", "- ", "1. ", "* ", "_", "~~", "---\n", "...\n",
-    "<!-- vaultkit:begin a -->", "<!-- vaultkit:end a -->", "<div>", "</div>", "\t", "    ",
-    "|---|---|\n", "| a | b |\n", "#tag/nested", "a.md", "../", "/", "注意力", "苹果", " ", "\n", "\n\n",
-    "×", "x", "*", "/", "+", "−", "=", "≈", "²", "³", "(", ")", ",", ".", "%", "万", "亿",
-    "GB", "GiB", "MB", "bytes", "K", "M", "B", "0", "1", "2", "32", "128", "0.5", "1,024", "-0.10",
-    "\ufeff", "\r\n", "\u200b", "&amp;", "\\", "id: a\nkind: attention\n", "Q: [[1, 0], [0, 1]]\n",
-    "K: [[1, 0], [0, 1]]\n", "a.scores[0][1]", "figure: f.svg\n", "seed: 1\n", "tokens: [a, b]\n",
+    "[[",
+    "]]",
+    "![[",
+    "|",
+    "#",
+    "^",
+    "\\|",
+    "%%",
+    "%%=",
+    "==",
+    "$",
+    "$$",
+    "\\(",
+    "\\)",
+    "`",
+    "```",
+    "```vaultkit\n",
+    "\n```\n",
+    "> [!note]+ ",
+    "> ",
+    "- ",
+    "1. ",
+    "* ",
+    "_",
+    "~~",
+    "---\n",
+    "...\n",
+    "<!-- vaultkit:begin a -->",
+    "<!-- vaultkit:end a -->",
+    "<div>",
+    "</div>",
+    "\t",
+    "    ",
+    "|---|---|\n",
+    "| a | b |\n",
+    "#tag/nested",
+    "a.md",
+    "../",
+    "/",
+    "注意力",
+    "苹果",
+    " ",
+    "\n",
+    "\n\n",
+    "×",
+    "x",
+    "*",
+    "/",
+    "+",
+    "−",
+    "=",
+    "≈",
+    "²",
+    "³",
+    "(",
+    ")",
+    ",",
+    ".",
+    "%",
+    "万",
+    "亿",
+    "GB",
+    "GiB",
+    "MB",
+    "bytes",
+    "K",
+    "M",
+    "B",
+    "0",
+    "1",
+    "2",
+    "32",
+    "128",
+    "0.5",
+    "1,024",
+    "-0.10",
+    "\ufeff",
+    "\r\n",
+    "\u200b",
+    "&amp;",
+    "\\",
+    "id: a\nkind: attention\n",
+    "Q: [[1, 0], [0, 1]]\n",
+    "K: [[1, 0], [0, 1]]\n",
+    "a.scores[0][1]",
+    "figure: f.svg\n",
+    "seed: 1\n",
+    "tokens: [a, b]\n",
 ]
 text = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=8)), max_size=60).map("".join)
 
@@ -50,14 +130,23 @@ def test_front_matter_never_raises(body):
 
 
 @FUZZ
-@given(st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5)),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
-                    max_leaves=30))
+@given(
+    st.recursive(
+        st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5)),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+        max_leaves=30,
+    )
+)
 def test_front_matter_fields_of_any_type_are_tolerated(data):
     import yaml
 
-    vault = vault_of({"n.md": "---\n" + yaml.safe_dump({"title": data, "tags": data, "aliases": data,
-                                                         "publish": data, "draft": data}) + "---\n"})
+    vault = vault_of(
+        {
+            "n.md": "---\n"
+            + yaml.safe_dump({"title": data, "tags": data, "aliases": data, "publish": data, "draft": data})
+            + "---\n"
+        }
+    )
     note = vault.notes["n.md"]
     assert isinstance(note.title, str) and note.title
     assert all(isinstance(t, str) for t in note.tags + note.aliases)
@@ -73,7 +162,7 @@ def test_markdown_and_links_never_raise_and_point_at_their_text(body):
     lines = note.text.split("\n")
     for link in extract_links(note):
         line = lines[link.line - 1]
-        assert line[link.col - 1:].startswith("![[" if link.embed else "[["), (link, line)
+        assert line[link.col - 1 :].startswith("![[" if link.embed else "[["), (link, line)
     check_links(note, LinkIndex(vault))
 
 
@@ -107,8 +196,14 @@ def test_yaml_reader_refuses_or_reads(body):
 
 
 @FUZZ
-@given(st.lists(st.one_of(st.sampled_from(["%%=", "%%", " ", "a.b", "[0]", "[", "]", "1.5", "-", "`", "x"]),
-                          st.text(max_size=4)), max_size=30).map("".join))
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["%%=", "%%", " ", "a.b", "[0]", "[", "]", "1.5", "-", "`", "x"]), st.text(max_size=4)
+        ),
+        max_size=30,
+    ).map("".join)
+)
 def test_inline_values_never_raise(line):
     for binding in find_bindings([line], set()):
         try:
@@ -127,12 +222,36 @@ def test_claims_never_raise(body):
 
 
 SVG_PIECES = [
-    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300">', "</svg>",
-    '<rect x="10" y="10" width="200" height="120" rx="8"/>', '<rect x="a" y="" width="-5"/>',
-    '<text x="20" y="40">', '<text x="20" y="60" data-vk="scores[0]">', "</text>", "<tspan>", "</tspan>",
-    "Scores", "Q×Kᵀ", "Softmax", "[ 0.35 -0.18 -0.25 0.15]", "[0.1, 0.2]", "-inf", "−0.5", "1e9", "0.04",
-    "<!-- vaultkit:generated -->", "<![CDATA[ x ]]>", "&lt;", "&#x41;", "&bogus;", "<?xml version='1.0'?>",
-    "<!DOCTYPE svg [<!ENTITY a 'aaaa'>]>", "&a;", "\n", " ", "<g transform='translate(5,5)'>", "</g>",
+    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300">',
+    "</svg>",
+    '<rect x="10" y="10" width="200" height="120" rx="8"/>',
+    '<rect x="a" y="" width="-5"/>',
+    '<text x="20" y="40">',
+    '<text x="20" y="60" data-vk="scores[0]">',
+    "</text>",
+    "<tspan>",
+    "</tspan>",
+    "Scores",
+    "Q×Kᵀ",
+    "Softmax",
+    "[ 0.35 -0.18 -0.25 0.15]",
+    "[0.1, 0.2]",
+    "-inf",
+    "−0.5",
+    "1e9",
+    "0.04",
+    "<!-- vaultkit:generated -->",
+    "<![CDATA[ x ]]>",
+    "&lt;",
+    "&#x41;",
+    "&bogus;",
+    "<?xml version='1.0'?>",
+    "<!DOCTYPE svg [<!ENTITY a 'aaaa'>]>",
+    "&a;",
+    "\n",
+    " ",
+    "<g transform='translate(5,5)'>",
+    "</g>",
 ]
 svg = st.lists(st.one_of(st.sampled_from(SVG_PIECES), st.text(max_size=6)), max_size=40).map("".join)
 

@@ -14,8 +14,7 @@ from vaultkit.check import apply_changes, run
 
 PYTHON = sys.executable
 SECRET = "OUTSIDE-SECRET-7f3a"
-ATTN = ("```vaultkit\nid: {id}\nkind: attention\nQ: [[1, 0], [0, 1]]\nK: [[1, 0], [0, 1]]\n"
-        "figure: {figure}\n```\n")
+ATTN = "```vaultkit\nid: {id}\nkind: attention\nQ: [[1, 0], [0, 1]]\nK: [[1, 0], [0, 1]]\nfigure: {figure}\n```\n"
 
 
 def make_vault(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -48,17 +47,25 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 def outside(tmp_path: Path) -> Path:
     """A folder beside the vault holding a secret note and a secret SVG."""
     folder = tmp_path / "outside"
-    make_vault(folder, {
-        "secret.md": f"# {SECRET}\n",
-        "secret.svg": f'<svg xmlns="http://www.w3.org/2000/svg"><text>{SECRET}</text></svg>',
-        "passwd": f"root:{SECRET}\n",
-    })
+    make_vault(
+        folder,
+        {
+            "secret.md": f"# {SECRET}\n",
+            "secret.svg": f'<svg xmlns="http://www.w3.org/2000/svg"><text>{SECRET}</text></svg>',
+            "passwd": f"root:{SECRET}\n",
+        },
+    )
     return folder
 
 
 def build(vault: Path, site: Path, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([PYTHON, "-m", "vaultkit", "build", str(vault), "-o", str(site)],
-                          capture_output=True, text=True, timeout=timeout, cwd=vault.parent)
+    return subprocess.run(
+        [PYTHON, "-m", "vaultkit", "build", str(vault), "-o", str(site)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=vault.parent,
+    )
 
 
 def site_bytes(site: Path) -> bytes:
@@ -88,10 +95,13 @@ def test_yaml_alias_bomb_in_an_example_is_refused(tmp_path):
 
 def test_deeply_nested_yaml_is_a_diagnostic(tmp_path):
     deep = "x: " + "[" * 5000 + "]" * 5000 + "\n"
-    root = make_vault(tmp_path / "v", {
-        "fm.md": f"---\n{deep}---\n# fm\n",
-        "ex.md": f"```vaultkit\nid: deep\nkind: attention\n{deep}```\n",
-    })
+    root = make_vault(
+        tmp_path / "v",
+        {
+            "fm.md": f"---\n{deep}---\n# fm\n",
+            "ex.md": f"```vaultkit\nid: deep\nkind: attention\n{deep}```\n",
+        },
+    )
     report, _ = run(root)
     assert "VK010" in codes(report, "fm.md")
     assert "VK110" in codes(report, "ex.md")
@@ -103,7 +113,9 @@ def test_deeply_nested_yaml_is_a_diagnostic(tmp_path):
 def test_million_cell_matrix_is_over_the_limit(tmp_path):
     row = "[" + ",".join(["1"] * 1000) + "]"
     matrix = "[" + ",".join([row] * 1000) + "]"
-    root = make_vault(tmp_path / "v", {"big.md": f"```vaultkit\nid: big\nkind: attention\nQ: {matrix}\nK: [[1]]\n```\n"})
+    root = make_vault(
+        tmp_path / "v", {"big.md": f"```vaultkit\nid: big\nkind: attention\nQ: {matrix}\nK: [[1]]\n```\n"}
+    )
     report, changes = run(root)
     assert codes(report, "big.md") == ["VK116"]
     assert changes == []
@@ -112,14 +124,17 @@ def test_million_cell_matrix_is_over_the_limit(tmp_path):
 TOKENS_64 = "[" + ", ".join(f"t{i}" for i in range(64)) + "]"
 
 
-@pytest.mark.parametrize("block", [
-    "kind: attention\nseed: 1\ntokens: " + TOKENS_64 + "\nd_model: 1000000\nd_head: 1000000",
-    "kind: attention\nseed: 1\ntokens: [" + ", ".join(["t"] * 100000) + "]",
-    "kind: multihead\nseed: 1\ntokens: " + TOKENS_64 + "\nheads: 100000\nd_head: 100000",
-    "kind: kv-cache\nseed: 1\ntokens: " + TOKENS_64 + "\nd_model: 10000000\nd_head: 10000000",
-    "kind: kv-memory\nseq_len: 1000000000000\nbatch: 1000000000\n"
-    "models: [{name: x, layers: 1000000000, heads: 1000000000, kv_heads: 1, head_dim: 1000000000}]",
-])
+@pytest.mark.parametrize(
+    "block",
+    [
+        "kind: attention\nseed: 1\ntokens: " + TOKENS_64 + "\nd_model: 1000000\nd_head: 1000000",
+        "kind: attention\nseed: 1\ntokens: [" + ", ".join(["t"] * 100000) + "]",
+        "kind: multihead\nseed: 1\ntokens: " + TOKENS_64 + "\nheads: 100000\nd_head: 100000",
+        "kind: kv-cache\nseed: 1\ntokens: " + TOKENS_64 + "\nd_model: 10000000\nd_head: 10000000",
+        "kind: kv-memory\nseq_len: 1000000000000\nbatch: 1000000000\n"
+        "models: [{name: x, layers: 1000000000, heads: 1000000000, kv_heads: 1, head_dim: 1000000000}]",
+    ],
+)
 def test_huge_generated_examples_are_bounded_diagnostics(tmp_path, block):
     root = make_vault(tmp_path / "v", {"huge.md": f"```vaultkit\nid: huge\n{block}\n```\n"})
     report, _ = run(root)
@@ -130,12 +145,15 @@ def test_huge_generated_examples_are_bounded_diagnostics(tmp_path, block):
 
 
 def test_unreadable_notes_are_diagnostics(tmp_path):
-    root = make_vault(tmp_path / "v", {
-        "binary.md": bytes(range(256)) * 4,
-        "latin1.md": "café résumé".encode("latin-1"),
-        "nul.md": b"# title\n\0\0 hidden\n",
-        "ok.md": "# fine\n",
-    })
+    root = make_vault(
+        tmp_path / "v",
+        {
+            "binary.md": bytes(range(256)) * 4,
+            "latin1.md": "café résumé".encode("latin-1"),
+            "nul.md": b"# title\n\0\0 hidden\n",
+            "ok.md": "# fine\n",
+        },
+    )
     report, changes = run(root)
     assert codes(report, "binary.md") == ["VK002"]
     assert codes(report, "latin1.md") == ["VK001"]
@@ -201,11 +219,20 @@ def test_symlink_inside_the_vault_is_followed(tmp_path):
 # -- paths that leave the vault -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("link", [
-    "![[../../../etc/passwd]]", "![[/etc/passwd]]", "[[../../../etc/passwd]]", "[[/etc/passwd]]",
-    "![[../outside/secret.svg]]", "[[../outside/secret]]", "![[C:/Windows/win.ini]]", "![[~/secret]]",
-    "[x](../outside/secret.md)",
-])
+@pytest.mark.parametrize(
+    "link",
+    [
+        "![[../../../etc/passwd]]",
+        "![[/etc/passwd]]",
+        "[[../../../etc/passwd]]",
+        "[[/etc/passwd]]",
+        "![[../outside/secret.svg]]",
+        "[[../outside/secret]]",
+        "![[C:/Windows/win.ini]]",
+        "![[~/secret]]",
+        "[x](../outside/secret.md)",
+    ],
+)
 def test_links_and_embeds_out_of_the_vault_are_diagnostics(tmp_path, outside, link):
     root = make_vault(tmp_path / "v", {"n.md": f"# n\n\n{link}\n"})
     report, changes = run(root)
@@ -213,10 +240,16 @@ def test_links_and_embeds_out_of_the_vault_are_diagnostics(tmp_path, outside, li
     assert changes == []
 
 
-@pytest.mark.parametrize("figure", [
-    "../outside/secret.svg", "../../x.svg", "/../outside/secret.svg", "assets/../../outside/secret.svg",
-    "link/secret.svg",
-])
+@pytest.mark.parametrize(
+    "figure",
+    [
+        "../outside/secret.svg",
+        "../../x.svg",
+        "/../outside/secret.svg",
+        "assets/../../outside/secret.svg",
+        "link/secret.svg",
+    ],
+)
 def test_figure_paths_outside_the_vault_are_refused_and_never_written(tmp_path, outside, figure):
     root = make_vault(tmp_path / "v", {"n.md": ATTN.format(id="a", figure=figure)})
     (root / "link").symlink_to(outside, target_is_directory=True)
@@ -226,8 +259,9 @@ def test_figure_paths_outside_the_vault_are_refused_and_never_written(tmp_path, 
     assert all(c.path.resolve().is_relative_to(root.resolve()) for c in changes)
     apply_changes(changes)
     after = snapshot(tmp_path)
-    assert {k: v for k, v in after.items() if not k.startswith("v/")} == \
-           {k: v for k, v in before.items() if not k.startswith("v/")}
+    assert {k: v for k, v in after.items() if not k.startswith("v/")} == {
+        k: v for k, v in before.items() if not k.startswith("v/")
+    }
 
 
 def test_figure_path_to_a_folder_is_a_diagnostic(tmp_path):
@@ -257,8 +291,17 @@ def test_figure_over_a_symlink_in_the_vault_is_written_through_to_the_vault_file
 
 @pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="needs a case-sensitive file system")
 def test_names_that_differ_only_by_case_are_warned(tmp_path):
-    root = make_vault(tmp_path / "v", {"Note.md": "# A\n", "note.md": "# B\n", "sub/NOTE.md": "# C\n",
-                                        "img.SVG": "<svg/>", "img.svg": "<svg/>", "index.md": "[[note]]\n"})
+    root = make_vault(
+        tmp_path / "v",
+        {
+            "Note.md": "# A\n",
+            "note.md": "# B\n",
+            "sub/NOTE.md": "# C\n",
+            "img.SVG": "<svg/>",
+            "img.svg": "<svg/>",
+            "index.md": "[[note]]\n",
+        },
+    )
     report, _ = run(root)
     assert "VK006" in codes(report, "note.md") or "VK006" in codes(report, "Note.md"), codes(report)
     assert "VK006" in codes(report, "img.svg") or "VK006" in codes(report, "img.SVG"), codes(report)
@@ -268,10 +311,13 @@ def test_names_that_differ_only_by_case_are_warned(tmp_path):
 # -- build: nothing outside the vault is read into the site -------------------------------
 
 
-@pytest.mark.parametrize("trap", [
-    "![[../../../etc/passwd]]\n![[/etc/passwd]]\n![[../outside/secret]]\n![[../outside/secret.svg]]\n",
-    "[[../outside/secret]] [x](../outside/secret.md) ![img](../outside/secret.svg)\n",
-])
+@pytest.mark.parametrize(
+    "trap",
+    [
+        "![[../../../etc/passwd]]\n![[/etc/passwd]]\n![[../outside/secret]]\n![[../outside/secret.svg]]\n",
+        "[[../outside/secret]] [x](../outside/secret.md) ![img](../outside/secret.svg)\n",
+    ],
+)
 def test_site_never_holds_bytes_from_outside(tmp_path, outside, trap):
     root = make_vault(tmp_path / "v", {"index.md": f"# index\n\n{trap}"})
     done = build(root, tmp_path / "site")
@@ -302,10 +348,15 @@ def test_site_build_survives_a_symlink_loop(tmp_path):
 
 
 def test_cyclic_embeds_are_reported_and_the_site_builds(tmp_path):
-    root = make_vault(tmp_path / "v", {
-        "a.md": "# A\n\n![[b]]\n", "b.md": "# B\n\n![[c]]\n", "c.md": "# C\n\n![[a]]\n",
-        "self.md": "# self\n\n![[self]]\n",
-    })
+    root = make_vault(
+        tmp_path / "v",
+        {
+            "a.md": "# A\n\n![[b]]\n",
+            "b.md": "# B\n\n![[c]]\n",
+            "c.md": "# C\n\n![[a]]\n",
+            "self.md": "# self\n\n![[self]]\n",
+        },
+    )
     report, _ = run(root)
     assert "VK509" in codes(report, "self.md"), codes(report)
     assert any(c == "VK509" for rel in ("a.md", "b.md", "c.md") for c in codes(report, rel)), codes(report)
@@ -349,11 +400,19 @@ def test_watcher_pass_over_hostile_files_reads_nothing_outside(tmp_path, outside
     (root / "dir").symlink_to(outside, target_is_directory=True)
     (root / "loop.md").symlink_to(root / "loop.md")
     os.mkfifo(root / "pipe.md")
-    make_vault(root, {"huge.md": "x" * (5 * 1024 * 1024), "bin.md": b"\0\1\2",
-                      "bomb.md": f"---\n{BOMB}---\n", "n.md": ATTN.format(id="a", figure="../outside/x.svg")})
+    make_vault(
+        root,
+        {
+            "huge.md": "x" * (5 * 1024 * 1024),
+            "bin.md": b"\0\1\2",
+            "bomb.md": f"---\n{BOMB}---\n",
+            "n.md": ATTN.format(id="a", figure="../outside/x.svg"),
+        },
+    )
     before = snapshot(outside)
-    result = syncer.sync({"secret.md", "dir", "dir/secret.md", "loop.md", "pipe.md", "huge.md", "bin.md",
-                          "bomb.md", "n.md"})
+    result = syncer.sync(
+        {"secret.md", "dir", "dir/secret.md", "loop.md", "pipe.md", "huge.md", "bin.md", "bomb.md", "n.md"}
+    )
     assert result is not None
     assert SECRET not in repr(result.report) and "secret.md" not in syncer.vault.notes
     assert {"VK405"} <= set(codes(result.report, "n.md"))

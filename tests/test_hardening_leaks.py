@@ -22,9 +22,9 @@ SECRETS = {
     "private/diary.md": "# LEAK-PRIVATE-6a70\n",
     "templates/t.md": "# LEAK-TEMPLATE-2f08\n",
     "notes/unpublished.md": "---\ntitle: LEAK-UNPUB-TITLE-4411\npublish: false\ntags: [LEAK-UNPUB-TAG-9a9a]\n---\n"
-                            "# Heading LEAK-UNPUB-HEAD-1c1c\n\nLEAK-UNPUB-BODY-7e7e ^blk\n",
+    "# Heading LEAK-UNPUB-HEAD-1c1c\n\nLEAK-UNPUB-BODY-7e7e ^blk\n",
     "notes/draft.md": "---\ntitle: LEAK-DRAFT-TITLE-5b5b\ndraft: true\naliases: [LEAK-DRAFT-ALIAS-6161]\n---\n"
-                      "LEAK-DRAFT-BODY-2d2d #LEAK-DRAFT-INLINE-TAG\n",
+    "LEAK-DRAFT-BODY-2d2d #LEAK-DRAFT-INLINE-TAG\n",
     "notes/publish-no.md": "---\npublish: 'no'\n---\nLEAK-PUBNO-BODY-8f8f\n",
     "notes/.secret.svg": '<svg xmlns="http://www.w3.org/2000/svg"><text>LEAK-DOT-SVG-3a3a</text></svg>',
 }
@@ -69,8 +69,13 @@ def built(tmp_path_factory) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     site = root / "site"
-    done = subprocess.run([PYTHON, "-m", "vaultkit", "build", str(vault), "-o", str(site)],
-                          capture_output=True, text=True, timeout=120, cwd=root)
+    done = subprocess.run(
+        [PYTHON, "-m", "vaultkit", "build", str(vault), "-o", str(site)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=root,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return site
 
@@ -126,10 +131,16 @@ def test_links_to_unpublished_notes_are_plain_text(built):
 def test_front_matter_never_reaches_the_page(tmp_path):
     vault = tmp_path / "vault"
     vault.mkdir()
-    (vault / "n.md").write_text('---\nnote: "a\u2028b\u2028c\u2028d"\ntitle: T\nsecret: LEAK-FM-5e5e\n---\n# Body\n',
-                                encoding="utf-8")
+    (vault / "n.md").write_text(
+        '---\nnote: "a\u2028b\u2028c\u2028d"\ntitle: T\nsecret: LEAK-FM-5e5e\n---\n# Body\n', encoding="utf-8"
+    )
     site = tmp_path / "site"
-    done = subprocess.run([PYTHON, "-m", "vaultkit", "build", str(vault), "-o", str(site)],
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    done = subprocess.run(
+        [PYTHON, "-m", "vaultkit", "build", str(vault), "-o", str(site)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert [rel for rel, data in site_files(site).items() if b"LEAK-FM-5e5e" in data] == []

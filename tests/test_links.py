@@ -68,7 +68,14 @@ def test_every_kind_of_broken_link(vault):
     diags, count = codes(vault, "topics/deep/gamma.md")
     assert count == 9
     assert [code for _, code in diags] == [
-        "VK502", "VK501", "VK506", "VK507", "VK507", "VK501", "VK504", "VK505",
+        "VK502",
+        "VK501",
+        "VK506",
+        "VK507",
+        "VK507",
+        "VK501",
+        "VK504",
+        "VK505",
     ]
     assert codes(vault, "b/sub/near.md")[0] == [(1, "VK503"), (9, "VK508")]
 

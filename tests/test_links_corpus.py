@@ -25,7 +25,9 @@ def test_links_and_embeds_outside_code(vault):
     assert sum(link.path.endswith(".svg") for link in embeds) == 9
     for note in vault.readable_notes:
         code_lines = {
-            line for t in note.tokens if t.type in ("fence", "code_block") and t.map
+            line
+            for t in note.tokens
+            if t.type in ("fence", "code_block") and t.map
             for line in range(t.map[0] + 1, t.map[1] + 1)
         }
         lines = note.text.split("\n")
@@ -55,7 +57,5 @@ def test_fix_resolves_every_moved_link(vault, tmp_path):
     assert changed > 0
     fixed_vault = Vault.load(copy)
     fixed_index = LinkIndex(fixed_vault)
-    counts = Counter(
-        d.code for note in fixed_vault.readable_notes for d in check_links(note, fixed_index)[0]
-    )
+    counts = Counter(d.code for note in fixed_vault.readable_notes for d in check_links(note, fixed_index)[0])
     assert counts["VK502"] == 0 and counts["VK501"] == 15

@@ -34,10 +34,22 @@ def article(site: Path, rel: str) -> str:
 
 
 def test_every_rule_has_a_fixture():
-    assert {"block-id-own-line", "block-id-missing", "self-section-embed", "excluded-files",
-            "templates-folder", "link-format-shortest", "link-format-relative", "link-format-absolute",
-            "attachment-folder", "ambiguous-name", "alias-link", "closest-heading",
-            "front-matter-quotes", "heading-anchors"} <= set(RULES)
+    assert {
+        "block-id-own-line",
+        "block-id-missing",
+        "self-section-embed",
+        "excluded-files",
+        "templates-folder",
+        "link-format-shortest",
+        "link-format-relative",
+        "link-format-absolute",
+        "attachment-folder",
+        "ambiguous-name",
+        "alias-link",
+        "closest-heading",
+        "front-matter-quotes",
+        "heading-anchors",
+    } <= set(RULES)
     for rule in RULES:
         assert expected(rule)["obsidian"].strip(), rule
 

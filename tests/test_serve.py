@@ -54,7 +54,7 @@ def page(site: ServedSite, path: str) -> str:
 
 
 def nav(html: str) -> str:
-    return html.split("md-nav--primary", 1)[1].split('md-sidebar--secondary', 1)[0]
+    return html.split("md-nav--primary", 1)[1].split("md-sidebar--secondary", 1)[0]
 
 
 def change(site: ServedSite, rels: dict[str, str | None]) -> None:
@@ -173,8 +173,14 @@ def built_and_served(vault: Path, out: Path, site: ServedSite) -> list[tuple[str
 def test_served_pages_are_the_built_pages(vault, site, tmp_path):
     change(site, {"notes/c.md": "# C\n\n#标签 正文 [[a]] ![[b]]\n"})
     pairs = built_and_served(vault, tmp_path / "built", site)
-    assert {rel for rel, _, _ in pairs} >= {"index.html", "notes/a/index.html", "tags/index.html",
-                                            "search/search_index.json", "feed.xml", "sitemap.xml"}
+    assert {rel for rel, _, _ in pairs} >= {
+        "index.html",
+        "notes/a/index.html",
+        "tags/index.html",
+        "search/search_index.json",
+        "feed.xml",
+        "sitemap.xml",
+    }
     for rel, built, served in pairs:
         assert served == built, rel
 
@@ -197,8 +203,7 @@ def test_requests_during_changes_see_one_state_or_the_next(site):
         thread.start()
     try:
         for i in range(5):
-            change(site, {"notes/b.md": f"---\ntags: [t{i}]\n---\n# B\n\n版本{i}。\n",
-                          f"notes/n{i}.md": f"# N{i}\n"})
+            change(site, {"notes/b.md": f"---\ntags: [t{i}]\n---\n# B\n\n版本{i}。\n", f"notes/n{i}.md": f"# N{i}\n"})
     finally:
         stop.set()
         for thread in threads:
@@ -208,8 +213,7 @@ def test_requests_during_changes_see_one_state_or_the_next(site):
     assert "n4" in nav(page(site, "notes/a/"))
 
 
-@pytest.mark.parametrize("address, expected", [("127.0.0.1:8000", ("127.0.0.1", 8000)),
-                                               ("[::1]:9000", ("::1", 9000))])
+@pytest.mark.parametrize("address, expected", [("127.0.0.1:8000", ("127.0.0.1", 8000)), ("[::1]:9000", ("::1", 9000))])
 def test_parse_address(address, expected):
     assert _parse_address(address) == expected
 

@@ -45,8 +45,7 @@ def render(body: str, **kwargs) -> str:
 
 
 def test_wikilinks_become_relative_links_to_pages():
-    out = render("see [[other]], [[other|别名]] and [[other#Some Heading]]",
-                 notes={"x/other.md": "## Some Heading\n"})
+    out = render("see [[other]], [[other|别名]] and [[other#Some Heading]]", notes={"x/other.md": "## Some Heading\n"})
     assert '<a href="../../x/other/">other</a>' in out
     assert '<a href="../../x/other/">别名</a>' in out
     assert 'href="../../x/other/#some-heading"' in out
@@ -93,8 +92,10 @@ def test_note_heading_and_block_embeds_and_cycles():
 
 def test_callouts_become_admonitions_nested_and_foldable():
     out = render("> [!warning]- 小心\n> outer\n> > [!tip] inner\n> > deep\n")
-    assert out.startswith('<details class="warning">\n<summary>小心</summary>\n<p>outer</p>\n'
-                          '<div class="admonition tip">\n<p class="admonition-title">inner</p>\n<p>deep</p>\n</div>\n</details>')
+    assert out.startswith(
+        '<details class="warning">\n<summary>小心</summary>\n<p>outer</p>\n'
+        '<div class="admonition tip">\n<p class="admonition-title">inner</p>\n<p>deep</p>\n</div>\n</details>'
+    )
     assert render("> [!NOTE]\n> x").startswith('<div class="admonition note">\n<p class="admonition-title">Note</p>')
     assert render("- item\n\n  > [!tip] in a list\n  > text\n").count('class="admonition tip"') == 1
 
@@ -138,7 +139,10 @@ def test_a_single_newline_is_a_line_break_unless_strict_line_breaks():
 
 def test_headings_have_permalinks_and_make_the_table_of_contents():
     note = render_note(FakeSite({"dir/page.md": "# Title\n\n## A `b`\n\n### C\n\n## A b\n"}), "dir/page.md")
-    assert '<h2 id="a-b">A <code>b</code><a class="headerlink" href="#a-b" title="Permanent link">&para;</a></h2>' in note.html
+    assert (
+        '<h2 id="a-b">A <code>b</code><a class="headerlink" href="#a-b" title="Permanent link">&para;</a></h2>'
+        in note.html
+    )
     toc = note.toc()
     assert [t["id"] for t in toc] == ["title"] and [t["id"] for t in toc[0]["children"]] == ["a-b", "a-b_1"]
     assert toc[0]["children"][0]["children"][0]["id"] == "c"
@@ -220,7 +224,9 @@ def test_navigation_is_pruned_to_what_the_page_shows(tmp_path):
         for sub in ("x", "y"):
             for i in range(3):
                 (vault / top / sub).mkdir(parents=True, exist_ok=True)
-                (vault / top / sub / f"{sub}{i}.md").write_text(f"---\ntitle: {top}{sub}{i}\n---\n正文\n", encoding="utf-8")
+                (vault / top / sub / f"{sub}{i}.md").write_text(
+                    f"---\ntitle: {top}{sub}{i}\n---\n正文\n", encoding="utf-8"
+                )
     assert build_command(vault, str(tmp_path / "site"), strict=False) == 0
     page = (tmp_path / "site" / "甲" / "x" / "x1" / "index.html").read_text(encoding="utf-8")
     nav = page.split("md-nav--primary", 1)[1].split('<div class="md-sidebar md-sidebar--secondary"', 1)[0]
@@ -242,11 +248,16 @@ def test_pages_rendered_in_worker_processes_are_the_pages_of_mkdocs_build(tmp_pa
         folder = vault / f"f{i % 3}"
         folder.mkdir(parents=True, exist_ok=True)
         status = "status: 草稿\n" if i % 5 == 0 else ""
-        (folder / f"n{i}.md").write_text(f"---\n{status}date: 2024-01-{i % 28 + 1:02d}\n---\n# 第{i}篇\n\n见 [[n{(i + 1) % 7}]] #标签{i % 4}\n", encoding="utf-8")
+        (folder / f"n{i}.md").write_text(
+            f"---\n{status}date: 2024-01-{i % 28 + 1:02d}\n---\n# 第{i}篇\n\n见 [[n{(i + 1) % 7}]] #标签{i % 4}\n",
+            encoding="utf-8",
+        )
     build_site(load_site_config(vault, str(tmp_path / "ours")), jobs=2)
     build(load_site_config(vault, str(tmp_path / "theirs")))
     ours = {p.relative_to(tmp_path / "ours"): p.read_bytes() for p in (tmp_path / "ours").rglob("*") if p.is_file()}
-    theirs = {p.relative_to(tmp_path / "theirs"): p.read_bytes() for p in (tmp_path / "theirs").rglob("*") if p.is_file()}
+    theirs = {
+        p.relative_to(tmp_path / "theirs"): p.read_bytes() for p in (tmp_path / "theirs").rglob("*") if p.is_file()
+    }
     assert sorted(ours) == sorted(theirs)
     assert [rel for rel in ours if ours[rel] != theirs[rel]] == []
     assert b"md-status--" in ours[Path("f1/n1/index.html")]  # another page's status, in the navigation
@@ -256,8 +267,9 @@ def test_a_theme_without_materials_search_is_built_by_mkdocs_itself(tmp_path):
     vault = tmp_path / "notes"
     vault.mkdir()
     (vault / "a.md").write_text("# A\n\n正文\n", encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text("site_name: t\ndocs_dir: notes\ntheme: mkdocs\nplugins: [search, vaultkit]\n",
-                                         encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\ndocs_dir: notes\ntheme: mkdocs\nplugins: [search, vaultkit]\n", encoding="utf-8"
+    )
     assert build_command(vault, str(tmp_path / "site"), strict=False) == 0
     index = json.loads((tmp_path / "site" / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert any("正文" in doc["text"] for doc in index["docs"])

@@ -30,20 +30,20 @@ SPEC = SHARED / "spec"
 FENCE = "`" * 32
 GFM_EXTENSIONS = {"table", "strikethrough", "autolink"}
 
-pytestmark = pytest.mark.skipif(not (SPEC / "commonmark-spec.txt").is_file(),
-                                reason=f"the CommonMark spec is not at {SPEC} (../shared is absent)")
+pytestmark = pytest.mark.skipif(
+    not (SPEC / "commonmark-spec.txt").is_file(), reason=f"the CommonMark spec is not at {SPEC} (../shared is absent)"
+)
 
 # Examples that Obsidian reads otherwise, on purpose. The word before the colon names the check
 # `obsidian_reason_holds` makes of the page.
 OBSIDIAN_DIFFERS = {
     64: "tag: `#hashtag` is an Obsidian tag, shown as a link to the tags index (`#5` is no tag: all digits)",
     96: "front matter: a note that starts with a `---` line and has a closing `---` line starts with "
-        "properties (YAML), which are not shown as text; the rest renders as CommonMark",
+    "properties (YAML), which are not shown as text; the rest renders as CommonMark",
     98: "front matter: `---` then `---` is an empty properties block, not two thematic breaks",
     550: "wikilink: `[[[foo]]]` holds the wikilink `[[[foo]]` (to a note that does not exist), not a "
-         "bracketed reference link",
-    561: "wikilink: `[[*foo* bar]]` is a wikilink (to a note that does not exist), not a bracketed "
-         "reference link",
+    "bracketed reference link",
+    561: "wikilink: `[[*foo* bar]]` is a wikilink (to a note that does not exist), not a bracketed reference link",
     592: "wikilink: `![[foo]]` is an embed and `[[foo]]` a wikilink (to notes that do not exist)",
     604: "bare url: Obsidian shows a URL written as text (with its scheme) as a link",
     610: "bare url: Obsidian shows a URL written as text (with its scheme) as a link",
@@ -68,12 +68,19 @@ def read_examples(path: Path) -> list[Example]:
         for line in lines:
             stripped = line.strip()
             if stripped.startswith(FENCE + " example"):
-                state, extensions = 1, tuple(stripped[len(FENCE + " example"):].split())
+                state, extensions = 1, tuple(stripped[len(FENCE + " example") :].split())
             elif stripped == FENCE:
                 number += 1
                 if "disabled" not in extensions:
-                    examples.append(Example(number, section, "".join(markdown).replace("→", "\t"),
-                                            "".join(output).replace("→", "\t"), extensions))
+                    examples.append(
+                        Example(
+                            number,
+                            section,
+                            "".join(markdown).replace("→", "\t"),
+                            "".join(output).replace("→", "\t"),
+                            extensions,
+                        )
+                    )
                 state, markdown, output = 0, [], []
             elif stripped == "." and state == 1:
                 state = 2
@@ -97,8 +104,11 @@ def load_normalize():
     return lambda text: module.normalize_html(text.strip())
 
 
-HIGHLIGHT = re.compile(r'<div class="([^"]*\bhighlight\b[^"]*)">\s*<pre[^>]*>(?:<span></span>)?<code([^>]*)>(.*?)'
-                       r'</code></pre>\s*</div>', re.S)
+HIGHLIGHT = re.compile(
+    r'<div class="([^"]*\bhighlight\b[^"]*)">\s*<pre[^>]*>(?:<span></span>)?<code([^>]*)>(.*?)'
+    r"</code></pre>\s*</div>",
+    re.S,
+)
 
 
 def _plain_code_block(match: re.Match) -> str:
@@ -171,8 +181,7 @@ def test_commonmark_examples_render_as_the_spec_says(pages):
     """At least 99 % of the examples Obsidian reads as CommonMark come out as the spec says."""
     normalize = load_normalize()
     examples = [e for e in commonmark() if e.number not in OBSIDIAN_DIFFERS]
-    failures = [e for e in examples
-                if normalize(pages[note_name("spec", e)]) != normalize(e.html)]
+    failures = [e for e in examples if normalize(pages[note_name("spec", e)]) != normalize(e.html)]
     equal = 1 - len(failures) / len(examples)
     print(f"\nCommonMark spec through vaultkit build: {equal:.1%} equal\n" + summary(failures, len(examples)))
     assert equal >= 0.99, f"{equal:.1%} equal; " + summary(failures, len(examples))
@@ -226,6 +235,5 @@ def test_gfm_tables_strikethrough_and_autolinks_render_as_gfm_says(pages):
     written as CSS (`aligned_by_attribute`): it shows the same."""
     normalize = load_normalize()
     examples = gfm_extensions()
-    failures = [e for e in examples
-                if normalize(aligned_by_attribute(pages[note_name("gfm", e)])) != normalize(e.html)]
+    failures = [e for e in examples if normalize(aligned_by_attribute(pages[note_name("gfm", e)])) != normalize(e.html)]
     assert not failures, summary(failures, len(examples))

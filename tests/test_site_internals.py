@@ -11,10 +11,9 @@ from mkdocs.structure.files import File
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+from tests.test_site import FakeSite
 from vaultkit.site import mkdocs_glue
 from vaultkit.site.note_html import render_note
-
-from tests.test_site import FakeSite
 
 NOTE = """# 标题
 
@@ -53,8 +52,10 @@ class FakePage:
 def entries(index: SearchIndex, page) -> list[tuple[str, str, str]]:
     index.entries = []
     index.add_entry_from_context(page)
-    return [(e["location"], e["title"], " ".join(re.sub(r"</?\w+>", " ", e["text"]).split()), tuple(e["tags"]))
-            for e in index.entries]
+    return [
+        (e["location"], e["title"], " ".join(re.sub(r"</?\w+>", " ", e["text"]).split()), tuple(e["tags"]))
+        for e in index.entries
+    ]
 
 
 def test_token_sections_give_the_entries_material_makes_from_the_html():

@@ -18,7 +18,9 @@ def test_mkdocs_build_equals_vaultkit_build(tmp_path):
     run = dict(cwd=ROOT, capture_output=True, text=True, timeout=300)
     built = subprocess.run([sys.executable, "-m", "vaultkit", "build", "vault", "-o", str(ours)], **run)
     assert built.returncode == 0, built.stdout + built.stderr
-    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", "mkdocs.yml", "-d", str(theirs)], **run)
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", "mkdocs.yml", "-d", str(theirs)], **run
+    )
     assert built.returncode == 0, built.stdout + built.stderr
     a, b = tree(ours), tree(theirs)
     assert sorted(a) == sorted(b)

@@ -78,7 +78,9 @@ def built(tmp_path_factory):
 def test_every_published_page_has_the_block_structure_of_its_markdown(built):
     vault, site = built
     model = Vault.load(vault)
-    published = sorted(rel for rel, note in model.notes.items() if note.readable and note.published and not note.ignored)
+    published = sorted(
+        rel for rel, note in model.notes.items() if note.readable and note.published and not note.ignored
+    )
     assert len(published) == 146
     md = make_parser()
     differing = []
@@ -87,7 +89,8 @@ def test_every_published_page_has_the_block_structure_of_its_markdown(built):
         shown = blocks(note_content(page_of(site, rel).read_text(encoding="utf-8")))
         if shown != expected:
             diff = [line for line in difflib.unified_diff(expected, shown, "markdown-it", "site", n=1, lineterm="")]
-            differing.append(f"{rel}: {len(expected)} blocks in markdown-it, {len(shown)} on the site\n    "
-                             + " ".join(diff[2:14]))
+            differing.append(
+                f"{rel}: {len(expected)} blocks in markdown-it, {len(shown)} on the site\n    " + " ".join(diff[2:14])
+            )
     print(f"\n{len(differing)} of {len(published)} published notes differ in block structure")
     assert not differing, f"{len(differing)} of {len(published)} notes differ:\n" + "\n".join(differing)

@@ -25,7 +25,7 @@ def test_runs_have_spans_text_positions_and_ancestry():
     texts = [r.text for r in model.runs if r.text.strip()]
     assert texts == ["a & b", "x", "0.5", "0.6", "2 × 3 = 7", "1 < 2"]  # the comment is not text
     amp = next(r for r in model.runs if r.text == "a & b")
-    assert amp.raw == "a &amp; b" and SVG[amp.start:amp.start + len(amp.raw)] == amp.raw
+    assert amp.raw == "a &amp; b" and SVG[amp.start : amp.start + len(amp.raw)] == amp.raw
     assert (amp.x, amp.y) == (120.0, 60.0)  # translate(100, 50) scale(2) of (10, 5)
     assert amp.pin() == "scores" and len(amp.groups()) == 1
     assert model.where(amp.start) == (5, 24)

@@ -14,7 +14,9 @@ def links(text: str) -> list[str]:
 
 def test_urls_with_a_scheme_and_www_addresses_are_links():
     assert links("see https://example.org/a?b=1 and www.example.com/x.") == [
-        "https://example.org/a?b=1", "http://www.example.com/x"]
+        "https://example.org/a?b=1",
+        "http://www.example.com/x",
+    ]
 
 
 def test_file_names_that_look_like_domains_stay_text():

@@ -445,8 +445,10 @@ def test_a_rows_own_label_says_what_it_is_before_the_caption():
     text = SCORES_AND_WEIGHTS.format(a="0.6", b="0.4")
     report = check(text)
     # the 分数 row is scores (never summed as weights); equal scores give 0.5 / 0.5 at any scale
-    assert [(d.code, d.written, d.computed) for d in report.diagnostics] == [("VK421", "0.6", "0.5"),
-                                                                             ("VK421", "0.4", "0.5")]
+    assert [(d.code, d.written, d.computed) for d in report.diagnostics] == [
+        ("VK421", "0.6", "0.5"),
+        ("VK421", "0.4", "0.5"),
+    ]
     assert (report.diagnostics[0].line, report.diagnostics[0].col) == line_col(text, "0.6")
     assert "at any scale" in report.diagnostics[0].message and "权重→甲" in report.diagnostics[0].message
 
@@ -454,8 +456,10 @@ def test_a_rows_own_label_says_what_it_is_before_the_caption():
 def test_equal_scores_give_equal_weights_with_no_scale_stated():
     report = check(SCORES_AND_WEIGHTS.format(a="0.5", b="0.5"))
     assert report.diagnostics == [] and report.verified == 2 and report.skipped == 0  # no "scale not stated"
-    english = ("Scores and their weights:\n\n| | a | b | c |\n|---|---|---|---|\n"
-               "| logits | 2 | 2 | 2 |\n| probabilities | 0.33 | 0.33 | 0.33 |\n")
+    english = (
+        "Scores and their weights:\n\n| | a | b | c |\n|---|---|---|---|\n"
+        "| logits | 2 | 2 | 2 |\n| probabilities | 0.33 | 0.33 | 0.33 |\n"
+    )
     assert check(english).diagnostics == []
     fence = "```\n分数  [ 3  3  3 ]\n权重  [ 0.33  0.33  0.33 ]\n```\n"
     assert check(fence).diagnostics == [] and check(fence).verified == 2
@@ -477,13 +481,19 @@ def test_rows_named_as_tokens_keep_the_caption_role():
 
 
 def test_one_vocabulary_reads_the_same_words_in_text_and_drawings():
+    from vaultkit.examples.textmatrices import _line_role
     from vaultkit.figures import vocabulary
     from vaultkit.figures.handdrawn import quantity_from_text
-    from vaultkit.examples.textmatrices import _line_role
 
     names = ("Q", "K", "V", "scores", "scaled", "masked", "weights", "output")
-    for caption, role in [("Logits = Q·Kᵀ", "scores"), ("分数 = Q × K^T", "scores"), ("缩放后的分数 ÷ √2", "scaled"),
-                          ("注意力权重", "weights"), ("softmax 概率分布", "weights"), ("掩码后的分数", "masked")]:
+    for caption, role in [
+        ("Logits = Q·Kᵀ", "scores"),
+        ("分数 = Q × K^T", "scores"),
+        ("缩放后的分数 ÷ √2", "scaled"),
+        ("注意力权重", "weights"),
+        ("softmax 概率分布", "weights"),
+        ("掩码后的分数", "masked"),
+    ]:
         assert _line_role(caption) == role, caption
         assert quantity_from_text(caption, names) == role, caption
     for caption in ("Kᵀ：", "K^T =", "K转置：", "K.T ="):

@@ -20,11 +20,22 @@ def make(tmp_path, files: dict[str, bytes | str]):
 
 
 def test_discovery_skips_hidden_and_excluded_folders(tmp_path):
-    vault = make(tmp_path, {
-        "a.md": "# a", "sub/b.md": "# b", ".obsidian/x.md": "x", ".trash/t.md": "t", ".env": "SECRET=1",
-        "private/p.md": "p", "templates/t.md": "t", "template/t.md": "t", "attachments-private/i.png": "i",
-        "assets/pic.svg": "<svg/>", "sub/.hidden.md": "h",
-    })
+    vault = make(
+        tmp_path,
+        {
+            "a.md": "# a",
+            "sub/b.md": "# b",
+            ".obsidian/x.md": "x",
+            ".trash/t.md": "t",
+            ".env": "SECRET=1",
+            "private/p.md": "p",
+            "templates/t.md": "t",
+            "template/t.md": "t",
+            "attachments-private/i.png": "i",
+            "assets/pic.svg": "<svg/>",
+            "sub/.hidden.md": "h",
+        },
+    )
     assert sorted(vault.notes) == ["a.md", "sub/b.md"]
     assert vault.attachments == ["assets/pic.svg"]
 
@@ -43,12 +54,15 @@ def test_non_utf8_and_binary_are_diagnostics(tmp_path):
     assert [n.rel for n in vault.readable_notes] == ["ok.md"]
 
 
-@pytest.mark.parametrize("front, title, tags, published", [
-    ("title: 标题\ntags: [a, '', 3, null, b/c]\n", "标题", ["a", "3", "b/c"], True),
-    ("tags:\n  -\n  - x\npublish: false\n", "n", ["x"], False),
-    ("tags: a, b\ndraft: true\n", "n", ["a", "b"], False),
-    ("title: 2024\n", "2024", [], True),
-])
+@pytest.mark.parametrize(
+    "front, title, tags, published",
+    [
+        ("title: 标题\ntags: [a, '', 3, null, b/c]\n", "标题", ["a", "3", "b/c"], True),
+        ("tags:\n  -\n  - x\npublish: false\n", "n", ["x"], False),
+        ("tags: a, b\ndraft: true\n", "n", ["a", "b"], False),
+        ("title: 2024\n", "2024", [], True),
+    ],
+)
 def test_front_matter_fields(tmp_path, front, title, tags, published):
     note = make(tmp_path, {"n.md": f"---\n{front}---\nbody\n"}).notes["n.md"]
     assert (note.title, note.tags, note.published) == (title, tags, published)
@@ -63,7 +77,9 @@ def test_broken_front_matter_is_a_diagnostic_at_its_line_and_note_still_usable(t
 
 def test_yaml_alias_bomb_is_refused_quickly(tmp_path):
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n" for i in range(20))
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        for i in range(20)
+    )
     fm = parse_front_matter(f"---\n{bomb}---\n", "n.md")
     assert [d.code for d in fm.diagnostics] == ["VK010"]
 
@@ -99,15 +115,18 @@ def _settings_vault(tmp_path, files):
 
 
 def test_obsidian_settings_mark_excluded_files_and_templates(tmp_path):
-    vault = _settings_vault(tmp_path, {
-        ".obsidian/app.json": '{"userIgnoreFilters": ["Old/", "/^tmp-\\\\d+/", "/[unclosed/"], '
-                              '"newLinkFormat": "relative", "attachmentFolderPath": "./att"}',
-        ".obsidian/templates.json": '{"folder": "/Tpl/"}',
-        "Old/a.md": "\x00 not even text",
-        "tmp-3.md": "---\nbad: [\n---\n",
-        "Tpl/t.md": "# {{date}}\n",
-        "keep/n.md": "# kept\n",
-    })
+    vault = _settings_vault(
+        tmp_path,
+        {
+            ".obsidian/app.json": '{"userIgnoreFilters": ["Old/", "/^tmp-\\\\d+/", "/[unclosed/"], '
+            '"newLinkFormat": "relative", "attachmentFolderPath": "./att"}',
+            ".obsidian/templates.json": '{"folder": "/Tpl/"}',
+            "Old/a.md": "\x00 not even text",
+            "tmp-3.md": "---\nbad: [\n---\n",
+            "Tpl/t.md": "# {{date}}\n",
+            "keep/n.md": "# kept\n",
+        },
+    )
     assert [n.rel for n in vault.readable_notes] == ["keep/n.md"]
     assert "excluded by `Old/`" in vault.notes["Old/a.md"].ignored
     assert "template" in vault.notes["Tpl/t.md"].ignored
@@ -125,11 +144,14 @@ def test_unreadable_obsidian_settings_are_a_warning(tmp_path):
 def test_watcher_leaves_templates_alone(tmp_path):
     from vaultkit.watch import Syncer
 
-    _settings_vault(tmp_path, {
-        ".obsidian/templates.json": '{"folder": "Tpl"}',
-        "notes/Beta.md": "# Beta\n",
-        "Tpl/t.md": "# t\n",
-    })
+    _settings_vault(
+        tmp_path,
+        {
+            ".obsidian/templates.json": '{"folder": "Tpl"}',
+            "notes/Beta.md": "# Beta\n",
+            "Tpl/t.md": "# t\n",
+        },
+    )
     syncer = Syncer(tmp_path)
     template = tmp_path / "Tpl" / "t.md"
     template.write_text("# t\n\n[[wrong/folder/Beta]]\n", encoding="utf-8")

@@ -50,8 +50,9 @@ class Recorder:
 
     def wait(self, count: int = 1):
         with self.cond:
-            assert self.cond.wait_for(lambda: len(self.results) >= count, timeout=TIMEOUT), \
+            assert self.cond.wait_for(lambda: len(self.results) >= count, timeout=TIMEOUT), (
                 f"no pass {count} within {TIMEOUT}s (passes: {len(self.results)})"
+            )
             return self.results[count - 1]
 
     def quiet(self, seconds: float = 0.8) -> int:
@@ -74,12 +75,23 @@ def codes(result, rel=None):
     return [d.code for d in result.report.diagnostics if rel is None or d.path == rel]
 
 
-@pytest.mark.parametrize("name, skip", [
-    ("notes/a.md", False), ("assets/x.svg", False), (".obsidian/workspace.json", True),
-    (".trash/a.md", True), ("notes/.a.md.swp", True), ("notes/a.md~", True), ("notes/.#a.md", True),
-    ("notes/a.md.tmp", True), ("notes/4913", True), ("notes/.a.md.k3j2.vaultkit-tmp", True),
-    ("private/a.md", True), ("templates/t.md", True),
-])
+@pytest.mark.parametrize(
+    "name, skip",
+    [
+        ("notes/a.md", False),
+        ("assets/x.svg", False),
+        (".obsidian/workspace.json", True),
+        (".trash/a.md", True),
+        ("notes/.a.md.swp", True),
+        ("notes/a.md~", True),
+        ("notes/.#a.md", True),
+        ("notes/a.md.tmp", True),
+        ("notes/4913", True),
+        ("notes/.a.md.k3j2.vaultkit-tmp", True),
+        ("private/a.md", True),
+        ("templates/t.md", True),
+    ],
+)
 def test_ignored_paths(name, skip):
     assert ignored(PurePosixPath(name)) is skip
 
@@ -227,6 +239,8 @@ def test_a_saved_drawing_with_its_own_q_and_k_is_checked_and_fixed(vault):
     assert codes(result, "assets/grid.svg") == [] and result.report.summary.figures == 1
     assert "assets/grid.svg" in result.written
     assert "0.13<" not in drawing.read_text(encoding="utf-8")
+
+
 def test_pass_reports_what_remains_after_its_own_rewrite(vault):
     """A stale inline value that the pass rewrites is not reported; a wrong claim is."""
     syncer = Syncer(vault)

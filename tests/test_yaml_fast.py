@@ -10,8 +10,28 @@ from hypothesis import strategies as st
 from vaultkit.vault import _FAST_LOADER, _SafeLoader, parse_front_matter, safe_load
 
 PIECES = list("ab1 :-?[]{},#&'\"\n%@`.0x\\eE+~é中") + [
-    "- ", ": ", "---", "...", "\n  ", "\n- ", "null", "true", "1.5", "0x1F", "? ", "&a ",
-    "2025-01-01", "1e3", '"\\u0041"', "'''", "!!str ", "|-\n  ", ">\n  ", "*a", "\t", "\ufeff",
+    "- ",
+    ": ",
+    "---",
+    "...",
+    "\n  ",
+    "\n- ",
+    "null",
+    "true",
+    "1.5",
+    "0x1F",
+    "? ",
+    "&a ",
+    "2025-01-01",
+    "1e3",
+    '"\\u0041"',
+    "'''",
+    "!!str ",
+    "|-\n  ",
+    ">\n  ",
+    "*a",
+    "\t",
+    "\ufeff",
 ]
 
 

@@ -68,8 +68,7 @@ def insert_blocks(text: str, tokens, inserts: list[tuple[int, str]]) -> str:
     """`text` with each block after the top-level block that holds its line (0-based)."""
     lines = text.split("\n")
     for line, block in sorted(inserts, reverse=True):
-        end = next((t.map[1] for t in tokens if t.level == 0 and t.map and t.map[0] <= line < t.map[1]),
-                   line + 1)
+        end = next((t.map[1] for t in tokens if t.level == 0 and t.map and t.map[0] <= line < t.map[1]), line + 1)
         spacer = [""] if end < len(lines) and lines[end].strip() else []
         lines[end:end] = ["", *block.split("\n"), *spacer]
     return "\n".join(lines)
@@ -83,8 +82,14 @@ def adoptions(pipeline: Pipeline) -> tuple[list[FileChange], list[str]]:
     for figure in pipeline.figures():
         if figure.implied is None:
             continue
-        host = next(((note, line) for note in pipeline.vault.readable_notes
-                     if (line := embed_line(note, figure.rel, pipeline)) is not None), None)
+        host = next(
+            (
+                (note, line)
+                for note in pipeline.vault.readable_notes
+                if (line := embed_line(note, figure.rel, pipeline)) is not None
+            ),
+            None,
+        )
         if host is None:
             skipped.append(f"{figure.rel}: no note embeds it")
             continue
@@ -114,8 +119,11 @@ def walkthrough_adoption(note, pipeline: Pipeline, taken: set, skipped: list[str
     promise = next((p for p in reading.promises if not p.fulfilled), None)
     if promise is None or not reading.walkthroughs:
         return None
-    walk = max((w for w in reading.walkthroughs if w.line <= promise.line), key=lambda w: w.line,
-               default=reading.walkthroughs[0])
+    walk = max(
+        (w for w in reading.walkthroughs if w.line <= promise.line),
+        key=lambda w: w.line,
+        default=reading.walkthroughs[0],
+    )
     wrong = [d for d in report.diagnostics if d.severity == "error" and walk.line <= d.line]
     if wrong:
         skipped.append(f"{note.rel}:{promise.line}: the walkthrough has {len(wrong)} errors; correct them, then adopt")
@@ -142,8 +150,10 @@ def walkthrough_spec(walk) -> dict:
     queries = [s.query for s in walk.steps if s.query is not None]
     top = max([walk.base + len(walk.tokens) - 1, *queries])
     count = top - walk.base + 1
-    tokens = [walk.name(walk.base + i) if walk.base + i - walk.base < len(walk.tokens) else f"#{walk.base + i}"
-              for i in range(count)]
+    tokens = [
+        walk.name(walk.base + i) if walk.base + i - walk.base < len(walk.tokens) else f"#{walk.base + i}"
+        for i in range(count)
+    ]
     unique = {t for t in tokens if tokens.count(t) == 1 and not t.isdigit()}
     rows: list[dict | None] = [None] * count
     for step in walk.steps:
@@ -151,8 +161,9 @@ def walkthrough_spec(walk) -> dict:
             continue
         row = {}
         for share in step.weights[0].shares:
-            labels = [tokens[p - walk.base] if tokens[p - walk.base] in unique else p - walk.base
-                      for p in share.positions]
+            labels = [
+                tokens[p - walk.base] if tokens[p - walk.base] in unique else p - walk.base for p in share.positions
+            ]
             key = labels[0] if len(labels) == 1 else "/".join(str(x) for x in labels)
             row[key] = f"{share.percent:g}%"
         rows[step.query - walk.base] = row

@@ -46,10 +46,13 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> in
         walks = sum(k.startswith("walkthrough ") for k in kinds)
         # the summary counts a walkthrough's statements as claims: the rest are the claims listed
         statements = report.summary.claims - report.summary.skipped_claims - read
-        print(f"{read} arithmetic claims read, {skipped} skipped; "
-              f"{other - walks - unread} drawings and figures read"
-              + (f", {unread} other SVGs not read" if unread else "")
-              + (f"; {walks} walkthrough parts read ({statements} statements)" if walks else ""), file=out)
+        print(
+            f"{read} arithmetic claims read, {skipped} skipped; "
+            f"{other - walks - unread} drawings and figures read"
+            + (f", {unread} other SVGs not read" if unread else "")
+            + (f"; {walks} walkthrough parts read ({statements} statements)" if walks else ""),
+            file=out,
+        )
     _print(report, fmt, root)
     return 1 if report.summary.errors else 0
 
@@ -71,7 +74,11 @@ def apply_changes(changes: list[FileChange]) -> tuple[list[str], list[Diagnostic
             if write_bytes(change.path, change.new, expected=change.old):
                 written.append(change.rel)
         except StaleFileError:
-            refused.append(Diagnostic(change.rel, 1, 1, "VK004", "changed on disk while vaultkit ran; not overwritten, run fix again"))
+            refused.append(
+                Diagnostic(
+                    change.rel, 1, 1, "VK004", "changed on disk while vaultkit ran; not overwritten, run fix again"
+                )
+            )
         except OSError as exc:
             refused.append(Diagnostic(change.rel, 1, 1, "VK002", f"cannot write: {exc.strerror}"))
     return written, refused
@@ -106,8 +113,11 @@ def _copy_vault(root: Path, to: Path) -> None:
     for dirpath, dirnames, filenames in os.walk(root):
         folder = Path(dirpath)
         top = folder == root
-        dirnames[:] = [d for d in dirnames if not (d.startswith(".") and not (top and d == ".obsidian"))
-                       and not (top and d in never)]
+        dirnames[:] = [
+            d
+            for d in dirnames
+            if not (d.startswith(".") and not (top and d == ".obsidian")) and not (top and d in never)
+        ]
         (to / folder.relative_to(root)).mkdir(parents=True, exist_ok=True)
         links = [d for d in dirnames if (folder / d).is_symlink()]
         for name in [*(f for f in filenames if not f.startswith(".")), *links]:

@@ -69,7 +69,10 @@ CODES: dict[str, tuple[str, str]] = {
     "VK430": (ERROR, "walkthrough step matches keys other than those up to its own (causal)"),
     "VK431": (ERROR, "stated weights of a walkthrough step do not sum to 100 % or miss a matched position"),
     "VK432": (ERROR, "values mixed in a walkthrough step are not the weighted ones"),
-    "VK433": (ERROR, "cached or computed K/V of a walkthrough step are not those of the earlier steps and the new token"),
+    "VK433": (
+        ERROR,
+        "cached or computed K/V of a walkthrough step are not those of the earlier steps and the new token",
+    ),
     "VK434": (ERROR, "mask picture does not hide exactly the future positions"),
     "VK435": (ERROR, "generation round's input is not the previous input plus the previous output"),
     "VK436": (WARNING, "a figure is promised but none follows"),

@@ -87,9 +87,7 @@ def as_matrix(value, name: str, *, max_cells: int | None = MAX_CELLS) -> np.ndar
     if value.size == 0:
         raise ValueError(f"{name} is empty ({_shape(value)})")
     if max_cells is not None and value.size > max_cells:
-        raise LimitError(
-            f"{name} is {_shape(value)} = {value.size:,} cells, over the limit of {max_cells:,}"
-        )
+        raise LimitError(f"{name} is {_shape(value)} = {value.size:,} cells, over the limit of {max_cells:,}")
     if np.iscomplexobj(value):
         raise ValueError(f"{name} holds complex numbers")
     matrix = np.asarray(value, dtype=np.float64)  # no copy when already float64
@@ -111,14 +109,11 @@ def _nested_to_array(value, name: str, max_cells: int | None) -> np.ndarray:
     width = len(value[0])
     if max_cells is not None and len(value) * width > max_cells:
         raise LimitError(
-            f"{name} is {len(value)}×{width} = {len(value) * width:,} cells, "
-            f"over the limit of {max_cells:,}"
+            f"{name} is {len(value)}×{width} = {len(value) * width:,} cells, over the limit of {max_cells:,}"
         )
     for i, row in enumerate(value):
         if len(row) != width:
-            raise ValueError(
-                f"{name} is ragged: row {i} has {len(row)} values but row 0 has {width}"
-            )
+            raise ValueError(f"{name} is ragged: row {i} has {len(row)} values but row 0 has {width}")
         for j, cell in enumerate(row):
             if isinstance(cell, bool) or not isinstance(cell, numbers.Real):
                 raise ValueError(f"{name}[{i}][{j}] is {cell!r}, not a number")
@@ -297,9 +292,9 @@ def multihead(q, k, v, *, heads, kv_heads=None, w_o=None, causal=False) -> Multi
     kv_map = [h // group for h in range(heads)]
     results = []
     for h, g in enumerate(kv_map):
-        q_h = q[:, h * d_head:(h + 1) * d_head]  # (L, d_head)
-        k_g = k[:, g * d_head:(g + 1) * d_head]  # (S, d_head)
-        v_g = v[:, g * dv_head:(g + 1) * dv_head]  # (S, dv_head)
+        q_h = q[:, h * d_head : (h + 1) * d_head]  # (L, d_head)
+        k_g = k[:, g * d_head : (g + 1) * d_head]  # (S, d_head)
+        v_g = v[:, g * dv_head : (g + 1) * dv_head]  # (S, dv_head)
         results.append(attention(q_h, k_g, v_g, causal=causal))
     concat = np.concatenate([r.output for r in results], axis=1)  # (L, heads·dv_head)
 
@@ -376,7 +371,7 @@ def kv_decode(q, k, v, *, prompt_len=1) -> DecodeResult:
 
     # Decode: token t projects its own K/V row and reads rows 0..t-1 from the cache.
     for t in range(p, T):
-        step = attention(q[t:t + 1], k[:t + 1], v[:t + 1])  # (1, t+1) weights
+        step = attention(q[t : t + 1], k[: t + 1], v[: t + 1])  # (1, t+1) weights
         steps.append(DecodeStep(t, list(range(t)), [t], step.weights[0], step.output[0]))
         rows.append(step.output)
     output = np.concatenate(rows, axis=0)  # (T, dv)
@@ -424,9 +419,7 @@ def _draw(seed, shapes: dict[str, tuple[int, int]]) -> dict[str, np.ndarray]:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     for name, (rows, cols) in shapes.items():
         if rows * cols > MAX_CELLS:
-            raise LimitError(
-                f"{name} would be {rows}×{cols} = {rows * cols:,} cells, over the limit of {MAX_CELLS:,}"
-            )
+            raise LimitError(f"{name} would be {rows}×{cols} = {rows * cols:,} cells, over the limit of {MAX_CELLS:,}")
     rng = np.random.default_rng(int(seed))
     # "+ 0.0" turns -0.0 into 0.0, so a printed value never reads "-0.00".
     return {name: np.round(rng.normal(0.0, 0.5, size=shape), 2) + 0.0 for name, shape in shapes.items()}
@@ -455,8 +448,9 @@ def seeded_inputs(tokens, *, seed: int, d_model: int, d_q: int, d_v: int | None 
     return SeededInputs(m["X"], m["W_Q"], m["W_K"], m["W_V"], q, k, v)
 
 
-def seeded_multihead_inputs(tokens, *, seed: int, d_model: int, d_head: int, heads: int,
-                            kv_heads: int | None = None) -> SeededInputs:
+def seeded_multihead_inputs(
+    tokens, *, seed: int, d_model: int, d_head: int, heads: int, kv_heads: int | None = None
+) -> SeededInputs:
     """Like ``seeded_inputs``, shaped for ``multihead``, plus the output projection.
 
     W_Q is d_model × heads·d_head, W_K and W_V are d_model × kv_heads·d_head,
@@ -469,13 +463,16 @@ def seeded_multihead_inputs(tokens, *, seed: int, d_model: int, d_head: int, hea
     kv_heads = heads if kv_heads is None else _positive_int(kv_heads, "kv_heads")
     if heads % kv_heads:
         raise ShapeError(f"heads={heads} is not divisible by kv_heads={kv_heads}")
-    m = _draw(seed, {
-        "X": (n, d_model),
-        "W_Q": (d_model, heads * d_head),
-        "W_K": (d_model, kv_heads * d_head),
-        "W_V": (d_model, kv_heads * d_head),
-        "W_O": (heads * d_head, d_model),
-    })
+    m = _draw(
+        seed,
+        {
+            "X": (n, d_model),
+            "W_Q": (d_model, heads * d_head),
+            "W_K": (d_model, kv_heads * d_head),
+            "W_V": (d_model, kv_heads * d_head),
+            "W_O": (heads * d_head, d_model),
+        },
+    )
     q, k, v = project(m["X"], m["W_Q"], m["W_K"], m["W_V"])
     return SeededInputs(m["X"], m["W_Q"], m["W_K"], m["W_V"], q, k, v, m["W_O"])
 
@@ -498,9 +495,16 @@ def _exact_bytes(values: int, dtype: str) -> int:
 
 def kv_cache_bytes(*, layers, kv_heads, head_dim, dtype="fp16", seq_len=1, batch=1) -> int:
     """Bytes of a KV cache: 2 (K and V) × layers × kv_heads × head_dim × bytes(dtype) × seq_len × batch."""
-    values = 2 * math.prod(_positive_int(n, name) for name, n in (
-        ("layers", layers), ("kv_heads", kv_heads), ("head_dim", head_dim),
-        ("seq_len", seq_len), ("batch", batch)))
+    values = 2 * math.prod(
+        _positive_int(n, name)
+        for name, n in (
+            ("layers", layers),
+            ("kv_heads", kv_heads),
+            ("head_dim", head_dim),
+            ("seq_len", seq_len),
+            ("batch", batch),
+        )
+    )
     return _exact_bytes(values, dtype)
 
 
@@ -513,6 +517,7 @@ def mla_cache_bytes(*, layers, latent_dim, rope_dim, dtype="fp16", seq_len=1, ba
     if isinstance(rope_dim, bool) or not isinstance(rope_dim, numbers.Integral) or rope_dim < 0:
         raise ValueError(f"rope_dim must be a non-negative integer, got {rope_dim!r}")
     width = _positive_int(latent_dim, "latent_dim") + int(rope_dim)
-    values = width * math.prod(_positive_int(n, name) for name, n in (
-        ("layers", layers), ("seq_len", seq_len), ("batch", batch)))
+    values = width * math.prod(
+        _positive_int(n, name) for name, n in (("layers", layers), ("seq_len", seq_len), ("batch", batch))
+    )
     return _exact_bytes(values, dtype)

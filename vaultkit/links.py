@@ -58,8 +58,18 @@ def extract_links(note) -> tuple[Link, ...]:
     Kept in `note.derived`, where a worker process may also have put them."""
     if "links" not in note.derived:
         note.derived["links"] = tuple(
-            Link(note.rel, m["line"], m["col"], m["end_col"], m["raw"], m["path"],
-                 m["heading"], m["block"], m["alias"], m["embed"])
+            Link(
+                note.rel,
+                m["line"],
+                m["col"],
+                m["end_col"],
+                m["raw"],
+                m["path"],
+                m["heading"],
+                m["block"],
+                m["alias"],
+                m["embed"],
+            )
             for m in (t.meta for t in _walk(note.tokens) if t.type in ("wikilink", "wikiembed"))
         )
     return note.derived["links"]
@@ -315,15 +325,35 @@ def check_links(note, index: LinkIndex) -> tuple[list[Diagnostic], int]:
             continue
         if res.status == "moved":
             right = index.link_path(link.path, res.target, note.rel)
-            report(link.line, link.col, "VK502", f"{what}: no file at this path; the only `{posixpath.basename(res.target)}` is {res.target} (`vaultkit fix` writes `{right}`)")
+            report(
+                link.line,
+                link.col,
+                "VK502",
+                f"{what}: no file at this path; the only `{posixpath.basename(res.target)}` is {res.target} (`vaultkit fix` writes `{right}`)",
+            )
         elif res.status == "ambiguous":
             others = ", ".join(res.candidates[1:4])
-            report(link.line, link.col, "VK503", f"{what} matches {len(res.candidates)} files; Obsidian opens {res.target} because {res.why} (also {others})")
+            report(
+                link.line,
+                link.col,
+                "VK503",
+                f"{what} matches {len(res.candidates)} files; Obsidian opens {res.target} because {res.why} (also {others})",
+            )
         if link.embed and (note.rel, link.line, link.col) in index.embed_cycles():
-            report(link.line, link.col, "VK509", f"{what} embeds a note or section that contains this embed (directly or through other embeds); the cycle is cut")
+            report(
+                link.line,
+                link.col,
+                "VK509",
+                f"{what} embeds a note or section that contains this embed (directly or through other embeds); the cycle is cut",
+            )
         ignored = index.ignored(res.target)
         if ignored:
-            report(link.line, link.col, "VK510", f"{what} points to {res.target}, {ignored}: it is not published, so this is a dead link on the site")
+            report(
+                link.line,
+                link.col,
+                "VK510",
+                f"{what} points to {res.target}, {ignored}: it is not published, so this is a dead link on the site",
+            )
             continue
         target = index.vault.notes.get(res.target)
         if res.target in index.unpublished and res.target != note.rel:
@@ -331,9 +361,19 @@ def check_links(note, index: LinkIndex) -> tuple[list[Diagnostic], int]:
         if target is None or not target.readable:
             continue
         if link.heading and target_lines(target, link.heading, None) is None:
-            report(link.line, link.col, "VK504", f"{what}: no heading '{link.heading}' in {res.target}{_heading_hint(target, link.heading)}")
+            report(
+                link.line,
+                link.col,
+                "VK504",
+                f"{what}: no heading '{link.heading}' in {res.target}{_heading_hint(target, link.heading)}",
+            )
         if link.block and link.block not in note_block_ids(target):
-            report(link.line, link.col, "VK505", f"{what}: no block ^{link.block} in {res.target}{_block_hint(target, link.block)}")
+            report(
+                link.line,
+                link.col,
+                "VK505",
+                f"{what}: no block ^{link.block} in {res.target}{_block_hint(target, link.block)}",
+            )
     md_links = markdown_links(note)
     for line, href in md_links:
         res = index.resolve(href, note.rel)
@@ -375,8 +415,10 @@ def _heading_hint(target, heading: str) -> str:
 def _block_hint(target, block: str) -> str:
     """Why a block id that is written in the target is no block id, or the closest id."""
     if block in misplaced_block_ids(target.tokens):
-        return (f" (^{block} is written in the middle of a block: Obsidian reads a block id only at "
-                "the end of a block, or on the line right after a list, quote, callout or table)")
+        return (
+            f" (^{block} is written in the middle of a block: Obsidian reads a block id only at "
+            "the end of a block, or on the line right after a list, quote, callout or table)"
+        )
     close = difflib.get_close_matches(block, sorted(note_block_ids(target)), n=1, cutoff=0.6)
     return f"; the closest block id is ^{close[0]}" if close else ""
 

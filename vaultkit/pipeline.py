@@ -118,7 +118,11 @@ class Pipeline:
         walk = walkthrough.check_markdown(note.text, note.tokens, note.rel)  # so do a walkthrough's statements
         return NoteResult(
             text=outcome.text,
-            diagnostics=link_diags + outcome.diagnostics + claim_report.diagnostics + worked.diagnostics + walk.diagnostics,
+            diagnostics=link_diags
+            + outcome.diagnostics
+            + claim_report.diagnostics
+            + worked.diagnostics
+            + walk.diagnostics,
             links=link_count,
             values=outcome.values,
             claims=claim_report.verified + worked.verified + walk.verified,
@@ -194,8 +198,13 @@ class Pipeline:
         for fig in self.figures():
             summary.figures += 1
             report.add(fig.diagnostics)
-            verdict = ("error" if any(d.severity == "error" for d in fig.diagnostics)
-                       else "warning" if fig.diagnostics else "ok")
+            verdict = (
+                "error"
+                if any(d.severity == "error" for d in fig.diagnostics)
+                else "warning"
+                if fig.diagnostics
+                else "ok"
+            )
             report.explained.append(f"{fig.rel}:1: drawing {verdict}: {fig.explained}")
             if fig.new is not None and fig.new != fig.old:
                 changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
@@ -228,7 +237,9 @@ class Pipeline:
         if not rel.lower().endswith(".svg") or not path.is_file():
             return claims.ClaimReport()
         if path.stat().st_size > MAX_NOTE_BYTES:
-            return claims.ClaimReport([Diagnostic(rel, 1, 1, "VK003", f"over the {MAX_NOTE_BYTES} byte limit; its numbers are not checked")])
+            return claims.ClaimReport(
+                [Diagnostic(rel, 1, 1, "VK003", f"over the {MAX_NOTE_BYTES} byte limit; its numbers are not checked")]
+            )
         read = self.svg(rel)
         if read is None or read[1] is None:
             return claims.ClaimReport()

@@ -136,8 +136,14 @@ def _local(name: str) -> str:
 def _multiply(m: Affine, n: Affine) -> Affine:
     a, b, c, d, e, f = m
     a2, b2, c2, d2, e2, f2 = n
-    return (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2,
-            a * e2 + c * f2 + e, b * e2 + d * f2 + f)
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )
 
 
 def parse_transform(text: str) -> Affine | None:
@@ -281,8 +287,12 @@ class _Reader:
         self.parser.StartElementHandler = self.start
         self.parser.EndElementHandler = self.end
         self.parser.CharacterDataHandler = self.chars
-        for handler in ("CommentHandler", "ProcessingInstructionHandler", "StartCdataSectionHandler",
-                        "EndCdataSectionHandler"):
+        for handler in (
+            "CommentHandler",
+            "ProcessingInstructionHandler",
+            "StartCdataSectionHandler",
+            "EndCdataSectionHandler",
+        ):
             setattr(self.parser, handler, self.other)
         self.stack: list[tuple[Element, Affine | None, float]] = []  # element, its CTM, font size
         self.paint: list[tuple[str, str | None]] = []  # text-anchor and fill of each open element
@@ -296,7 +306,7 @@ class _Reader:
     def offset(self, byte_index: int) -> int:
         """Character offset of a byte offset (events arrive in order)."""
         if byte_index >= self.byte_at:
-            self.char_at += len(self.data[self.byte_at:byte_index].decode("utf-8"))
+            self.char_at += len(self.data[self.byte_at : byte_index].decode("utf-8"))
         else:
             self.char_at = len(self.data[:byte_index].decode("utf-8"))
         self.byte_at = byte_index
@@ -317,7 +327,7 @@ class _Reader:
         self.pending = []
         end = self.parser.CurrentByteIndex
         start = self.offset(first)
-        raw = self.model.source[start:self.offset(end)]
+        raw = self.model.source[start : self.offset(end)]
         element, ctm, font = self.stack[-1]
         x, y = _apply(ctm, *self.cursor)
         text_start = next(e.start for e, _, _ in reversed(self.stack) if e.name == "text")
@@ -327,7 +337,7 @@ class _Reader:
         stripped = text.strip()
         advance = _advance(stripped, font)
         shift = {"middle": 0.0, "end": -advance / 2}.get(run.anchor(), advance / 2)
-        lead = _advance(text[:len(text) - len(text.lstrip())], font) if run.anchor() == "start" else 0.0
+        lead = _advance(text[: len(text) - len(text.lstrip())], font) if run.anchor() == "start" else 0.0
         run.cx, run.cy = _apply(ctm, self.cursor[0] + lead + shift, self.cursor[1] - 0.35 * font)
         run.size = font * _scale_of(ctm)
         run.width = advance * _scale_of(ctm)
@@ -350,8 +360,9 @@ class _Reader:
         parent_anchor, parent_fill = self.paint[-1] if self.paint else ("start", None)
         anchor = _property(attrs, self.classes, "text-anchor", STYLE_ANCHOR)
         fill = _property(attrs, self.classes, "fill", STYLE_FILL)
-        self.paint.append((anchor if anchor in ("start", "middle", "end") else parent_anchor,
-                           fill.lower() if fill else parent_fill))
+        self.paint.append(
+            (anchor if anchor in ("start", "middle", "end") else parent_anchor, fill.lower() if fill else parent_fill)
+        )
         if not self.stack:
             self.model.root = attrs
         if name == "text":
@@ -363,8 +374,9 @@ class _Reader:
                     self.cursor[axis] = absolute
                 shift = _length(attrs.get("d" + key), font)
                 if shift is not None:
-                    self.cursor[axis] = (0.0 if math.isnan(self.cursor[axis]) and name == "text"
-                                         else self.cursor[axis]) + shift
+                    self.cursor[axis] = (
+                        0.0 if math.isnan(self.cursor[axis]) and name == "text" else self.cursor[axis]
+                    ) + shift
         elif name == "textPath":
             self.cursor = [math.nan, math.nan]  # along a path: no place we can tell
         elif self.hidden():
@@ -377,8 +389,9 @@ class _Reader:
                 self.model.cards.append(box)
         elif name in ("line", "path", "polyline", "polygon"):
             if name == "line":
-                points = [(_length(attrs.get(f"x{i}", "0"), font), _length(attrs.get(f"y{i}", "0"), font))
-                          for i in (1, 2)]
+                points = [
+                    (_length(attrs.get(f"x{i}", "0"), font), _length(attrs.get(f"y{i}", "0"), font)) for i in (1, 2)
+                ]
             elif name == "path":
                 points = _path_points(attrs.get("d", ""))
             else:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
-
-import posixpath
 
 import yaml
 
@@ -59,14 +58,16 @@ class ObsidianSettings:
     strict_line_breaks: bool = False
 
     @classmethod
-    def load(cls, root: Path, problems: list[Diagnostic]) -> "ObsidianSettings":
+    def load(cls, root: Path, problems: list[Diagnostic]) -> ObsidianSettings:
         app = _settings_file(root, "app.json", problems)
         templates = _settings_file(root, "templates.json", problems)
         filters = app.get("userIgnoreFilters")
         link_format = app.get("newLinkFormat")
         folder = templates.get("folder")
         return cls(
-            ignore_filters=tuple(f for f in filters if isinstance(f, str) and f.strip()) if isinstance(filters, list) else (),
+            ignore_filters=tuple(f for f in filters if isinstance(f, str) and f.strip())
+            if isinstance(filters, list)
+            else (),
             attachment_folder=app["attachmentFolderPath"] if isinstance(app.get("attachmentFolderPath"), str) else None,
             link_format=link_format if link_format in ("shortest", "relative", "absolute") else None,
             templates_folder=folder.strip("/") if isinstance(folder, str) and folder.strip("/") else None,
@@ -109,10 +110,14 @@ def _settings_file(root: Path, name: str, problems: list[Diagnostic]) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        problems.append(Diagnostic(f".obsidian/{name}", 1, 1, "VK013", f"cannot read Obsidian settings ({exc}); ignored"))
+        problems.append(
+            Diagnostic(f".obsidian/{name}", 1, 1, "VK013", f"cannot read Obsidian settings ({exc}); ignored")
+        )
         return {}
     if not isinstance(data, dict):
-        problems.append(Diagnostic(f".obsidian/{name}", 1, 1, "VK013", "Obsidian settings are not a JSON object; ignored"))
+        problems.append(
+            Diagnostic(f".obsidian/{name}", 1, 1, "VK013", "Obsidian settings are not a JSON object; ignored")
+        )
         return {}
     return data
 
@@ -129,7 +134,7 @@ class Source:
     error: str | None = None  # why the bytes could not be read as text
 
     @classmethod
-    def from_bytes(cls, path: Path, raw: bytes) -> "Source":
+    def from_bytes(cls, path: Path, raw: bytes) -> Source:
         src = cls(path=path, raw=raw)
         if b"\0" in raw:
             src.error = "binary"
@@ -148,7 +153,7 @@ class Source:
         return src
 
     @classmethod
-    def read(cls, path: Path) -> "Source":
+    def read(cls, path: Path) -> Source:
         return cls.from_bytes(path, path.read_bytes())
 
     def encode(self, text: str) -> bytes:
@@ -171,9 +176,7 @@ class _SafeLoader(yaml.SafeLoader):
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
-            raise yaml.composer.ComposerError(
-                None, None, "YAML aliases are not allowed", event.start_mark
-            )
+            raise yaml.composer.ComposerError(None, None, "YAML aliases are not allowed", event.start_mark)
         return super().compose_node(parent, index)
 
 
@@ -225,9 +228,7 @@ def parse_front_matter(text: str, rel: str) -> FrontMatter:
         col = mark.column + 1 if mark else 1
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         hint = _quote_hint(match.group(1) or "", mark) if mark else ""
-        fm.diagnostics.append(
-            Diagnostic(rel, line, col, "VK010", f"front matter is not valid YAML: {problem}{hint}")
-        )
+        fm.diagnostics.append(Diagnostic(rel, line, col, "VK010", f"front matter is not valid YAML: {problem}{hint}"))
         return fm
     except RecursionError:
         fm.diagnostics.append(Diagnostic(rel, 1, 1, "VK010", "front matter is nested too deeply"))
@@ -235,9 +236,7 @@ def parse_front_matter(text: str, rel: str) -> FrontMatter:
     if data is None:
         return fm
     if not isinstance(data, dict):
-        fm.diagnostics.append(
-            Diagnostic(rel, 1, 1, "VK011", "front matter is not a mapping; it is ignored")
-        )
+        fm.diagnostics.append(Diagnostic(rel, 1, 1, "VK011", "front matter is not a mapping; it is ignored"))
         return fm
     fm.data = data
     return fm
@@ -404,7 +403,7 @@ class Vault:
     holds_site: bool = False  # the vault is its own project root: its top-level site/ is the built site
 
     @classmethod
-    def load(cls, root: str | os.PathLike) -> "Vault":
+    def load(cls, root: str | os.PathLike) -> Vault:
         from .layout import holds_site
 
         vault = cls(root=Path(root), holds_site=holds_site(Path(root)))
@@ -429,7 +428,9 @@ class Vault:
             size = path.stat().st_size
             if size > MAX_NOTE_BYTES:
                 self.diagnostics.append(
-                    Diagnostic(rel, 1, 1, "VK003", f"note is {size} bytes, over the {MAX_NOTE_BYTES} byte limit; skipped")
+                    Diagnostic(
+                        rel, 1, 1, "VK003", f"note is {size} bytes, over the {MAX_NOTE_BYTES} byte limit; skipped"
+                    )
                 )
                 return None
             source = Source.read(path)

@@ -19,9 +19,9 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Callable
 
 from watchdog.events import (
     DirCreatedEvent,
@@ -45,8 +45,16 @@ from .pipeline import FileChange, Pipeline, count_note
 from .vault import Vault, is_excluded
 
 # Events that can change a file's bytes or existence (not opens, closes without write, attributes).
-EVENTS = [FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent, FileClosedEvent,
-          DirCreatedEvent, DirDeletedEvent, DirMovedEvent]
+EVENTS = [
+    FileCreatedEvent,
+    FileModifiedEvent,
+    FileDeletedEvent,
+    FileMovedEvent,
+    FileClosedEvent,
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
+]
 # Editors' temp, swap and backup files (vim, emacs, JetBrains, Chrome's File System Access).
 TEMP_SUFFIXES = (".swp", ".swo", ".swx", ".tmp", ".temp", ".crswap", ".part", ".bak", "~")
 TEMP_NAMES = {"4913"}  # vim's "can I write here" probe
@@ -85,7 +93,7 @@ class PassResult:
 
     def status(self) -> str:
         """What the pass did: a line per number it fixed in a drawing, then what it wrote."""
-        now = time.strftime('%H:%M:%S')
+        now = time.strftime("%H:%M:%S")
         fixed = [f"[{now}] fixed {rel} {what}\n" for rel in self.written for what in self.fixes.get(rel, ())]
         done = f"wrote {', '.join(self.written)}" if self.written else "nothing to write"
         refused = f"; {len(self.refused)} changed meanwhile, redone on the next save" if self.refused else ""
@@ -257,7 +265,9 @@ class Syncer:
         return figures
 
     def _figure_changes(self, pipeline: Pipeline, examples: list, result: PassResult) -> list[FileChange]:
-        figures = [fig for fig in self._figures(pipeline, examples, result) if fig.new is not None and fig.new != fig.old]
+        figures = [
+            fig for fig in self._figures(pipeline, examples, result) if fig.new is not None and fig.new != fig.old
+        ]
         result.fixes = {fig.rel: fig.fixes for fig in figures if fig.fixes}
         return [FileChange(fig.rel, fig.path, fig.old, fig.new) for fig in figures]
 
@@ -293,8 +303,13 @@ class _Queue(FileSystemEventHandler):
 class Watcher:
     """A watchdog observer on the vault and a worker that runs one `Syncer` pass per burst."""
 
-    def __init__(self, root: Path, on_pass: Callable[[PassResult], None] | None = None,
-                 syncer: Syncer | None = None, lock: threading.RLock | None = None):
+    def __init__(
+        self,
+        root: Path,
+        on_pass: Callable[[PassResult], None] | None = None,
+        syncer: Syncer | None = None,
+        lock: threading.RLock | None = None,
+    ):
         """`lock` is held during each pass and its `on_pass` (the server renders under it)."""
         self.root = Path(root).absolute()
         self.syncer = syncer or Syncer(self.root)
@@ -306,8 +321,7 @@ class Watcher:
         self._cond = threading.Condition()
         self._stopping = False
         self._observer = Observer()
-        self._observer.schedule(_Queue(self.root, self._push), str(self.root), recursive=True,
-                                event_filter=EVENTS)
+        self._observer.schedule(_Queue(self.root, self._push), str(self.root), recursive=True, event_filter=EVENTS)
         self._worker = threading.Thread(target=self._run, name="vaultkit-watch", daemon=True)
 
     def start(self) -> None:

@@ -15,18 +15,36 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from ..diagnostics import Diagnostic
 from ..svgtext import SvgText, read_svg
 from .compare import ERROR, PASS, Verdict, judge
-from .finder import Found, Side, claim_like, claim_signs, continues_above, find_claims, has_sign, may_have_claim, svg_pieces
+from .finder import (
+    Found,
+    Side,
+    claim_like,
+    claim_signs,
+    continues_above,
+    find_claims,
+    has_sign,
+    may_have_claim,
+    svg_pieces,
+)
 from .parser import Uncertain, written_leaf
 from .prose import ProseLine, note_lines, readable
 from .shapes import check_shapes
 
-__all__ = ["ClaimReport", "Explained", "check_markdown", "check_svg", "claim_like", "explained_totals", "matrix_rows_entry"]
+__all__ = [
+    "ClaimReport",
+    "Explained",
+    "check_markdown",
+    "check_svg",
+    "claim_like",
+    "explained_totals",
+    "matrix_rows_entry",
+]
 
 VERDICTS = {PASS: "ok", ERROR: "error"}
 NOT_READ = "no arithmetic read on both sides of the sign"
@@ -56,7 +74,7 @@ class ClaimReport:
     skipped: int = 0  # claim-like spans not read with certainty
     explained: list[Explained] = field(default_factory=list)
 
-    def add(self, other: "ClaimReport") -> None:
+    def add(self, other: ClaimReport) -> None:
         self.diagnostics.extend(other.diagnostics)
         self.verified += other.verified
         self.skipped += other.skipped
@@ -194,7 +212,9 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
         claim = f"{expr} {'≈' if found.rel.startswith('=') and found.rel != '=' else found.rel} {value}"
         computed = _computed_in_written_units(found, verdict, logical)
         report.verified += 1
-        report.explained.append(Explained(rel, line, VERDICTS.get(verdict.level, "warning"), claim, f"computed {computed}", col))
+        report.explained.append(
+            Explained(rel, line, VERDICTS.get(verdict.level, "warning"), claim, f"computed {computed}", col)
+        )
         if verdict.level != PASS:
             code, what = ("VK301", "wrong") if verdict.level == ERROR else ("VK302", "imprecise")
             message = f"{claim} is {what}: written {value}, computed {computed}"
@@ -207,11 +227,15 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
             report.explained.append(Explained(rel, line, "skipped", claim, shape.reason))
             continue
         report.verified += 1
-        report.explained.append(Explained(rel, line, "ok" if shape.ok else "error", claim, f"computed {shape.computed}"))
+        report.explained.append(
+            Explained(rel, line, "ok" if shape.ok else "error", claim, f"computed {shape.computed}")
+        )
         if not shape.ok:
             line, col = logical.where(shape.written_start)
             message = f"{claim} has the wrong shape: written {shape.written}, computed {shape.computed}"
-            report.diagnostics.append(Diagnostic(rel, line, col, "VK303", message, written=shape.written, computed=shape.computed))
+            report.diagnostics.append(
+                Diagnostic(rel, line, col, "VK303", message, written=shape.written, computed=shape.computed)
+            )
     _account_for_lines(logical, rel, claims.quiet, report)
     report.explained.sort(key=lambda entry: entry.line)
     return report

@@ -53,7 +53,10 @@ def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
     fraction = [True, False] if percent_label else [True]
     ambiguous = [id(leaf) for leaf in leaves if leaf.flop_ambiguous]
     if len(ambiguous) <= MAX_RATE_READINGS:
-        rates = [frozenset(itertools.compress(ambiguous, mask)) for mask in itertools.product([False, True], repeat=len(ambiguous))]
+        rates = [
+            frozenset(itertools.compress(ambiguous, mask))
+            for mask in itertools.product([False, True], repeat=len(ambiguous))
+        ]
     else:
         rates = [frozenset(), frozenset(ambiguous)]
     return [Reading(*combo[:3], rates=combo[3]) for combo in itertools.product(binary, b_bytes, fraction, rates)]
@@ -80,7 +83,9 @@ def _written(value: Node, reading: Reading, mode: str, loose: bool) -> _Written:
     leaf = written_leaf(value)
     sign = -1.0 if isinstance(value, Neg) else 1.0
     if leaf is not None:
-        factor = leaf.scale_factor(reading) if mode == "scaled" else leaf.factor(reading, mode == "mantissa", mode == "bits")
+        factor = (
+            leaf.scale_factor(reading) if mode == "scaled" else leaf.factor(reading, mode == "mantissa", mode == "bits")
+        )
         exact = leaf.exact_claim and not loose  # 2,097,150: every digit is written to count
         unit = 1.0 if exact else leaf.unit_digit
         zeros = leaf.rounded_zeros and not exact

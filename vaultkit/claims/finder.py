@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from ..svgtext import SvgText
-
 from .parser import (
+    FUNCTIONS,
     GLUE,
     MINUSES,
     OPERAND_END,
-    FUNCTIONS,
     Node,
     ParseFail,
     Parser,
@@ -120,7 +119,11 @@ def claim_signs(line: str) -> Iterator[int]:
         if not _NUMBER_AFTER.match(line, m.end()):
             continue
         digit_before = _DIGIT_BEFORE.search(line, max(0, m.start() - 8), m.start())  # `avg10=0.00`, `GPU1 = 900`
-        if digit_before or _NUMBER_BEFORE.search(line, max(0, m.start() - 80), m.start()) and not between_shapes(line, m.start()):
+        if (
+            digit_before
+            or _NUMBER_BEFORE.search(line, max(0, m.start() - 80), m.start())
+            and not between_shapes(line, m.start())
+        ):
             yield m.start()
 
 
@@ -130,7 +133,10 @@ _SHAPE_AFTER = re.compile(r"\s*[A-Za-z_]*\(\s*\w+\s*,")
 
 def between_shapes(line: str, sign: int) -> bool:
     """The sign at `sign` stands between two matrix shapes: `(4, 4096) → (4, 32000)`."""
-    return _SHAPE_BEFORE.search(line, max(0, sign - 80), sign) is not None and _SHAPE_AFTER.match(line, sign + 1) is not None
+    return (
+        _SHAPE_BEFORE.search(line, max(0, sign - 80), sign) is not None
+        and _SHAPE_AFTER.match(line, sign + 1) is not None
+    )
 
 
 def claim_like(line: str) -> bool:
@@ -160,7 +166,13 @@ def _starts_operand(tokens: list[Token], i: int) -> bool:
     tok = tokens[i]
     if tok.kind in ("num", "lp"):
         return True
-    if tok.kind == "word" and tok.text in FUNCTIONS and i + 1 < len(tokens) and tokens[i + 1].kind == "lp" and tokens[i + 1].start == tok.end:
+    if (
+        tok.kind == "word"
+        and tok.text in FUNCTIONS
+        and i + 1 < len(tokens)
+        and tokens[i + 1].kind == "lp"
+        and tokens[i + 1].start == tok.end
+    ):
         return True
     if tok.kind == "op" and tok.text in MINUSES + "√":
         j = _significant(tokens, i + 1, 1)
@@ -236,7 +248,9 @@ def _check_before(seg: list[Token], start: int) -> None:
         q = _significant(seg, p - 1, -1)
         phrase = tok.kind == "cjk" and len(tok.text) >= 2 and p < start - 1  # 5 行一共是 1 + 2 …
         r = _significant(seg, q - 1, -1) if q is not None else None
-        dash = q is not None and seg[q].kind == "op" and (r is None or seg[r].kind not in OPERAND_END)  # `8 GPUs - so 8/2`
+        dash = (
+            q is not None and seg[q].kind == "op" and (r is None or seg[r].kind not in OPERAND_END)
+        )  # `8 GPUs - so 8/2`
         if q is not None and (seg[q].kind == "op" and not dash or seg[q].kind in OPERAND_END and not phrase):
             raise Uncertain("a word inside the expression")
     if tok.kind == "word" and p == start - 1:
@@ -351,7 +365,11 @@ def _is_range(tokens: list[Token], rels: list[int], k: int) -> bool:
         return False
     if tokens[q].kind == "op" and tokens[q].text in MINUSES:
         q = _significant(tokens, q + 1, 1)
-    return q is not None and tokens[q].kind == "num" and (tokens[p].kind in OPERAND_END or tokens[p].kind in ("word", "cjk"))
+    return (
+        q is not None
+        and tokens[q].kind == "num"
+        and (tokens[p].kind in OPERAND_END or tokens[p].kind in ("word", "cjk"))
+    )
 
 
 def _different_quantity(previous: Node, value: Node) -> bool:
@@ -386,7 +404,10 @@ _NEAR = 64  # how far from a sign its number may be (`2 (bf16 bytes) * … = 0.1
 
 def _numbers_around(line: str, sign: int) -> bool:
     """A digit on both sides of the sign, not too far: the only signs worth reading."""
-    return _DIGIT.search(line, max(0, sign - _NEAR), sign) is not None and _DIGIT.search(line, sign + 1, sign + 1 + _NEAR) is not None
+    return (
+        _DIGIT.search(line, max(0, sign - _NEAR), sign) is not None
+        and _DIGIT.search(line, sign + 1, sign + 1 + _NEAR) is not None
+    )
 
 
 def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] = ()) -> LineClaims:
@@ -394,7 +415,9 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
     right after an expression (`= 2 × 24 × 16 × 64 × 2 → 98,304 bytes`) or when it converts a
     value to another unit; otherwise it is a step to something else. `arrows` (offsets of `→`
     that begin a continuation line) are kept for callers; every `→` is read the same way."""
-    if not _MAY_HAVE_CLAIM.search(line) or not any(_numbers_around(line, m.start()) for m in _MAY_HAVE_CLAIM.finditer(line)):
+    if not _MAY_HAVE_CLAIM.search(line) or not any(
+        _numbers_around(line, m.start()) for m in _MAY_HAVE_CLAIM.finditer(line)
+    ):
         return LineClaims([], [])
     line = _read_ratios(line)
     tokens = tokenize(line, code)
@@ -405,19 +428,23 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
     skipped: list[Skipped] = []
     quiet: list[Skipped] = []
     ref: tuple[Side, bool] | None = None  # the expression a chain `a = b ≈ c` compares to
-    previous: Side | None = None  # the value before this sign, in a chain
     assigned = False  # the sign before was a name's `=` (`k=2 total = …`)
     for k, rel_index in enumerate(rels):
         rel = tokens[rel_index].text
         left, right = segments[k], segments[k + 1]
         chain_ref, ref = ref, None
-        chain_value, previous = previous, None
         numeric = _left_numeric(left) and _right_numeric(right)
         after_name, assigned = assigned, False
         if _assignment_or_range(tokens, rel_index):
             assigned = rel == "="
             if numeric or rel == "~":
-                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a range, not a claim" if rel == "~" else "a name = value"))
+                quiet.append(
+                    Skipped(
+                        *_span(left, right),
+                        sign=tokens[rel_index].start,
+                        reason="a range, not a claim" if rel == "~" else "a name = value",
+                    )
+                )
             continue
         if not numeric:
             continue
@@ -434,7 +461,11 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
         if lhs is None or rhs is None:
             if between_shapes(line, tokens[rel_index].start):
                 continue  # matrix shapes: `shapes` reads them
-            skipped.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="no complete expression on both sides"))
+            skipped.append(
+                Skipped(
+                    *_span(left, right), sign=tokens[rel_index].start, reason="no complete expression on both sides"
+                )
+            )
             continue
         more = k + 1 < len(rels)
         if rhs.whole and more and _is_range(tokens, rels, k + 1):
@@ -443,21 +474,51 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
         chained = chain_ref is not None and lhs.whole
         if rel == "→":
             if has_operator(rhs.node):
-                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a step to another expression, no result"))
+                quiet.append(
+                    Skipped(
+                        *_span(left, right),
+                        sign=tokens[rel_index].start,
+                        reason="a step to another expression, no result",
+                    )
+                )
                 continue
             if not has_operator(lhs.node) and not _bare_conversion(lhs.node, rhs.node):
-                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a step from one value to another, no arithmetic"))
+                quiet.append(
+                    Skipped(
+                        *_span(left, right),
+                        sign=tokens[rel_index].start,
+                        reason="a step from one value to another, no arithmetic",
+                    )
+                )
                 continue
             if has_operator(lhs.node) and not (lhs.whole and k > 0):
                 # `Mixtral 8×7B → 123 tokens/s`: a result only in a derivation (`= a × b → c`)
-                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a step from an expression to something else"))
+                quiet.append(
+                    Skipped(
+                        *_span(left, right),
+                        sign=tokens[rel_index].start,
+                        reason="a step from an expression to something else",
+                    )
+                )
                 continue
         if chained and _different_quantity(lhs.node, rhs.node):
-            quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a value of another quantity after the result"))
+            quiet.append(
+                Skipped(
+                    *_span(left, right),
+                    sign=tokens[rel_index].start,
+                    reason="a value of another quantity after the result",
+                )
+            )
             continue
         expr_node = chain_ref[0].node if chained else lhs.node
         if _multiple(rhs.node) and not is_ratio(expr_node):
-            quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a multiple (2x) after the result is a comparison, not the result"))
+            quiet.append(
+                Skipped(
+                    *_span(left, right),
+                    sign=tokens[rel_index].start,
+                    reason="a multiple (2x) after the result is a comparison, not the result",
+                )
+            )
             continue
         alternatives: list[tuple[Side, Node, bool]] = []
         expr, value = lhs, rhs
@@ -465,8 +526,11 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
         if chained:
             ref_side, ref_loose = chain_ref
             expr, loose = ref_side, ref_loose or loose
-            if not has_operator(lhs.node) and _unit_kind(lhs.node) is None and _unit_kind(rhs.node) == BYTE and not any(
-                op.has_unit for op in ref_side.node.operands()
+            if (
+                not has_operator(lhs.node)
+                and _unit_kind(lhs.node) is None
+                and _unit_kind(rhs.node) == BYTE
+                and not any(op.has_unit for op in ref_side.node.operands())
             ):
                 # `= 56B ≈ 112 GB (FP16)`: a size first written after a count may be its memory
                 pass_only = "a size first written after a count may be the memory it takes"
@@ -478,7 +542,13 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
         elif has_operator(lhs.node):
             names = sorted(x.name for x in lhs.node.symbols()), sorted(x.name for x in rhs.node.symbols())
             if has_operator(rhs.node) and names[0] != names[1]:
-                skipped.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="numbers put into a formula, no result"))
+                skipped.append(
+                    Skipped(
+                        *_span(left, right),
+                        sign=tokens[rel_index].start,
+                        reason="numbers put into a formula, no result",
+                    )
+                )
                 continue
             alternatives.append((lhs, rhs.node, loose))
         elif rel == "~":
@@ -488,7 +558,13 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
             if rel == "→":
                 continue
             if after_name and lhs.whole:
-                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="the value of a name (`k=2`), not a result"))
+                quiet.append(
+                    Skipped(
+                        *_span(left, right),
+                        sign=tokens[rel_index].start,
+                        reason="the value of a name (`k=2`), not a result",
+                    )
+                )
                 continue
             if lhs.node.labels and lhs.node.mantissa == 1 or rhs.whole and more:
                 # `1 epoch = 1M samples / 32 = 31,250 steps`: a definition, its result follows
@@ -500,7 +576,9 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
         elif _bare_conversion(lhs.node, rhs.node):
             alternatives.append((lhs, rhs.node, loose))
         else:  # `1 柜 = 64 GPU`: not arithmetic we can read
-            skipped.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="two values and no arithmetic"))
+            skipped.append(
+                Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="two values and no arithmetic")
+            )
             continue
         if _counts_other_things(expr.node, value.node):
             not_far = "the inputs count other things than the result (`96 层 × 12288 维 ≈ 175B 参数`)"
@@ -511,7 +589,6 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
         found.append(Found(rel, value, alternatives, pass_only, not_far))
         if rhs.whole and more:
             ref = chain_ref if chained else (expr, loose)
-            previous = rhs
     return LineClaims(found, skipped, quiet)
 
 

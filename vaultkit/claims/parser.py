@@ -64,14 +64,38 @@ _BIG_O = re.compile(r"O\((?=[ ]?\d)")
 MAX_ANNOTATION = 80
 # A named quantity: a lower-case identifier with an underscore, `n_token`, `seq_len`.
 _SYMBOL = re.compile(r"[a-z][a-z0-9]*_[a-z0-9_]+")
-_SCI = re.compile(r"(\d+(?:\.\d+)?)(?:[ ]?[×xX*·][ ]?|[ ]?\\(?:times|cdot)[ ]?)10(?:\*\*|\^)?\{?([-−⁻]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+_SCI = re.compile(
+    r"(\d+(?:\.\d+)?)(?:[ ]?[×xX*·][ ]?|[ ]?\\(?:times|cdot)[ ]?)10(?:\*\*|\^)?\{?([-−⁻]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
+)
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
 _UNDERSCORES = re.compile(r"\d+(?:_\d+)+(?:\.\d+)?\Z")
 # An ASCII character glued to a number makes it part of something else: 1.2.3, 10:30, a@1, $5.
 GLUE = set(".:@#$_/\\'\"!?&<>[]{}")
 OPERAND_END = {"num", "pow", "rp", "pct", "annot"}
 # Words a number can be "per": 16 KB / token.
-PER_WORDS = {"token", "tokens", "GPU", "GPUs", "gpu", "node", "step", "layer", "head", "card", "request", "req", "batch", "seq", "item", "param", "params", "parameter", "sample", "user", "query"}
+PER_WORDS = {
+    "token",
+    "tokens",
+    "GPU",
+    "GPUs",
+    "gpu",
+    "node",
+    "step",
+    "layer",
+    "head",
+    "card",
+    "request",
+    "req",
+    "batch",
+    "seq",
+    "item",
+    "param",
+    "params",
+    "parameter",
+    "sample",
+    "user",
+    "query",
+}
 EXACT_DIGITS = 7  # an integer written with this many digits claims to be exact
 MAX_RATE_READINGS = 5  # FLOPs operands read either way; more are read one way for all
 
@@ -126,24 +150,48 @@ def tokenize(line: str, code: list[tuple[int, int]] = ()) -> list[Token]:
     pos, n = 0, len(line)
     while pos < n:
         prev = _last_significant(tokens)
-        if prev is not None and prev.kind in _TIMES_AFTER and _X_TIMES.match(line, pos) and (prev.kind != "annot" or line[pos - 1] == " "):
+        if (
+            prev is not None
+            and prev.kind in _TIMES_AFTER
+            and _X_TIMES.match(line, pos)
+            and (prev.kind != "annot" or line[pos - 1] == " ")
+        ):
             tokens.append(Token("op", "×", pos, pos + 1))
             pos += 1
             continue
-        if line[pos] == " " and prev is not None and prev.kind == "word" and _X_AFTER_UNIT.match(line, pos) and _after_unit(tokens):
+        if (
+            line[pos] == " "
+            and prev is not None
+            and prev.kind == "word"
+            and _X_AFTER_UNIT.match(line, pos)
+            and _after_unit(tokens)
+        ):
             tokens.append(Token("sp", " ", pos, pos + 1))
             tokens.append(Token("op", "×", pos + 1, pos + 2))
             pos += 2
             continue
-        if line[pos] in _PREFIX_CHARS and (pos == 0 or not line[pos - 1].isalnum()) and (prefix := _NUMBER_PREFIX.match(line, pos)):
+        if (
+            line[pos] in _PREFIX_CHARS
+            and (pos == 0 or not line[pos - 1].isalnum())
+            and (prefix := _NUMBER_PREFIX.match(line, pos))
+        ):
             tokens.append(Token("sp", prefix.group(), pos, prefix.end()))  # read as if not there
             pos = prefix.end()
             continue
-        if line[pos] == "O" and (pos == 0 or not (line[pos - 1].isalnum() or line[pos - 1] == "_")) and _BIG_O.match(line, pos):
+        if (
+            line[pos] == "O"
+            and (pos == 0 or not (line[pos - 1].isalnum() or line[pos - 1] == "_"))
+            and _BIG_O.match(line, pos)
+        ):
             tokens.append(Token("lp", "O(", pos, pos + 2))  # O(100K × 512²): the order of a number
             pos += 2
             continue
-        if line[pos] in "(（" and prev is not None and prev.kind != "op" and (end := _annotation_end(line, pos, tokens)):
+        if (
+            line[pos] in "(（"
+            and prev is not None
+            and prev.kind != "op"
+            and (end := _annotation_end(line, pos, tokens))
+        ):
             tokens.append(Token("annot", line[pos:end], pos, end))
             pos = end
             continue
@@ -263,7 +311,10 @@ class Operand:
             return 1.0
         f = 1.0
         if bits_counted:
-            f = 8.0 ** (sum(1 for s in self.suffixes if s.unit and UNITS[s.unit].bits) - sum(1 for s in self.per if s.unit and UNITS[s.unit].bits))
+            f = 8.0 ** (
+                sum(1 for s in self.suffixes if s.unit and UNITS[s.unit].bits)
+                - sum(1 for s in self.per if s.unit and UNITS[s.unit].bits)
+            )
         if reading.binary and any(s.unit and UNITS[s.unit].dims == U.FLOP for s in self.suffixes):
             reading = replace(reading, binary=False)  # `17.6T FLOPs`: T is 10¹² here
         for s in self.suffixes:
@@ -305,10 +356,10 @@ class Operand:
         half = self.unit_digit * abs(factor) / 2 if self.rounded else 0.0
         return Quantity(v, v - half, v + half, self.dims(reading))
 
-    def operands(self) -> list["Operand"]:
+    def operands(self) -> list[Operand]:
         return [self]
 
-    def symbols(self) -> list["Symbol"]:
+    def symbols(self) -> list[Symbol]:
         return []
 
 
@@ -341,7 +392,7 @@ class Symbol:
     def operands(self) -> list[Operand]:
         return []
 
-    def symbols(self) -> list["Symbol"]:
+    def symbols(self) -> list[Symbol]:
         return [self]
 
 
@@ -349,7 +400,7 @@ class Symbol:
 class Unary:
     """An operator on one argument: its operands and symbols are the argument's."""
 
-    arg: "Node"
+    arg: Node
 
     def operands(self) -> list[Operand]:
         return self.arg.operands()
@@ -382,8 +433,8 @@ class Binary:
     """`left op right` for op in + - * / ^."""
 
     op: str
-    left: "Node"
-    right: "Node"
+    left: Node
+    right: Node
 
     def evaluate(self, reading: Reading) -> Quantity:
         if id(self) in reading.ones:
@@ -424,13 +475,20 @@ class Binary:
         return self.left.symbols() + self.right.symbols()
 
 
-FUNCTIONS = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log, "ln": math.log, "log2": math.log2, "log10": math.log10}
+FUNCTIONS = {
+    "sqrt": math.sqrt,
+    "exp": math.exp,
+    "log": math.log,
+    "ln": math.log,
+    "log2": math.log2,
+    "log10": math.log10,
+}
 
 
 class Func(Unary):
     """`sqrt(x)`, `exp(x)`, `log(x)` of a number (with no unit)."""
 
-    def __init__(self, name: str, arg: "Node"):
+    def __init__(self, name: str, arg: Node):
         super().__init__(arg)
         self.name = name
 
@@ -467,7 +525,11 @@ def conversion_factors(node: Node) -> list[tuple[Node, float]]:
     if isinstance(node, Operand):
         plain = not (node.suffixes or node.per or node.percent)
         return [(node, node.mantissa)] if plain and node.mantissa in CONVERSIONS else []
-    if isinstance(node, Binary) and node.op == "^" and all(isinstance(x, Operand) and not x.suffixes for x in (node.left, node.right)):
+    if (
+        isinstance(node, Binary)
+        and node.op == "^"
+        and all(isinstance(x, Operand) and not x.suffixes for x in (node.left, node.right))
+    ):
         try:
             value = node.left.mantissa**node.right.mantissa
         except OverflowError:
@@ -607,7 +669,9 @@ class Parser:
             if k > i and self.kind(k) == "bold" and self.toks[k].code:
                 i, kind = k, "bold"  # in code `2 ** 16` is a power too
             python_power = (  # 2**16, not **bold**
-                kind == "bold" and self.toks[i].text == "**" and self.kind(self.skip(i + 1)) == "num"
+                kind == "bold"
+                and self.toks[i].text == "**"
+                and self.kind(self.skip(i + 1)) == "num"
                 and (self.attached(i) and self.attached(i + 1) or self.toks[i].code)
             )
             if kind == "pow":
@@ -623,14 +687,14 @@ class Parser:
                 return node, i
             node, i = self.power_units(node, i)
 
-    def power_units(self, node: "Node", i: int) -> tuple["Node", int]:
+    def power_units(self, node: Node, i: int) -> tuple[Node, int]:
         """A unit written after a power (`2²⁰ bytes`, `10^13 FLOP/s`) multiplies it."""
         unit = Operand("", self.toks[i - 1].end, self.toks[i - 1].end, 1.0, 0.0, True)
         end = self.suffixes(unit, i)
         if end == i or not (unit.suffixes or unit.per or unit.percent):
             return node, i
         if any(s.uncertain for s in unit.suffixes):
-            raise Uncertain(f"unit not read with certainty: {self.line[self.toks[i].start:self.toks[end - 1].end]}")
+            raise Uncertain(f"unit not read with certainty: {self.line[self.toks[i].start : self.toks[end - 1].end]}")
         if all(s.label for s in unit.suffixes) and not unit.per and not unit.percent:
             return node, end  # `2¹⁰ 个`: a label
         return Binary("*", node, unit), end
@@ -684,13 +748,17 @@ class Parser:
     def operand(self, i: int) -> tuple[Operand, int]:
         tok = self.toks[i]
         mantissa, unit, plain, digits, decimal, exact = _number(tok)
-        op = Operand(tok.text, tok.start, tok.end, mantissa, unit, plain, digits=digits, decimal=decimal, exact_claim=exact)
+        op = Operand(
+            tok.text, tok.start, tok.end, mantissa, unit, plain, digits=digits, decimal=decimal, exact_claim=exact
+        )
         op.rounded_zeros = plain and unit > 1
         op.core_end = tok.end
         i = self.suffixes(op, i + 1)
-        op.plain_int = op.plain_int and all(s.label and not s.scale for s in op.suffixes) and not op.percent and not op.per
+        op.plain_int = (
+            op.plain_int and all(s.label and not s.scale for s in op.suffixes) and not op.percent and not op.per
+        )
         if op.suffixes and any(s.uncertain for s in op.suffixes):
-            raise Uncertain(f"unit not read with certainty: {self.line[op.start:op.end]}")
+            raise Uncertain(f"unit not read with certainty: {self.line[op.start : op.end]}")
         return op, i
 
     def suffixes(self, op: Operand, i: int) -> int:
@@ -764,7 +832,13 @@ class Parser:
                 labelled = op.times = True  # "8×": times
             elif kind == "annot" and (not spaced or j == i + 1):
                 labelled = True
-            elif kind == "op" and tok.text == "-" and not spaced and self.kind(j + 1) in ("word", "cjk") and self.attached(j + 1):
+            elif (
+                kind == "op"
+                and tok.text == "-"
+                and not spaced
+                and self.kind(j + 1) in ("word", "cjk")
+                and self.attached(j + 1)
+            ):
                 unit = self.toks[j + 1].text
                 if not (labelled or op.suffixes and op.suffixes[-1].label):
                     raise Uncertain("hyphenated unit")  # `4-bit`, `8GB-ish`
@@ -800,17 +874,28 @@ class Parser:
         spaced = j + 1 < len(self.toks) and self.toks[j + 1].kind == "sp"
         k = self.skip(j + 1)
         glued = not spaced and self.attached(j) and k == j + 1
-        if self.kind(k) == "cjk" or self.kind(k) == "word" and (
-            rated
-            or not spaced and (self.toks[k].text in TIME_UNITS or self.toks[k].text in UNITS)
-            or self.toks[k].text in PER_WORDS
-            or glued and after_unit
+        if (
+            self.kind(k) == "cjk"
+            or self.kind(k) == "word"
+            and (
+                rated
+                or not spaced
+                and (self.toks[k].text in TIME_UNITS or self.toks[k].text in UNITS)
+                or self.toks[k].text in PER_WORDS
+                or glued
+                and after_unit
+            )
         ):
             return self.toks[k].text
         return None
 
     def hyphenated(self, k: int) -> int:
         """The last token of a hyphenated word starting at k: `micro-batch`."""
-        while self.kind(k + 2) in ("word", "cjk") and self.toks[k + 1].text == "-" and self.attached(k + 1) and self.attached(k + 2):
+        while (
+            self.kind(k + 2) in ("word", "cjk")
+            and self.toks[k + 1].text == "-"
+            and self.attached(k + 1)
+            and self.attached(k + 2)
+        ):
             k += 2
         return k

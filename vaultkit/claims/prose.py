@@ -22,7 +22,7 @@ readable for arithmetic:
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?:.*?\n)?(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
 _FENCE = re.compile(r"[ \t]*(?:>[ \t]*)*(`{3,}|~{3,})[ \t]*([^\s`]*)")
@@ -36,7 +36,9 @@ _UNIT_AFTER_DIGIT = re.compile(r"(?<=[\d.])[A-Za-z]+|(?<=\d)[ ]?[xX](?=[ ]?\d)")
 _NOT_ARITHMETIC = re.compile(r"[A-Za-z_\u3400-\u9fff\[\]{}\"'$#@:;]")
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]*\)|https?://[^\s)>\]`]+|<https?://[^>\s]*>")
 _TEX_APPROX = re.compile(r"\\(?:approx|simeq|sim)(?![A-Za-z])")
-_TEX_BLANK = re.compile(r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|left(?![A-Za-z])|right(?![A-Za-z])|[Bb]ig+[lr]?(?![A-Za-z]))|\\\\|&")
+_TEX_BLANK = re.compile(
+    r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|left(?![A-Za-z])|right(?![A-Za-z])|[Bb]ig+[lr]?(?![A-Za-z]))|\\\\|&"
+)
 _TEX_WRAP = re.compile(r"\\(?:text|mathrm|textrm|mathbf|operatorname|mbox)\{([^{}]*)\}")
 _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
 _TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
@@ -117,6 +119,7 @@ def _arithmetic(content: str) -> bool:
 
 def _tex(text: str) -> str:
     """LaTeX made readable, keeping its length."""
+
     def blank(m: re.Match) -> str:
         return " " * len(m.group())
 

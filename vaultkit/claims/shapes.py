@@ -80,6 +80,7 @@ def _product(a: Shape, b: Shape) -> Shape:
 
 def _split(source: Shape, target: Shape) -> Shape:
     """A head split or merge: `target` if it holds the same names and the same product of numbers."""
+
     def names(shape: Shape) -> list[str]:
         return sorted(d for d in shape if not d.isdigit())
 
@@ -118,7 +119,11 @@ def _matches(result: Shape, written: Shape) -> bool:
 def _first_factor(shapes: list[re.Match], last: int, line: str) -> int:
     """Index of the first of the shapes multiplied together (`A × B @ C`) that end with `last`."""
     first = last
-    while first > 0 and last - first < MAX_FACTORS - 1 and _TIMES.fullmatch(line, shapes[first - 1].end(), shapes[first].start()):
+    while (
+        first > 0
+        and last - first < MAX_FACTORS - 1
+        and _TIMES.fullmatch(line, shapes[first - 1].end(), shapes[first].start())
+    ):
         first -= 1
     return first
 
@@ -138,7 +143,9 @@ def check_shapes(line: str) -> list[ShapeClaim]:
             before = line[max(0, at - 80) : at]
             if _FACTOR_WITHOUT_SHAPE.search(before):
                 start = at - len(before.lstrip())
-                claims.append(ShapeClaim(start, shape.end(), shape.start(), _show(written), None, "a factor has no written shape"))
+                claims.append(
+                    ShapeClaim(start, shape.end(), shape.start(), _show(written), None, "a factor has no written shape")
+                )
             continue
         first = _first_factor(shapes, k - 1, line)
         factors = [_parse(factor.group()) for factor in shapes[first:k]]

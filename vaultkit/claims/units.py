@@ -180,10 +180,10 @@ def read_cjk(run: str) -> tuple[Suffix, str]:
     """Scale or time unit at the start of a CJK run, and the label text after it."""
     for scale, factor in CJK_SCALES.items():
         if run.startswith(scale):
-            return Suffix(factor=factor), run[len(scale):]
+            return Suffix(factor=factor), run[len(scale) :]
     for unit in ("纳秒", "微秒", "毫秒", "秒", "分钟", "小时", "天"):
         if run.startswith(unit):
-            return Suffix(seconds=TIME_UNITS[unit]), run[len(unit):]
+            return Suffix(seconds=TIME_UNITS[unit]), run[len(unit) :]
     if run.startswith("字节"):
         return Suffix(unit="bytes"), run[2:]
     return Suffix(label=True), ""

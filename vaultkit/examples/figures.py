@@ -26,8 +26,11 @@ class FigureOutcome:
 
 def fixes_of(diagnostics: list[Diagnostic]) -> list[str]:
     """What a drawing's rewrite fixes, a line per wrong row or number: `scores[1]: 2 1 1 → 2 1 0`."""
-    return [f"{d.message.split(' ', 1)[0]}: {d.written.strip('[]').strip()} → {d.computed.strip('[]').strip()}"
-            for d in diagnostics if d.code == "VK402" and d.written is not None and d.computed is not None]
+    return [
+        f"{d.message.split(' ', 1)[0]}: {d.written.strip('[]').strip()} → {d.computed.strip('[]').strip()}"
+        for d in diagnostics
+        if d.code == "VK402" and d.written is not None and d.computed is not None
+    ]
 
 
 def figure_rel(example: Example) -> str | None:
@@ -38,10 +41,18 @@ def figure_rel(example: Example) -> str | None:
 def figure_spec(example: Example, outcome: Outcome) -> dict:
     """What a renderer needs to know about the example, inputs included (also when seeded)."""
     params = example.params if isinstance(example.params, dict) else {}
-    inputs = {key: outcome.fields[key].tolist() for key in ("Q", "K", "V")
-              if example.kind == "attention" and key in outcome.fields}
-    return {**example.spec, **inputs, "tokens": params.get("tokens", []), "digits": example.digits,
-            "mask": params.get("mask", "none")}
+    inputs = {
+        key: outcome.fields[key].tolist()
+        for key in ("Q", "K", "V")
+        if example.kind == "attention" and key in outcome.fields
+    }
+    return {
+        **example.spec,
+        **inputs,
+        "tokens": params.get("tokens", []),
+        "digits": example.digits,
+        "mask": params.get("mask", "none"),
+    }
 
 
 def check_figure(example: Example, outcome: Outcome, vault) -> FigureOutcome:
@@ -76,16 +87,27 @@ def check_figure(example: Example, outcome: Outcome, vault) -> FigureOutcome:
         return result
     result.new = text.encode("utf-8")
     if result.old is None:
-        result.diagnostics.append(Diagnostic(*at, "VK401", f"figure {result.rel} of example {example.id} is missing; vaultkit fix draws it"))
+        result.diagnostics.append(
+            Diagnostic(*at, "VK401", f"figure {result.rel} of example {example.id} is missing; vaultkit fix draws it")
+        )
     elif result.old != result.new:
-        result.diagnostics.append(Diagnostic(result.rel, 1, 1, "VK401", f"generated figure is stale for example {example.id}; vaultkit fix redraws it"))
+        result.diagnostics.append(
+            Diagnostic(
+                result.rel,
+                1,
+                1,
+                "VK401",
+                f"generated figure is stale for example {example.id}; vaultkit fix redraws it",
+            )
+        )
     return result
 
 
 def _check_handdrawn(example: Example, outcome: Outcome, result: FigureOutcome, source: Source) -> FigureOutcome:
     params = example.params if isinstance(example.params, dict) else {}
-    report = figures.check_handdrawn(source.text, outcome.quantities, digits=example.digits,
-                                     tokens=params.get("tokens", []))
+    report = figures.check_handdrawn(
+        source.text, outcome.quantities, digits=example.digits, tokens=params.get("tokens", [])
+    )
     result.diagnostics += finding_diagnostics(result.rel, report.findings, f"example {example.id}")
     result.new = source.encode(report.fixed_text)
     result.fixes = fixes_of(result.diagnostics) if result.new != result.old else []
@@ -100,21 +122,45 @@ def finding_diagnostics(rel: str, findings, origin: str, notes: dict | None = No
     out, rows = [], {}
     for f in findings:
         if f.status != "wrong":
-            out.append(Diagnostic(rel, f.line, f.col, "VK403",
-                                  f"{f.written!r} could not be matched with certainty ({f.computed}; {origin}); pin it with a data-vk attribute"))
+            out.append(
+                Diagnostic(
+                    rel,
+                    f.line,
+                    f.col,
+                    "VK403",
+                    f"{f.written!r} could not be matched with certainty ({f.computed}; {origin}); pin it with a data-vk attribute",
+                )
+            )
         elif f.row[0]:
             rows.setdefault((f.quantity, f.index[0]), []).append(f)
         else:
             where = f"{f.quantity}{''.join(f'[{i}]' for i in f.index)}"
-            out.append(Diagnostic(rel, f.line, f.col, "VK402", f"{where} is {f.computed}; the drawing has written {f.written} ({origin})",
-                                  written=f.written, computed=f.computed))
+            out.append(
+                Diagnostic(
+                    rel,
+                    f.line,
+                    f.col,
+                    "VK402",
+                    f"{where} is {f.computed}; the drawing has written {f.written} ({origin})",
+                    written=f.written,
+                    computed=f.computed,
+                )
+            )
     for (quantity, i), wrong in rows.items():
         drawn, computed = wrong[0].row
         count = len(drawn.strip("[]").split())
         note = (notes or {}).get(quantity, "")
-        out.append(Diagnostic(rel, wrong[0].line, wrong[0].col, "VK402",
-                              f"{quantity}[{i}] is {computed}; the drawing has written {drawn} ({len(wrong)} of {count} wrong; {origin}{note})",
-                              written=drawn, computed=computed))
+        out.append(
+            Diagnostic(
+                rel,
+                wrong[0].line,
+                wrong[0].col,
+                "VK402",
+                f"{quantity}[{i}] is {computed}; the drawing has written {drawn} ({len(wrong)} of {count} wrong; {origin}{note})",
+                written=drawn,
+                computed=computed,
+            )
+        )
     return out
 
 
@@ -128,8 +174,11 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
     result = FigureOutcome(rel=rel, path=path, old=source.raw, explained="example read from the drawing")
     for doubt in derivation.doubts:
         line, col = model.where(doubt.offset)
-        result.diagnostics.append(Diagnostic(rel, line, col, "VK403",
-                                             f"drawing not checked in full: {doubt.reason}; settle it with {doubt.pin}"))
+        result.diagnostics.append(
+            Diagnostic(
+                rel, line, col, "VK403", f"drawing not checked in full: {doubt.reason}; settle it with {doubt.pin}"
+            )
+        )
     if not derivation.spec:
         result.explained += f", not checked: {'; '.join(d.reason for d in derivation.doubts)}"
         return result
@@ -137,19 +186,27 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
     try:
         run = attention.run(attention.parse(spec))
     except (ExampleError, ValueError) as exc:
-        result.diagnostics.append(Diagnostic(rel, 1, 1, "VK403", f"the drawing's Q and K cannot be run: {getattr(exc, 'message', exc)}"))
+        result.diagnostics.append(
+            Diagnostic(rel, 1, 1, "VK403", f"the drawing's Q and K cannot be run: {getattr(exc, 'message', exc)}")
+        )
         return result
-    report = figures.check_handdrawn(model, run.quantities, digits=spec["digits"],
-                                     tokens=spec.get("tokens", []), skip=derivation.skip)
+    report = figures.check_handdrawn(
+        model, run.quantities, digits=spec["digits"], tokens=spec.get("tokens", []), skip=derivation.skip
+    )
     if not derivation.doubts:
         result.implied = spec
     said = derivation.mask_reason
     notes = {q: f"; {said}" for q in ("weights", "output")} if said else {}
     result.diagnostics += finding_diagnostics(rel, report.findings, "computed from the drawing's own Q and K", notes)
     q, k = spec["Q"], spec["K"]
-    read = [f"Q {len(q)}×{len(q[0])}", f"K {len(k)}×{len(k[0])}", f"mask {spec.get('mask', 'not read')}",
-            f"scale {spec.get('scale', '1/√d')}", f"{report.checked} numbers checked",
-            f"{sum(d.code == 'VK402' for d in result.diagnostics)} wrong rows or numbers"]
+    read = [
+        f"Q {len(q)}×{len(q[0])}",
+        f"K {len(k)}×{len(k[0])}",
+        f"mask {spec.get('mask', 'not read')}",
+        f"scale {spec.get('scale', '1/√d')}",
+        f"{report.checked} numbers checked",
+        f"{sum(d.code == 'VK402' for d in result.diagnostics)} wrong rows or numbers",
+    ]
     result.explained += ": " + ", ".join(read) + "".join(f"; doubt: {d.reason}" for d in derivation.doubts)
     result.new = source.encode(report.fixed_text)
     result.fixes = fixes_of(result.diagnostics) if result.new != result.old else []

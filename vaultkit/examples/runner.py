@@ -63,8 +63,15 @@ class ExampleRunner:
             for example in found:
                 if example.id in self.examples:
                     first = self.examples[example.id]
-                    diags.append(Diagnostic(note.rel, example.line_of("id"), 1, "VK117",
-                                            f"example id {example.id} is already used in {first.rel}:{first.line}"))
+                    diags.append(
+                        Diagnostic(
+                            note.rel,
+                            example.line_of("id"),
+                            1,
+                            "VK117",
+                            f"example id {example.id} is already used in {first.rel}:{first.line}",
+                        )
+                    )
                     continue
                 self.examples[example.id] = example
                 diag = self._run(example)
@@ -87,8 +94,13 @@ class ExampleRunner:
 
         kind = KINDS.get(example.kind)
         if kind is None:
-            return Diagnostic(example.rel, example.line_of("kind"), 1, "VK111",
-                              f"example {example.id}: unknown kind {example.kind!r} (known: {', '.join(KINDS)})")
+            return Diagnostic(
+                example.rel,
+                example.line_of("kind"),
+                1,
+                "VK111",
+                f"example {example.id}: unknown kind {example.kind!r} (known: {', '.join(KINDS)})",
+            )
         try:
             example.digits = digits(example.spec)
             example.params = kind.parse(example.spec)
@@ -130,25 +142,55 @@ class ExampleRunner:
                 continue
             expected = render_region(example.id, self.region_body(example))
             if region is None:
-                result.diagnostics.append(Diagnostic(rel, example.end_line, 1, "VK102",
-                                                     f"example {example.id} has no generated region; vaultkit fix writes it"))
+                result.diagnostics.append(
+                    Diagnostic(
+                        rel,
+                        example.end_line,
+                        1,
+                        "VK102",
+                        f"example {example.id} has no generated region; vaultkit fix writes it",
+                    )
+                )
                 replacements.append((example.end_line, example.end_line, ["", *expected]))
             elif region.id != example.id or region.end < 0:
                 what = f"is for {region.id!r}" if region.id != example.id else "has no end marker"
-                result.diagnostics.append(Diagnostic(rel, region.start + 1, 1, "VK101",
-                                                     f"the generated region after example {example.id} {what}; fix it by hand"))
+                result.diagnostics.append(
+                    Diagnostic(
+                        rel,
+                        region.start + 1,
+                        1,
+                        "VK101",
+                        f"the generated region after example {example.id} {what}; fix it by hand",
+                    )
+                )
             else:
-                current = lines[region.start:region.end + 1]
+                current = lines[region.start : region.end + 1]
                 if current != expected:
-                    differs = next((i for i, (a, b) in enumerate(zip(current, expected)) if a != b),
-                                   min(len(current), len(expected)) - 1)
-                    result.diagnostics.append(Diagnostic(rel, region.start + differs + 1, 1, "VK101",
-                                                         f"generated region of example {example.id} is stale or was edited by hand; vaultkit fix rewrites it"))
+                    differs = next(
+                        (i for i, (a, b) in enumerate(zip(current, expected)) if a != b),
+                        min(len(current), len(expected)) - 1,
+                    )
+                    result.diagnostics.append(
+                        Diagnostic(
+                            rel,
+                            region.start + differs + 1,
+                            1,
+                            "VK101",
+                            f"generated region of example {example.id} is stale or was edited by hand; vaultkit fix rewrites it",
+                        )
+                    )
                     replacements.append((region.start, region.end + 1, expected))
         for region in regions:
             if region.start not in claimed and region.id not in self.unreadable:
-                result.diagnostics.append(Diagnostic(rel, region.start + 1, 1, "VK104",
-                                                     f"generated region {region.id} does not follow a vaultkit block with that id"))
+                result.diagnostics.append(
+                    Diagnostic(
+                        rel,
+                        region.start + 1,
+                        1,
+                        "VK104",
+                        f"generated region {region.id} does not follow a vaultkit block with that id",
+                    )
+                )
         region_lines = {i for r in regions for i in range(r.start, (r.end if r.end >= 0 else r.start) + 1)}
         self._inline_values(rel, lines, code | region_lines, result)
         for start, end, new in sorted(replacements, reverse=True):
@@ -183,8 +225,9 @@ class ExampleRunner:
             result.values += 1
             if not written_matches(b.number, computed):
                 new = rewrite_like(b.number, computed)
-                result.diagnostics.append(Diagnostic(*at, "VK201", f"{b.path} is {new}, written {b.number}",
-                                                     written=b.number, computed=new))
+                result.diagnostics.append(
+                    Diagnostic(*at, "VK201", f"{b.path} is {new}, written {b.number}", written=b.number, computed=new)
+                )
                 edits.append((b.line, b.col, b.number_end, new))
         for line, start, end, new in sorted(edits, reverse=True):
             lines[line] = lines[line][:start] + new + lines[line][end:]

@@ -90,9 +90,12 @@ def _yaml_error(exc: yaml.YAMLError, content: str, first_line: int) -> tuple[int
         bracket = "[" if "sequence" in context else "{"
         closer = "]" if bracket == "[" else "}"
         noticed = first_line + min(mark.line, last)
-        return (first_line + opened.line, opened.column + 1,
-                f"example is not valid YAML: the {bracket!r} here is never closed; add the missing {closer!r} "
-                f"(the YAML parser only noticed at line {noticed})")
+        return (
+            first_line + opened.line,
+            opened.column + 1,
+            f"example is not valid YAML: the {bracket!r} here is never closed; add the missing {closer!r} "
+            f"(the YAML parser only noticed at line {noticed})",
+        )
     at = first_line + (min(mark.line, last) if mark else 0)
     return at, (mark.column + 1) if mark else 1, f"example is not valid YAML: {problem}"
 
@@ -106,7 +109,15 @@ def read_examples(rel: str, tokens) -> tuple[list[Example], list[Diagnostic], se
     for start, end, content in vaultkit_fences(tokens):
         line = start + 1
         if len(content) > MAX_BLOCK_CHARS:
-            diags.append(Diagnostic(rel, line, 1, "VK116", f"example block is {len(content)} characters, over the {MAX_BLOCK_CHARS} limit"))
+            diags.append(
+                Diagnostic(
+                    rel,
+                    line,
+                    1,
+                    "VK116",
+                    f"example block is {len(content)} characters, over the {MAX_BLOCK_CHARS} limit",
+                )
+            )
             unreadable.update(_WRITTEN_ID.findall(content))
             continue
         try:

@@ -40,8 +40,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
-from ..numbers import MINUS, fmt, parse_written, rewrite_like, written_matches
 from ..figures import vocabulary
+from ..numbers import MINUS, fmt, parse_written, rewrite_like, written_matches
 from ..syntax.positions import content_column
 from .regions import BEGIN_RE, END_RE
 
@@ -164,8 +164,9 @@ def read_sections(text: str, tokens) -> list[Section]:
             section.text.append(tok.content)
             if "[" in tok.content:
                 lines = lines or text.split("\n")
-                section.matrices += [part for m in _fence_matrices(tok, lines, caption.split("\n"))
-                                     for part in _by_row_roles(m)]
+                section.matrices += [
+                    part for m in _fence_matrices(tok, lines, caption.split("\n")) for part in _by_row_roles(m)
+                ]
             caption = ""
         elif tok.type == "table_open":
             close = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
@@ -214,8 +215,11 @@ def _fence_matrices(fence, lines: list[str], outer_caption: list[str]) -> list[T
             continue
         start = n
         n += 1
-        while n < len(parsed) and parsed[n] and not parsed[n][0].endswith(("=", ":", "：")) and (
-            len(parsed[n][1].cells) == len(parsed[start][1].cells)
+        while (
+            n < len(parsed)
+            and parsed[n]
+            and not parsed[n][0].endswith(("=", ":", "："))
+            and (len(parsed[n][1].cells) == len(parsed[start][1].cells))
         ):
             n += 1
         runs.append((start, n))
@@ -327,9 +331,17 @@ def _by_row_roles(matrix: TextMatrix) -> list[TextMatrix]:
             row = Row(None, row.cells, row.label)  # the label is a role, not a token to pair by
         parts.setdefault(current, []).append(row)
     ordered = sorted(parts, key=lambda r: ROW_ROLES.index(r) if r in ROW_ROLES else -1)
-    return [TextMatrix(parts[role], matrix.header, matrix.caption, matrix.illustrative,
-                       "K" if role == "K transposed" else role, role == "K transposed" or matrix.transposed)
-            for role in ordered]
+    return [
+        TextMatrix(
+            parts[role],
+            matrix.header,
+            matrix.caption,
+            matrix.illustrative,
+            "K" if role == "K transposed" else role,
+            role == "K transposed" or matrix.transposed,
+        )
+        for role in ordered
+    ]
 
 
 def _line_role(text: str) -> str | None:
@@ -465,8 +477,10 @@ class _SectionChecker:
                     width = len(k.rows) if k.transposed else k.width
                 width = width or self.stated_d()
                 if width is None:
-                    return ("the caption divides by √d_k, but d_k is neither stated once in the section "
-                            "(`d_k = 64`) nor the width of a Q shown")
+                    return (
+                        "the caption divides by √d_k, but d_k is neither stated once in the section "
+                        "(`d_k = 64`) nor the width of a Q shown"
+                    )
                 return math.sqrt(width), f"√{width}"
             return stated
         return "the caption does not state the scale (for example `Softmax(Scores / √d_k)`)"
@@ -495,8 +509,10 @@ class _SectionChecker:
     def paired(self, derived: TextMatrix, source: TextMatrix):
         """`_pair_rows` of two matrices of one width and header; None (rows counted as skipped) if not."""
         pairs = _pair_rows(derived, source)
-        if pairs is None or derived.width != source.width or (
-            derived.header and source.header and derived.header != source.header
+        if (
+            pairs is None
+            or derived.width != source.width
+            or (derived.header and source.header and derived.header != source.header)
         ):
             self.report.skipped += len(derived.rows)
             return None
@@ -543,9 +559,18 @@ class _SectionChecker:
         pairs, guessed = pairs
         for row, i in pairs:
             self.report.verified += 1
-            self.compare_row(weights, row, p[i], low[i], high[i], "weight", formula,
-                             source_name=_row_name(source, source.rows[i]),
-                             illustrative=weights.illustrative or source.illustrative, guessed=guessed)
+            self.compare_row(
+                weights,
+                row,
+                p[i],
+                low[i],
+                high[i],
+                "weight",
+                formula,
+                source_name=_row_name(source, source.rows[i]),
+                illustrative=weights.illustrative or source.illustrative,
+                guessed=guessed,
+            )
 
     def scale_free(self, weights: TextMatrix, source: TextMatrix, pairs, why: str):
         """The pairs whose scores row is all one number: their weights are equal at any scale.
@@ -555,7 +580,9 @@ class _SectionChecker:
         equal = [(row, i) for row, i in rows if len({v for v in values[i] if math.isfinite(v)}) == 1]
         rest = len(rows) - len(equal)
         if rest:
-            self.add("VK423", weights.rows[0].cells[0], f"weights not compared with the scores at line {source.line}: {why}")
+            self.add(
+                "VK423", weights.rows[0].cells[0], f"weights not compared with the scores at line {source.line}: {why}"
+            )
             self.report.skipped += rest
         return equal, guessed
 
@@ -613,8 +640,15 @@ class _SectionChecker:
         divisor, shown = stated
         values, halves = scores.corrected or (scores.values(), scores.halves())
         formula = f"Scores / {shown} of the scores at line {scores.line}"
-        self.check_derived(scaled, pairs, values / divisor, halves / divisor, formula, scores,
-                           scaled.illustrative or scores.illustrative)
+        self.check_derived(
+            scaled,
+            pairs,
+            values / divisor,
+            halves / divisor,
+            formula,
+            scores,
+            scaled.illustrative or scores.illustrative,
+        )
 
     def check_derived(self, matrix: TextMatrix, pairs, point, radius, formula, source, illustrative) -> None:
         """Compare each row of `matrix` with `point` ± `radius` of the source row it is paired with;
@@ -623,9 +657,18 @@ class _SectionChecker:
         pairs, guessed = pairs
         for r, (row, i) in enumerate(pairs):
             self.report.verified += 1
-            wrong = self.compare_row(matrix, row, point[i], point[i] - radius[i], point[i] + radius[i], "score",
-                                     formula, source_name=_row_name(source, source.rows[i]),
-                                     illustrative=illustrative, guessed=guessed)
+            wrong = self.compare_row(
+                matrix,
+                row,
+                point[i],
+                point[i] - radius[i],
+                point[i] + radius[i],
+                "score",
+                formula,
+                source_name=_row_name(source, source.rows[i]),
+                illustrative=illustrative,
+                guessed=guessed,
+            )
             for j in wrong:
                 values[r, j], halves[r, j] = point[i, j], radius[i, j]
         matrix.corrected = values, halves
@@ -661,5 +704,6 @@ class _SectionChecker:
     # -- diagnostics
 
     def add(self, code: str, cell: Cell, message: str, written=None, computed=None) -> None:
-        self.report.diagnostics.append(Diagnostic(self.rel, cell.line, cell.col, code, message,
-                                                  written=written, computed=computed))
+        self.report.diagnostics.append(
+            Diagnostic(self.rel, cell.line, cell.col, code, message, written=written, computed=computed)
+        )

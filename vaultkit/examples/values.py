@@ -30,8 +30,13 @@ def find_bindings(lines: list[str], skip_lines: set[int]) -> list[Binding]:
         for match in BINDING_RE.finditer(masked):
             start = match.start("number") if match.group("number") else match.start()
             found.append(
-                Binding(i, start, match.group("number"), line[match.start("path"):match.end("path")],
-                        match.end("number") if match.group("number") else start)
+                Binding(
+                    i,
+                    start,
+                    match.group("number"),
+                    line[match.start("path") : match.end("path")],
+                    match.end("number") if match.group("number") else start,
+                )
             )
     return found
 

@@ -8,8 +8,17 @@ from . import attention, kv_cache, kv_memory, kv_walkthrough, multihead
 from .handdrawn import FigureFinding, HandDrawnReport, check_handdrawn
 from .inferred import Derivation, infer, why_not
 
-__all__ = ["Derivation", "FigureFinding", "HandDrawnReport", "check_handdrawn", "generated_hash",
-           "infer", "is_generated", "render_figure", "why_not"]
+__all__ = [
+    "Derivation",
+    "FigureFinding",
+    "HandDrawnReport",
+    "check_handdrawn",
+    "generated_hash",
+    "infer",
+    "is_generated",
+    "render_figure",
+    "why_not",
+]
 
 RENDERERS = {
     "attention": attention.render,

@@ -36,11 +36,34 @@ def input_matrix(spec: dict, result, name: str):
     return None if value is None else np.asarray(value, dtype=float)
 
 
-def panel(x: float, y: float, title: str, fill: str, stroke: str, values, digits: int, *,
-          rows, cols, signed=True, masked=None, highlight=None) -> tuple[list[str], float]:
+def panel(
+    x: float,
+    y: float,
+    title: str,
+    fill: str,
+    stroke: str,
+    values,
+    digits: int,
+    *,
+    rows,
+    cols,
+    signed=True,
+    masked=None,
+    highlight=None,
+) -> tuple[list[str], float]:
     """A card holding one matrix; returns (elements, card height)."""
-    grid, grid_h = s.matrix(x + 12, y + 32, PANEL_W - 24, values, digits, rows=rows, cols=cols,
-                            signed=signed, masked=masked, highlight=highlight)
+    grid, grid_h = s.matrix(
+        x + 12,
+        y + 32,
+        PANEL_W - 24,
+        values,
+        digits,
+        rows=rows,
+        cols=cols,
+        signed=signed,
+        masked=masked,
+        highlight=highlight,
+    )
     height = grid_h + 44
     return s.card(x, y, PANEL_W, height, title, fill, stroke) + grid, height
 
@@ -80,18 +103,27 @@ def render(spec: dict, result) -> str:
 
     if q is not None and k is not None:
         dims = [f"d{t}" for t in range(q.shape[1])]
-        left, h1 = panel(20, y, f"Q 矩阵 ({n} token × {q.shape[1]} dim)", s.PURPLE_LIGHT,
-                         s.PURPLE, q, digits, rows=q_labels, cols=dims)
-        right, h2 = panel(350, y, f"K 矩阵 ({m} token × {k.shape[1]} dim)", s.BLUE_LIGHT,
-                          s.BLUE, k, digits, rows=k_labels, cols=dims)
+        left, h1 = panel(
+            20,
+            y,
+            f"Q 矩阵 ({n} token × {q.shape[1]} dim)",
+            s.PURPLE_LIGHT,
+            s.PURPLE,
+            q,
+            digits,
+            rows=q_labels,
+            cols=dims,
+        )
+        right, h2 = panel(
+            350, y, f"K 矩阵 ({m} token × {k.shape[1]} dim)", s.BLUE_LIGHT, s.BLUE, k, digits, rows=k_labels, cols=dims
+        )
         body += left + right
         y += max(h1, h2) + 10
         i, j = worked_cell(n)
         products, total = dot_product_lines(q[i], k[j], scores[i, j], digits)
         body += [
             s.rect(20, y, 640, 64, s.SAND, s.SAND_EDGE, rx=8),
-            s.text(340, y + 17, f"以 Scores[{i}][{j}] 为例：「{q_labels[i]}」的 Q · "
-                                f"「{k_labels[j]}」的 K", "tb"),
+            s.text(340, y + 17, f"以 Scores[{i}][{j}] 为例：「{q_labels[i]}」的 Q · 「{k_labels[j]}」的 K", "tb"),
             s.text(340, y + 35, products, "tp"),
             s.text(340, y + 52, total, "tp"),
         ]
@@ -113,22 +145,46 @@ def render(spec: dict, result) -> str:
         Panel(scale_title, s.AMBER_LIGHT, s.AMBER_EDGE, result.scaled),
     ]
     if masked.any():
-        panels.append(Panel("③ 因果掩码：被遮住的位置 = −∞", s.AMBER_LIGHT, s.AMBER_EDGE,
-                            np.where(masked, 0.0, result.scaled), masked=masked))
-    panels.append(Panel(f"{weights_step} Softmax → 注意力权重（每行和 = 1）", s.GREEN_LIGHT,
-                        s.GREEN, result.weights, masked=masked if masked.any() else None,
-                        signed=False))
+        panels.append(
+            Panel(
+                "③ 因果掩码：被遮住的位置 = −∞",
+                s.AMBER_LIGHT,
+                s.AMBER_EDGE,
+                np.where(masked, 0.0, result.scaled),
+                masked=masked,
+            )
+        )
+    panels.append(
+        Panel(
+            f"{weights_step} Softmax → 注意力权重（每行和 = 1）",
+            s.GREEN_LIGHT,
+            s.GREEN,
+            result.weights,
+            masked=masked if masked.any() else None,
+            signed=False,
+        )
+    )
     if getattr(result, "output", None) is not None and v is not None:
         out = np.asarray(result.output, dtype=float)
-        panels.append(Panel("输出 = 权重 × V", s.BLUE_LIGHT, s.BLUE, out,
-                            cols=[f"d{t}" for t in range(out.shape[1])]))
+        panels.append(Panel("输出 = 权重 × V", s.BLUE_LIGHT, s.BLUE, out, cols=[f"d{t}" for t in range(out.shape[1])]))
 
     for row in range(0, len(panels), 2):
         heights = []
-        for col, p in enumerate(panels[row:row + 2]):
-            elements, height = panel(20 + col * 330, y, p.title, p.fill, p.stroke, p.values,
-                                     digits, rows=q_labels, cols=p.cols or k_labels,
-                                     signed=p.signed, masked=p.masked, highlight=p.highlight)
+        for col, p in enumerate(panels[row : row + 2]):
+            elements, height = panel(
+                20 + col * 330,
+                y,
+                p.title,
+                p.fill,
+                p.stroke,
+                p.values,
+                digits,
+                rows=q_labels,
+                cols=p.cols or k_labels,
+                signed=p.signed,
+                masked=p.masked,
+                highlight=p.highlight,
+            )
             body += elements
             heights.append(height)
         if row + 1 < len(panels):

@@ -31,7 +31,9 @@ PRODUCT = re.compile(rf"\(?\s*({NUMBER})\s*\)?\s*[×*·]\s*\(?\s*({NUMBER})\s*\)
 PRODUCTS_LINE = re.compile(rf"^\s*(?:{PRODUCT.pattern}\s*\+\s*)+{PRODUCT.pattern}\s*$")
 SUM_TERM = re.compile(rf"\(?\s*({NUMBER})\s*\)?")
 SUM_LINE = re.compile(rf"^\s*=\s*(?:\(?\s*{NUMBER}\s*\)?\s*\+\s*)+\(?\s*{NUMBER}\s*\)?\s*=\s*{NUMBER}\s*$")
-CELL_REF = re.compile(r"([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*\[\s*(\d+)\s*\]|([A-Za-z_]\w*)\s*\[\s*(\d+)\s*,\s*(\d+)\s*\]")
+CELL_REF = re.compile(
+    r"([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*\[\s*(\d+)\s*\]|([A-Za-z_]\w*)\s*\[\s*(\d+)\s*,\s*(\d+)\s*\]"
+)
 QUOTED = re.compile(r"[「“\"']([^」”\"']+)[」”\"']")
 CAPTION_REACH = 3.0  # font sizes above a matrix (or its frame) where its caption may stand
 SIDE_REACH = 6.0  # font sizes left of a matrix where its label may stand
@@ -61,8 +63,16 @@ def caption_runs(model: SvgText, matrices: list[Matrix]) -> list[TextRun]:
     """Runs that may caption a matrix: written, placed, and no number of any matrix."""
     rows = {id(c.run) for m in matrices for c in m.cells() if c.run is not None}
     rows |= {id(run) for m in matrices for run in m.runs}
-    return [r for r in model.runs if id(r) not in rows and r.text.strip()
-            and np.isfinite(r.x) and np.isfinite(r.y) and np.isfinite(r.cx) and not PRODUCTS_LINE.match(r.text)]
+    return [
+        r
+        for r in model.runs
+        if id(r) not in rows
+        and r.text.strip()
+        and np.isfinite(r.x)
+        and np.isfinite(r.y)
+        and np.isfinite(r.cx)
+        and not PRODUCTS_LINE.match(r.text)
+    ]
 
 
 def quantity_from_text(text: str, quantities) -> str | None:
@@ -108,8 +118,9 @@ def _own(model: SvgText, matrix: Matrix, matrices: list[Matrix]) -> tuple[Card |
 
 def _between(matrices: list[Matrix], matrix: Matrix, left: float, top: float, right: float, bottom: float) -> bool:
     """Another matrix lies in the box (a label beyond it is not this one's)."""
-    return any(m is not matrix and m.right > left and m.left < right and m.bottom > top and m.top < bottom
-               for m in matrices)
+    return any(
+        m is not matrix and m.right > left and m.left < right and m.bottom > top and m.top < bottom for m in matrices
+    )
 
 
 def _distance(label: TextRun, matrix: Matrix, matrices: list[Matrix], own: tuple) -> tuple[int, float] | None:
@@ -117,13 +128,18 @@ def _distance(label: TextRun, matrix: Matrix, matrices: list[Matrix], own: tuple
     it or to its left (inside its frame or group, over its frame), tier 1 under it."""
     size = matrix.size
     frame, group = own
-    inside = (frame is not None and frame.holds(label.cx, label.cy)) or \
-             (group is not None and group in label.groups())
+    inside = (frame is not None and frame.holds(label.cx, label.cy)) or (group is not None and group in label.groups())
     if frame is not None and not inside:
-        over = label.cy < frame.y and frame.y - label.cy <= CAPTION_REACH * max(size, label.size) \
+        over = (
+            label.cy < frame.y
+            and frame.y - label.cy <= CAPTION_REACH * max(size, label.size)
             and frame.x <= label.cx <= frame.x + frame.w
-        beside = label.cx < frame.x and frame.y <= label.cy <= frame.y + frame.h \
+        )
+        beside = (
+            label.cx < frame.x
+            and frame.y <= label.cy <= frame.y + frame.h
             and frame.x - label.right <= SIDE_REACH * size
+        )
         if over:
             return 0, (matrix.top - label.cy) / size
         if beside:
@@ -134,19 +150,25 @@ def _distance(label: TextRun, matrix: Matrix, matrices: list[Matrix], own: tuple
     if label.cy < matrix.top + 0.2 * size and (overlap > 0 or matrix.left - size <= label.cx <= matrix.right + size):
         dy = (matrix.top - label.cy) / size
         off = abs(label.cx - (matrix.left + matrix.right) / 2) / max(matrix.right - matrix.left, size)
-        if (inside or dy <= CAPTION_REACH) and not _between(matrices, matrix, max(label.left, matrix.left),
-                                                             label.cy, min(label.right, matrix.right), matrix.top):
+        if (inside or dy <= CAPTION_REACH) and not _between(
+            matrices, matrix, max(label.left, matrix.left), label.cy, min(label.right, matrix.right), matrix.top
+        ):
             return 0, (max(dy, 0.0) + 0.2 * off) * factor  # straight above beats as near but aside
-    if label.cx < matrix.left and label.left < matrix.left - 0.3 * size and \
-            matrix.top - 0.3 * size <= label.cy <= matrix.bottom + 0.3 * size:
+    if (
+        label.cx < matrix.left
+        and label.left < matrix.left - 0.3 * size
+        and matrix.top - 0.3 * size <= label.cy <= matrix.bottom + 0.3 * size
+    ):
         dx = (matrix.left - label.right) / size
-        if (inside or dx <= SIDE_REACH) and not _between(matrices, matrix, label.right, label.cy - 0.3 * size,
-                                                          matrix.left, label.cy + 0.3 * size):
+        if (inside or dx <= SIDE_REACH) and not _between(
+            matrices, matrix, label.right, label.cy - 0.3 * size, matrix.left, label.cy + 0.3 * size
+        ):
             return 0, max(dx, 0.0) * factor
     if label.cy > matrix.bottom - 0.2 * size and matrix.left - size <= label.cx <= matrix.right + size:
         dy = (label.cy - matrix.bottom) / size
-        if (inside or dy <= BELOW_REACH) and not _between(matrices, matrix, matrix.left, matrix.bottom,
-                                                           matrix.right, label.cy):
+        if (inside or dy <= BELOW_REACH) and not _between(
+            matrices, matrix, matrix.left, matrix.bottom, matrix.right, label.cy
+        ):
             return 1, max(dy, 0.0) * factor
     return None
 
@@ -170,12 +192,22 @@ def _legend(model: SvgText, candidates: list[TextRun]) -> dict[str, TextRun]:
             continue
         size = label.size
         for card in model.cards:
-            if card.w <= 2.5 * size and card.h <= 2.5 * size and card.fill not in (None, "none") and \
-                    0 <= label.left - (card.x + card.w) <= 2 * size and abs(card.y + card.h / 2 - label.cy) <= 0.8 * size:
+            if (
+                card.w <= 2.5 * size
+                and card.h <= 2.5 * size
+                and card.fill not in (None, "none")
+                and 0 <= label.left - (card.x + card.w) <= 2 * size
+                and abs(card.y + card.h / 2 - label.cy) <= 0.8 * size
+            ):
                 entries.setdefault(card.fill, []).append(label)
         for swatch in model.runs:
-            if SWATCH.match(swatch.text) and swatch.fill() and np.isfinite(swatch.cx) and \
-                    0 <= label.left - swatch.right <= 2 * size and abs(swatch.cy - label.cy) <= 0.6 * size:
+            if (
+                SWATCH.match(swatch.text)
+                and swatch.fill()
+                and np.isfinite(swatch.cx)
+                and 0 <= label.left - swatch.right <= 2 * size
+                and abs(swatch.cy - label.cy) <= 0.6 * size
+            ):
                 entries.setdefault(swatch.fill(), []).append(label)
     return {colour: found[0] for colour, found in entries.items() if len({id(r) for r in found}) == 1}
 
@@ -209,8 +241,11 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
     for label in candidates:
         if roles[id(label)] is None or id(label) in in_legend:
             continue
-        found = [(d, i) for i, m in enumerate(matrices) if names[i] is None
-                 and (d := _distance(label, m, matrices, owns[i])) is not None]
+        found = [
+            (d, i)
+            for i, m in enumerate(matrices)
+            if names[i] is None and (d := _distance(label, m, matrices, owns[i])) is not None
+        ]
         if found:
             d, i = min(found)
             near[i].append((d, label))
@@ -240,7 +275,7 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
     for i, matrix in enumerate(matrices):
         if names[i] is None and "scores" in quantities and _product_at_crossing(matrix, named):
             names[i] = Naming("scores", "its place at the crossing of Q and Kᵀ")
-    for (m, n) in named:
+    for m, n in named:
         n.transposed = n.transposed or m.transposed
     return [n or Naming(None, "") for n in names]
 
@@ -300,17 +335,26 @@ class Checker:
         line, col = self.where(offset)
         self.findings.append(FigureFinding(line, col, quantity, (), written, why, "uncertain"))
 
-    def compare(self, cell: Cell, quantity: str, index: tuple, computed: float,
-                masked_here: bool = False, minus: str = "-", row=("", "")) -> None:
+    def compare(
+        self,
+        cell: Cell,
+        quantity: str,
+        index: tuple,
+        computed: float,
+        masked_here: bool = False,
+        minus: str = "-",
+        row=("", ""),
+    ) -> None:
         """Check one written number; a wrong one becomes a finding and an edit."""
         self.checked += 1
         if agrees(cell.written, computed, masked_here):
             return
         line, col = self.where(cell.start)
         new = styled(computed, cell.written, self.digits, minus)
-        self.findings.append(FigureFinding(line, col, quantity, index, cell.written,
-                                           fmt(computed, self.digits), "wrong", row))
-        field = self.svg[cell.field_start:cell.start + len(cell.written)]
+        self.findings.append(
+            FigureFinding(line, col, quantity, index, cell.written, fmt(computed, self.digits), "wrong", row)
+        )
+        field = self.svg[cell.field_start : cell.start + len(cell.written)]
         replacement = new.rjust(len(field))
         if field[:1] == " " and replacement[:1] != " ":
             replacement = " " + replacement
@@ -329,12 +373,16 @@ class Checker:
         if name is None and not any(v.shape == shape for v in self.quantities.values()):
             return  # numbers of another shape are not part of the derivation
         if name is None:
-            row_text = self.svg[first.start:first.start + 60].split("<")[0]
+            row_text = self.svg[first.start : first.start + 60].split("<")[0]
             self.uncertain(first.start, "?", row_text, "no caption or value match")
             return
         values = self.quantities.get(name)
-        if values is not None and name == "K" and values.T.shape == shape and (
-                transposed or is_transposed(caption) or values.shape != shape):
+        if (
+            values is not None
+            and name == "K"
+            and values.T.shape == shape
+            and (transposed or is_transposed(caption) or values.shape != shape)
+        ):
             values = values.T  # Kᵀ drawn: a column per key
         if values is None or values.shape != shape:
             got = "missing" if values is None else f"shape {values.shape}"
@@ -343,12 +391,18 @@ class Checker:
         minus = "−" if any("−" in c.written for row in matrix.rows for c in row) else "-"
         for i, row in enumerate(matrix.rows):
             drawn = "[" + " ".join(c.written for c in row) + "]"
-            computed = "[" + " ".join(c.written if is_mask(c.written) and np.isneginf(v)
-                                      else styled(v, c.written, self.digits, minus)
-                                      for c, v in zip(row, values[i])) + "]"
+            computed = (
+                "["
+                + " ".join(
+                    c.written if is_mask(c.written) and np.isneginf(v) else styled(v, c.written, self.digits, minus)
+                    for c, v in zip(row, values[i])
+                )
+                + "]"
+            )
             for j, cell in enumerate(row):
-                masked_here = name == "weights" and self.mask is not None and \
-                    self.mask.shape == shape and bool(self.mask[i, j])
+                masked_here = (
+                    name == "weights" and self.mask is not None and self.mask.shape == shape and bool(self.mask[i, j])
+                )
                 self.compare(cell, name, (i, j), values[i, j], masked_here, minus, (drawn, computed))
 
     def by_values(self, matrix: Matrix, shape: tuple) -> str | None:
@@ -367,9 +421,13 @@ class Checker:
         """A products line `(a)×(b) + …` and the sum line after it."""
         run = runs[index]
         q, k, scores = (self.quantities.get(n) for n in ("Q", "K", "scores"))
-        cells = [(Cell(m.group(1), run.start + m.start(1), run.start + m.start(1)),
-                  Cell(m.group(2), run.start + m.start(2), run.start + m.start(2)))
-                 for m in PRODUCT.finditer(run.raw)]
+        cells = [
+            (
+                Cell(m.group(1), run.start + m.start(1), run.start + m.start(1)),
+                Cell(m.group(2), run.start + m.start(2), run.start + m.start(2)),
+            )
+            for m in PRODUCT.finditer(run.raw)
+        ]
         if q is None or k is None or q.ndim != 2 or len(cells) != q.shape[1]:
             self.uncertain(run.start, "Q·K", run.text.strip(), "cannot tell which Q and K it uses")
             return
@@ -381,7 +439,7 @@ class Checker:
         for t, (a, b) in enumerate(cells):
             self.compare(a, "Q", (i, t), q[i, t])
             self.compare(b, "K", (j, t), k[j, t])
-        total_run = next((r for r in runs[index + 1:index + 3] if SUM_LINE.match(r.raw)), None)
+        total_run = next((r for r in runs[index + 1 : index + 3] if SUM_LINE.match(r.raw)), None)
         if total_run is None:
             return
         terms = [(m.group(1), m.start(1)) for m in SUM_TERM.finditer(total_run.raw)]
@@ -398,19 +456,23 @@ class Checker:
 
     def which_cell(self, runs, index, cells, q, k) -> tuple[int, int] | None:
         """The (i, j) a worked dot product is about: its caption, else its factors' values."""
+
         def fits(i, j):
-            return 0 <= i < len(q) and 0 <= j < len(k) and all(
-                agrees(a.written, q[i, t], False) and agrees(b.written, k[j, t], False)
-                for t, (a, b) in enumerate(cells))
+            return (
+                0 <= i < len(q)
+                and 0 <= j < len(k)
+                and all(
+                    agrees(a.written, q[i, t], False) and agrees(b.written, k[j, t], False)
+                    for t, (a, b) in enumerate(cells)
+                )
+            )
 
         named = referenced = None
-        for previous in reversed(runs[max(0, index - 3):index]):
+        for previous in reversed(runs[max(0, index - 3) : index]):
             ref = CELL_REF.search(previous.text)
-            quoted = [self.tokens.index(t) for t in QUOTED.findall(previous.text)
-                      if t in self.tokens]
+            quoted = [self.tokens.index(t) for t in QUOTED.findall(previous.text) if t in self.tokens]
             if ref:
-                referenced = tuple(int(v) for v in (ref.group(2, 3) if ref.group(2)
-                                                    else ref.group(5, 6)))
+                referenced = tuple(int(v) for v in (ref.group(2, 3) if ref.group(2) else ref.group(5, 6)))
             if len(quoted) == 2:
                 named = tuple(quoted)
             if ref or named:
@@ -429,8 +491,9 @@ class Checker:
         return found[0] if len(found) == 1 else None
 
 
-def check_handdrawn(svg: str | SvgText, quantities: dict, *, digits: int, tokens: list[str],
-                    skip: frozenset = frozenset()) -> HandDrawnReport:
+def check_handdrawn(
+    svg: str | SvgText, quantities: dict, *, digits: int, tokens: list[str], skip: frozenset = frozenset()
+) -> HandDrawnReport:
     """Find the drawing's numbers, report wrong and uncertain ones, and rewrite the wrong ones.
 
     Matrices named one of `skip` are left alone (a quantity the drawing's inputs do not settle)."""
@@ -446,5 +509,4 @@ def check_handdrawn(svg: str | SvgText, quantities: dict, *, digits: int, tokens
     for index, run in enumerate(runs):
         if PRODUCTS_LINE.match(run.raw):
             checker.worked(runs, index)
-    return HandDrawnReport(sorted(checker.findings, key=lambda f: (f.line, f.col)), checker.checked,
-                           checker.apply())
+    return HandDrawnReport(sorted(checker.findings, key=lambda f: (f.line, f.col)), checker.checked, checker.apply())

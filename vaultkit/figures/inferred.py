@@ -108,16 +108,18 @@ def _scale(model: SvgText, matrices: list[Matrix], captions: list[str], doubts: 
             said.setdefault(value, offset)
     if len(said) > 1:
         scales = ", ".join(f"{v:g}" for v in said)
-        doubts.append(Doubt(min(said.values()), f"the captions give different scales ({scales})",
-                            'data-vk-scale="…" on the <svg>'))
+        doubts.append(
+            Doubt(
+                min(said.values()), f"the captions give different scales ({scales})", 'data-vk-scale="…" on the <svg>'
+            )
+        )
     return next(iter(said)) if len(said) == 1 else None
 
 
 def _upper_is(matrix: Matrix | None, test) -> bool:
     if matrix is None or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
         return False
-    return all(test(matrix.rows[i][j].written) for i in range(len(matrix.rows))
-               for j in range(i + 1, len(matrix.rows)))
+    return all(test(matrix.rows[i][j].written) for i in range(len(matrix.rows)) for j in range(i + 1, len(matrix.rows)))
 
 
 def _zero(written: str) -> bool:
@@ -133,19 +135,29 @@ def _mask(model: SvgText, matrices: list[Matrix], named: dict, doubts: list[Doub
     causal = [(o, t) for o, t in mentions if CAUSAL.search(t)]
     if any(NEGATED.search(t) for _, t in causal):
         offset = next(o for o, t in causal if NEGATED.search(t))
-        doubts.append(Doubt(offset, "a caption speaks of a causal mask in a way that may deny it",
-                            'data-vk-mask="causal" or "none" on the <svg>'))
+        doubts.append(
+            Doubt(
+                offset,
+                "a caption speaks of a causal mask in a way that may deny it",
+                'data-vk-mask="causal" or "none" on the <svg>',
+            )
+        )
         return "", ""
     if causal:
         return "causal", f"the causal mask “{causal[0][1].strip()}” names"
     masked = named.get("masked")
-    if _upper_is(masked, is_mask) and not any(is_mask(c.written) for i, row in enumerate(masked.rows)
-                                              for c in row[:i + 1]):
+    if _upper_is(masked, is_mask) and not any(
+        is_mask(c.written) for i, row in enumerate(masked.rows) for c in row[: i + 1]
+    ):
         return "causal", "the causal mask its masked matrix shows"
     if mentions or masked is not None:
-        doubts.append(Doubt(mentions[0][0] if mentions else masked.rows[0][0].start,
-                            "the drawing speaks of a mask but not of which cells it hides",
-                            'data-vk-mask="causal" or "none" on the <svg>'))
+        doubts.append(
+            Doubt(
+                mentions[0][0] if mentions else masked.rows[0][0].start,
+                "the drawing speaks of a mask but not of which cells it hides",
+                'data-vk-mask="causal" or "none" on the <svg>',
+            )
+        )
         return "", ""
     if _upper_is(named.get("weights"), _zero):
         return "causal", "the causal mask its zero weights show"
@@ -206,12 +218,20 @@ def _what(name: str, found: list, label: TextRun | None) -> str:
 
 
 def _pin_doubts(layout: Layout) -> list[Doubt]:
-    return [Doubt(0, f'the numbers pinned data-vk="{pin}" do not form a block ({", ".join(map(str, lengths))} numbers a line)',
-                  f'data-vk="{pin}" on a block of whole rows') for pin, lengths in layout.unequal if pin]
+    return [
+        Doubt(
+            0,
+            f'the numbers pinned data-vk="{pin}" do not form a block ({", ".join(map(str, lengths))} numbers a line)',
+            f'data-vk="{pin}" on a block of whole rows',
+        )
+        for pin, lengths in layout.unequal
+        if pin
+    ]
 
 
-def _unreadable(model: SvgText, layout: Layout, candidates: list[TextRun], namings: list[Naming],
-                by_name: dict) -> list[Doubt]:
+def _unreadable(
+    model: SvgText, layout: Layout, candidates: list[TextRun], namings: list[Naming], by_name: dict
+) -> list[Doubt]:
     """Never silent: Q-like and K-like labels near numbers that were not read as Q and K."""
     unnamed = [m for m, n in zip(layout.matrices, namings) if not n.name]
     labels = {"Q": [], "K": []}
@@ -232,16 +252,19 @@ def _unreadable(model: SvgText, layout: Layout, candidates: list[TextRun], namin
     label, (numbers, blocks) = labels[name][0]
     if blocks:
         m = blocks[0]
-        why = (f"the {m.shape[0]}×{m.shape[1]} block near “{label.text.strip()}” could not be told to be {name} "
-               f"(another label stands nearer to it)")
+        why = (
+            f"the {m.shape[0]}×{m.shape[1]} block near “{label.text.strip()}” could not be told to be {name} "
+            f"(another label stands nearer to it)"
+        )
     else:
         why = f"the numbers near “{label.text.strip()}” do not form a block: {_lines(numbers)}"
     found = " and ".join(_what(n, by_name.get(n, []), first[n]) for n in ("Q", "K"))
     return [Doubt(label.start, f"found {found}, but {why}", f'data-vk="{name}" on the {name} block')]
 
 
-def _unread_derived(layout: Layout, candidates: list[TextRun], namings: list[Naming], by_name: dict,
-                    shape: tuple[int, int]) -> list[Doubt]:
+def _unread_derived(
+    layout: Layout, candidates: list[TextRun], namings: list[Naming], by_name: dict, shape: tuple[int, int]
+) -> list[Doubt]:
     """A derived label (`Scores`, `权重`) near numbers that were read as no matrix of its shape."""
     used = {n.said for n in namings if n.name}
     unnamed = [m for m, n in zip(layout.matrices, namings) if not n.name]
@@ -264,9 +287,14 @@ def _unread_derived(layout: Layout, candidates: list[TextRun], namings: list[Nam
             continue
         q, k = by_name["Q"][0], by_name["K"][0]
         found = f"{_what('Q', [q], None)} and {_what('K', [k], None)}"
-        doubts.append(Doubt(run.start, f"found {found}, but the numbers under “{run.text.strip()}” do not form "
-                                       f"a {shape[0]}×{shape[1]} block: {how}",
-                            f'data-vk="{role}" on a {shape[0]}×{shape[1]} block'))
+        doubts.append(
+            Doubt(
+                run.start,
+                f"found {found}, but the numbers under “{run.text.strip()}” do not form "
+                f"a {shape[0]}×{shape[1]} block: {how}",
+                f'data-vk="{role}" on a {shape[0]}×{shape[1]} block',
+            )
+        )
         break  # one warning says enough
     return doubts
 
@@ -281,11 +309,16 @@ def _misshapen(layout: Layout, by_name: dict, shape: tuple[int, int]) -> list[Do
             near = [r for r in layout.loose if matrix.holds(r.cx, r.cy, 2 * matrix.size)]
             more = f" and {len(near)} more number{'s' if len(near) > 1 else ''} beside it" if near else ""
             q, k = by_name["Q"][0], by_name["K"][0]
-            return [Doubt(matrix.rows[0][0].start,
-                          f"found {_what('Q', [q], None)} and {_what('K', [k], None)}, but the numbers under "
-                          f"“{naming.said.strip()}” do not form a {shape[0]}×{shape[1]} block: they form a "
-                          f"{matrix.shape[0]}×{matrix.shape[1]} block{more}",
-                          f'data-vk="{name}" on a {shape[0]}×{shape[1]} block', name)]
+            return [
+                Doubt(
+                    matrix.rows[0][0].start,
+                    f"found {_what('Q', [q], None)} and {_what('K', [k], None)}, but the numbers under "
+                    f"“{naming.said.strip()}” do not form a {shape[0]}×{shape[1]} block: they form a "
+                    f"{matrix.shape[0]}×{matrix.shape[1]} block{more}",
+                    f'data-vk="{name}" on a {shape[0]}×{shape[1]} block',
+                    name,
+                )
+            ]
     return []
 
 
@@ -296,7 +329,11 @@ def why_not(model: SvgText) -> str:
     layout = find_layout(model)
     if not layout.matrices:
         loose = len(layout.loose)
-        return "no matrix of numbers drawn" if not loose else f"{loose} lone number{'s' if loose > 1 else ''}, no matrix of them"
+        return (
+            "no matrix of numbers drawn"
+            if not loose
+            else f"{loose} lone number{'s' if loose > 1 else ''}, no matrix of them"
+        )
     candidates = caption_runs(model, layout.matrices)
     namings = name_matrices(model, layout.matrices, candidates, NAMES)
     shown = [f"{n.name or '?'} {m.shape[0]}×{m.shape[1]}" for m, n in zip(layout.matrices, namings)]
@@ -316,15 +353,21 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
         if naming.name:
             by_name.setdefault(naming.name, []).append((matrix, naming))
     if "Q" not in by_name or "K" not in by_name:
-        doubts = _unreadable(model, layout, candidates, namings, by_name) or \
-            (_pin_doubts(layout) if by_name.keys() & set(INPUTS) else [])
+        doubts = _unreadable(model, layout, candidates, namings, by_name) or (
+            _pin_doubts(layout) if by_name.keys() & set(INPUTS) else []
+        )
         return Derivation({}, doubts=doubts[:1]) if doubts else None
     doubts = _pin_doubts(layout)
     for name in INPUTS:
         if len(by_name.get(name, ())) > 1:
             second = by_name[name][1][0]
-            doubts.append(Doubt(second.rows[0][0].start, f"more than one matrix is captioned {name}",
-                                f'data-vk="{name}" on the one that is the input'))
+            doubts.append(
+                Doubt(
+                    second.rows[0][0].start,
+                    f"more than one matrix is captioned {name}",
+                    f'data-vk="{name}" on the one that is the input',
+                )
+            )
     q_matrix, _ = by_name["Q"][0]
     k_matrix, k_naming = by_name["K"][0]
     q, k = _values(q_matrix), _values(k_matrix)
@@ -334,9 +377,13 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
     if k_naming.transposed or (len(q[0]) != len(k[0]) and len(q[0]) == len(k)):
         k = [list(col) for col in zip(*k)]  # Kᵀ: by its label, its place, or its only fitting shape
     if len(q[0]) != len(k[0]):
-        doubts.append(Doubt(k_matrix.rows[0][0].start,
-                            f"Q is {len(q)}×{len(q[0])} but K is {len(k)}×{len(k[0])}: they cannot be multiplied",
-                            'data-vk="Q" / data-vk="K"'))
+        doubts.append(
+            Doubt(
+                k_matrix.rows[0][0].start,
+                f"Q is {len(q)}×{len(q[0])} but K is {len(k)}×{len(k[0])}: they cannot be multiplied",
+                'data-vk="Q" / data-vk="K"',
+            )
+        )
         return Derivation({}, doubts=doubts)
     if doubts:
         return Derivation({}, doubts=doubts)
@@ -344,8 +391,11 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
     doubts += misshapen or _unread_derived(layout, candidates, namings, by_name, (len(q), len(k)))
     named = {name: found[0][0] for name, found in by_name.items()}
     spec: dict = {"kind": "attention"}
-    tokens = _tokens(q_matrix) or _tokens(k_matrix) or next(
-        (t for m in named.values() if (t := _tokens(m)) and len(t) == len(q)), None)
+    tokens = (
+        _tokens(q_matrix)
+        or _tokens(k_matrix)
+        or next((t for m in named.values() if (t := _tokens(m)) and len(t) == len(q)), None)
+    )
     if tokens and len(tokens) == len(q):
         spec["tokens"] = tokens
     spec.update(Q=q, K=k)
@@ -355,8 +405,9 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
     skip = set()
     mask, mask_reason = _mask(model, matrices, named, doubts)
     if mask == "causal" and len(q) != len(k):
-        doubts.append(Doubt(0, f"a causal mask needs as many queries as keys (Q {len(q)}, K {len(k)})",
-                            'data-vk-mask="none"'))
+        doubts.append(
+            Doubt(0, f"a causal mask needs as many queries as keys (Q {len(q)}, K {len(k)})", 'data-vk-mask="none"')
+        )
         mask = ""
     if mask:
         spec["mask"] = mask
@@ -368,8 +419,14 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
         spec["scale"] = scale
     elif any("scale" in d.pin for d in doubts):
         skip |= AFTER_SCALE
-    decimals = [parse_written(c.written)[1] for name, m in named.items() if name not in INPUTS
-                for row in m.rows for c in row if not is_mask(c.written)]
+    decimals = [
+        parse_written(c.written)[1]
+        for name, m in named.items()
+        if name not in INPUTS
+        for row in m.rows
+        for c in row
+        if not is_mask(c.written)
+    ]
     spec["digits"] = min(max(set(decimals), key=lambda d: (decimals.count(d), -d), default=2), 6)  # the usual
     spec["figure"] = rel
     skip |= {d.quantity for d in doubts if d.quantity}

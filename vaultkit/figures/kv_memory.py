@@ -36,8 +36,7 @@ def render(spec: dict, rows: list[dict]) -> str:
         length = max(2.0, BAR_MAX * size / largest) if largest > 0 else 2.0
         body += [
             s.text(BAR_LEFT - 10, y + 12, str(row.get("name", "")), "tb", "end"),
-            s.text(BAR_LEFT - 10, y + 24, f"{row.get('variant', '')} · {row.get('dtype', '')}",
-                   "tc", "end"),
+            s.text(BAR_LEFT - 10, y + 24, f"{row.get('variant', '')} · {row.get('dtype', '')}", "tc", "end"),
             s.rect(BAR_LEFT, y + 2, length, 24, fill, stroke, rx=4),
             s.text(BAR_LEFT + length + 8, y + 13, f"{int(size):,} B/token", "tv", "start"),
             s.text(BAR_LEFT + length + 8, y + 25, f"= {binary_size(size)}", "tc", "start"),
@@ -45,7 +44,10 @@ def render(spec: dict, rows: list[dict]) -> str:
         if size < largest and length > 40:
             body.append(s.text(BAR_LEFT + length - 4, y + 18, f"{size / largest:.0%}", "tc", "end"))
         y += 34
-    body.append(s.text(340, y + 14, f"vaultkit 生成 · {spec.get('id', '')} · "
-                                    "条长 ∝ 每 token 字节数；百分比相对最大的一行", "tc"))
+    body.append(
+        s.text(
+            340, y + 14, f"vaultkit 生成 · {spec.get('id', '')} · 条长 ∝ 每 token 字节数；百分比相对最大的一行", "tc"
+        )
+    )
     desc = "各模型/变体每个 token 的 KV Cache 字节数（K 和 V，所有层）"
     return s.document(spec, "kv-memory", y + 28, title, desc, body)

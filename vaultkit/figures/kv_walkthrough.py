@@ -80,10 +80,18 @@ def render(spec: dict, result) -> str:
         y += STEP_H
 
     proj = result.projections
-    summary = f"K/V 只为新 token 计算：有缓存共 {proj['with_cache']} 次，不用缓存每步重算前缀共 {proj['without_cache']} 次"
+    summary = (
+        f"K/V 只为新 token 计算：有缓存共 {proj['with_cache']} 次，不用缓存每步重算前缀共 {proj['without_cache']} 次"
+    )
     body.append(s.rect(110, y + 2, 460, 30, s.INK, rx=10))
     body.append(s.text(340, y + 21, summary, "tw"))
-    body.append(s.text(340, y + 50, f"vaultkit 生成 · {spec.get('id', '')} · 下排色块 = 笔记写的注意力权重（示意，不是算出来的）",
-                       "tc"))
+    body.append(
+        s.text(
+            340,
+            y + 50,
+            f"vaultkit 生成 · {spec.get('id', '')} · 下排色块 = 笔记写的注意力权重（示意，不是算出来的）",
+            "tc",
+        )
+    )
     desc = "每步只为新 token 计算 K/V，其余从缓存复用；权重照笔记所写，标“示意”的是假设的数值"
     return s.document(spec, "kv-cache", y + 64, title, desc, body)

@@ -35,8 +35,10 @@ CELL = re.compile(rf"(?P<mask>{MASK})|(?P<num>{NUMBER})")
 BRACKETED = re.compile(r"\[([^\[\]]*)\]")
 ROW_BODY = re.compile(rf"\s*(?:(?:{MASK}|{NUMBER})\s*,?\s*)+")
 LABEL = r"[^\d\s\[\](){}=+×*/·÷→←:：-][^\d\[\](){}=+×*/·÷→←]{0,11}?"  # a short word: a token, a name
-BARE_ROW = re.compile(rf"^\s*(?P<label>{LABEL}\s+)?"
-                      rf"(?P<body>(?:{NUMBER})(?:\s*,\s*|\s+)(?:(?:{NUMBER}|{MASK})(?:\s*,\s*|\s+))*(?:{NUMBER}|{MASK}))\s*$")
+BARE_ROW = re.compile(
+    rf"^\s*(?P<label>{LABEL}\s+)?"
+    rf"(?P<body>(?:{NUMBER})(?:\s*,\s*|\s+)(?:(?:{NUMBER}|{MASK})(?:\s*,\s*|\s+))*(?:{NUMBER}|{MASK}))\s*$"
+)
 SINGLE = re.compile(rf"\s*(?:{MASK}|{NUMBER})\s*")
 ROW_STEP = 3.0  # the second row of a matrix is at most this many font sizes below the first
 STEP_GROWTH = 1.6  # a row this much further down than the closest step so far starts another block
@@ -121,7 +123,9 @@ class Layout:
 
     matrices: list[Matrix]
     loose: list[TextRun]  # single numbers (and rows of numbers) not placed in a matrix
-    unequal: list[tuple[str | None, list[int]]] = field(default_factory=list)  # (pin, row lengths) of blocks that are not rectangles
+    unequal: list[tuple[str | None, list[int]]] = field(
+        default_factory=list
+    )  # (pin, row lengths) of blocks that are not rectangles
 
 
 def _placed(run: TextRun) -> bool:
@@ -132,7 +136,7 @@ def _cells(text: str, begin: int) -> list[Cell]:
     """The cells of a row body starting at file offset `begin`, with their padding."""
     cells, last = [], 0
     for cell in CELL.finditer(text):
-        gap = text[last:cell.start()]
+        gap = text[last : cell.start()]
         pad = len(gap) - len(gap.rstrip(" "))
         cells.append(Cell(cell.group(), begin + cell.start(), begin + cell.start() - pad))
         last = cell.end()
@@ -161,8 +165,12 @@ def _row_groups(raw: str) -> list[tuple[int, str]]:
         body = match.group(1)
         before = raw[match.start() - 1] if match.start() else ""
         index = bool(re.match(r"\w", before)) or (before == "]" and index)
-        if index or not body.strip() or not re.search(r"\d", body) or \
-                not all(ROW_BODY.fullmatch(part) for part in body.split(";")):
+        if (
+            index
+            or not body.strip()
+            or not re.search(r"\d", body)
+            or not all(ROW_BODY.fullmatch(part) for part in body.split(";"))
+        ):
             continue
         found.append((match.start(1), body))
     return found
@@ -174,7 +182,7 @@ def parse_row(run: TextRun) -> tuple[list[Cell], str] | None:
     groups = _row_groups(raw)
     if groups and ";" not in groups[0][1]:
         offset, body = groups[0]
-        label = (raw[:offset - 1] + " " + raw[offset + len(body) + 1:]).strip()
+        label = (raw[: offset - 1] + " " + raw[offset + len(body) + 1 :]).strip()
         return _cells(body, run.start + offset), label
     bare = BARE_ROW.match(raw)
     if bare and "[" not in raw:
@@ -204,6 +212,7 @@ def parse_rows(run: TextRun) -> tuple[list[list[Cell]], str] | None:
 
 # --- what holds a block: frames and groups that hold it and no other --------------------------
 
+
 def _holders(model: SvgText, items: list[tuple[TextRun, float, float]], least: int):
     """For each item (run, x, y): its frame (the smallest rect around it that holds a block:
     `least` items on two lines or more) and its group (the innermost `<g>` that holds one)."""
@@ -221,8 +230,7 @@ def _holders(model: SvgText, items: list[tuple[TextRun, float, float]], least: i
     for i, (run, _, _) in enumerate(items):
         for g in run.groups():
             members.setdefault(g, []).append(i)
-    blocks = {g for g, idx in members.items()
-              if len(idx) >= least and len({lines[i] for i in idx}) >= 2}
+    blocks = {g for g, idx in members.items() if len(idx) >= least and len({lines[i] for i in idx}) >= 2}
     group_of = []
     for run, _, _ in items:
         inner = [g for g in run.groups() if g in blocks]
@@ -248,7 +256,7 @@ def _line_ids(xs: list[float], ys: list[float], sizes: list[float], bases: list[
     order = sorted(range(n), key=lambda i: xs[i])
     for at, a in enumerate(order):
         best, best_dx = None, math.inf
-        for b in order[at + 1:]:
+        for b in order[at + 1 :]:
             dx = xs[b] - xs[a]
             if dx >= best_dx:
                 break
@@ -262,6 +270,7 @@ def _line_ids(xs: list[float], ys: list[float], sizes: list[float], bases: list[
 
 
 # --- what stands between two cells or two rows -------------------------------------------------
+
 
 class _Between:
     """Texts and strokes that are not numbers of a block: a label, `=`, a bracket, a line."""
@@ -278,8 +287,12 @@ class _Between:
             if low - 0.1 * size < r.cx < high + 0.1 * size and abs(r.cy - y) < 0.5 * r.size + 0.3 * size:
                 return True
         for s in self.strokes:
-            if s.w < 0.8 * size and s.h >= 0.8 * size and low < s.x + s.w / 2 < high \
-                    and s.y - 0.3 * size <= y <= s.y + s.h + 0.3 * size:
+            if (
+                s.w < 0.8 * size
+                and s.h >= 0.8 * size
+                and low < s.x + s.w / 2 < high
+                and s.y - 0.3 * size <= y <= s.y + s.h + 0.3 * size
+            ):
                 return True
         return False
 
@@ -293,13 +306,19 @@ class _Between:
             if top < r.cy < bottom and r.right > left and r.left < right:
                 return True
         for s in self.strokes:
-            if s.h < 0.5 * size and s.w >= 0.3 * (right - left) and top < s.y + s.h / 2 < bottom \
-                    and s.x < right and s.x + s.w > left:
+            if (
+                s.h < 0.5 * size
+                and s.w >= 0.3 * (right - left)
+                and top < s.y + s.h / 2 < bottom
+                and s.x < right
+                and s.x + s.w > left
+            ):
                 return True
         return False
 
 
 # --- stacking lines into blocks ----------------------------------------------------------------
+
 
 @dataclass
 class _Line:
@@ -321,8 +340,12 @@ def _aligned(a: list[Cell], b: list[Cell], size: float) -> bool:
     steps = [q.x - p.x for p, q in zip(a, a[1:])] + [q.x - p.x for p, q in zip(b, b[1:])]
     spacing = min(steps) if steps else math.inf
     tol = min(max(COLUMN_TOLERANCE * size, 0.25 * spacing), 0.45 * spacing) if steps else COLUMN_TOLERANCE * size
-    return all(abs(p.x - q.x) <= tol or abs((p.x - p.half) - (q.x - q.half)) <= tol
-               or abs((p.x + p.half) - (q.x + q.half)) <= tol for p, q in zip(a, b))
+    return all(
+        abs(p.x - q.x) <= tol
+        or abs((p.x - p.half) - (q.x - q.half)) <= tol
+        or abs((p.x + p.half) - (q.x + q.half)) <= tol
+        for p, q in zip(a, b)
+    )
 
 
 def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -> list[list[_Line]]:
@@ -333,8 +356,10 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
     def blocked(upper: _Line, lower: _Line) -> bool:
         left = min(c.x - c.half for c in upper.cells + lower.cells)
         right = max(c.x + c.half for c in upper.cells + lower.cells)
-        return any(o is not upper and o is not lower and upper.y < o.y < lower.y
-                   and any(left < c.x < right for c in o.cells) for o in obstacles)
+        return any(
+            o is not upper and o is not lower and upper.y < o.y < lower.y and any(left < c.x < right for c in o.cells)
+            for o in obstacles
+        )
 
     for line in sorted(lines, key=lambda ln: (ln.y, ln.cells[0].x)):
         best, best_step = None, math.inf
@@ -342,13 +367,17 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
             last = rows[-1]
             if last.key != line.key or len(last.cells) != len(line.cells):
                 continue
-            same_x = len(last.runs) == len(line.runs) == 1 and \
-                abs(last.runs[0].x - line.runs[0].x) <= COLUMN_TOLERANCE * line.size  # rows at one x
+            same_x = (
+                len(last.runs) == len(line.runs) == 1
+                and abs(last.runs[0].x - line.runs[0].x) <= COLUMN_TOLERANCE * line.size
+            )  # rows at one x
             if not same_x and not _aligned(last.cells, line.cells, line.size):
                 continue
             step = line.y - last.y
             steps = [b.y - a.y for a, b in zip(rows, rows[1:])]
-            limit = STEP_GROWTH * min(steps) + ROW_TOLERANCE * line.size if steps else ROW_STEP * max(line.size, last.size)
+            limit = (
+                STEP_GROWTH * min(steps) + ROW_TOLERANCE * line.size if steps else ROW_STEP * max(line.size, last.size)
+            )
             if not (ROW_TOLERANCE * line.size < step <= limit + 1e-9) or step >= best_step:
                 continue
             if between.down(last.cells, line.cells, line.size) or blocked(last, line):
@@ -363,6 +392,7 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
 
 # --- the readers -------------------------------------------------------------------------------
 
+
 def numeric_rows(model: SvgText, claimed: set[int], between: _Between | None = None) -> list[Matrix]:
     """Rows of numbers, stacked into matrices where they follow each other down the page."""
     matrices: list[Matrix] = []
@@ -375,8 +405,9 @@ def numeric_rows(model: SvgText, claimed: set[int], between: _Between | None = N
             rows, label = whole
             for row in rows:
                 _place(row, run)
-            matrices.append(Matrix(rows, [run] * len(rows), run.pin(), (None, None),
-                                   [label] + [""] * (len(rows) - 1), inline=True))
+            matrices.append(
+                Matrix(rows, [run] * len(rows), run.pin(), (None, None), [label] + [""] * (len(rows) - 1), inline=True)
+            )
             claimed.add(id(run))
             continue
         parsed = parse_row(run)
@@ -396,8 +427,16 @@ def numeric_rows(model: SvgText, claimed: set[int], between: _Between | None = N
     by_id = {id(f): f for f in frame_of if f is not None}
     for block in _stack(lines, between):
         key = block[0].key
-        matrices.append(Matrix([ln.cells for ln in block], [ln.runs[0] for ln in block], key[0],
-                               (key[2], key[1]), [ln.label for ln in block], by_id.get(key[1])))
+        matrices.append(
+            Matrix(
+                [ln.cells for ln in block],
+                [ln.runs[0] for ln in block],
+                key[0],
+                (key[2], key[1]),
+                [ln.label for ln in block],
+                by_id.get(key[1]),
+            )
+        )
     return matrices
 
 
@@ -405,13 +444,14 @@ def _split_line(cells: list[Cell], keys: list[tuple], size: float, between: _Bet
     """A line of cells sorted by x, split where the key changes or something stands between two
     cells, then at its widest gap while that gap is much wider than the rest (each part judged
     by its own spacing: a tight Q beside a wider Scores)."""
+
     def split(seq: list[int]) -> list[list[int]]:
         if len(seq) < 2:
             return [seq]
         pairs = list(zip(seq, seq[1:]))
         for k, (a, b) in enumerate(pairs):
             if keys[a] != keys[b] or between.across(cells[a], cells[b], size):
-                return split(seq[:k + 1]) + split(seq[k + 1:])
+                return split(seq[: k + 1]) + split(seq[k + 1 :])
         gaps = [at[b] - at[a] for a, b in pairs]
         spaces = [(cells[b].x - cells[b].half) - (cells[a].x + cells[a].half) for a, b in pairs]
         k = max(range(len(gaps)), key=lambda n: gaps[n])
@@ -420,10 +460,17 @@ def _split_line(cells: list[Cell], keys: list[tuple], size: float, between: _Bet
         if not rest:
             return [seq]
         narrow, usual = min(rest), statistics.median_low(others)
-        wide = (gaps[k] > COLUMN_GAP * narrow and gaps[k] > 1.25 * statistics.median_low(rest) and gaps[k] - narrow > 0.8 * size) or \
-            (spaces[k] > 2.5 * max(usual, 0.2 * size) and spaces[k] > 1.5 * max(others) and spaces[k] > size
-             and gaps[k] > 1.2 * statistics.median_low(rest))
-        return split(seq[:k + 1]) + split(seq[k + 1:]) if wide else [seq]
+        wide = (
+            gaps[k] > COLUMN_GAP * narrow
+            and gaps[k] > 1.25 * statistics.median_low(rest)
+            and gaps[k] - narrow > 0.8 * size
+        ) or (
+            spaces[k] > 2.5 * max(usual, 0.2 * size)
+            and spaces[k] > 1.5 * max(others)
+            and spaces[k] > size
+            and gaps[k] > 1.2 * statistics.median_low(rest)
+        )
+        return split(seq[: k + 1]) + split(seq[k + 1 :]) if wide else [seq]
 
     anchors = {c.run.anchor() if c.run is not None else "?" for c in cells}
     # people space columns by the point they place each number at: its anchor, when all share one
@@ -441,8 +488,7 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
         if not _placed(run):
             continue  # a table cell needs a place
         lead = len(run.raw) - len(run.raw.lstrip())
-        nodes.append(Cell(run.raw.strip(), run.start + lead, run.start + lead, run.cx, run.cy,
-                          run.width / 2, run))
+        nodes.append(Cell(run.raw.strip(), run.start + lead, run.start + lead, run.cx, run.cy, run.width / 2, run))
     if not nodes:
         return []
     frame_of, group_of = _holders(model, [(c.run, c.x, c.y) for c in nodes], 3)
@@ -455,8 +501,12 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
     for i, cell in enumerate(nodes):
         pins.setdefault(keys[i][0], []).append(i)
     for pin, members in pins.items():
-        ids = _line_ids([nodes[i].x for i in members], [nodes[i].y for i in members],
-                        [nodes[i].run.size for i in members], [nodes[i].run.y for i in members])
+        ids = _line_ids(
+            [nodes[i].x for i in members],
+            [nodes[i].y for i in members],
+            [nodes[i].run.size for i in members],
+            [nodes[i].run.y for i in members],
+        )
         by_line: dict[int, list[int]] = {}
         for i, line in zip(members, ids):
             by_line.setdefault(line, []).append(i)
@@ -470,7 +520,11 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
             lines += [_Line(seg, [c.run for c in seg], size, key) for seg, key in segments]
         if pin is not None:
             lines.sort(key=lambda ln: ln.y)
-            if len(lines) >= 2 and all(len(ln.cells) == len(lines[0].cells) for ln in lines) and len(lines[0].cells) >= 2:
+            if (
+                len(lines) >= 2
+                and all(len(ln.cells) == len(lines[0].cells) for ln in lines)
+                and len(lines[0].cells) >= 2
+            ):
                 blocks = [lines]
             else:
                 if unequal is not None and lines:
@@ -481,8 +535,16 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
         for block in blocks:
             if len(block) >= 2 and len(block[0].cells) >= 2:  # lone numbers are not a matrix
                 key = block[0].key
-                matrices.append(Matrix([ln.cells for ln in block], [ln.cells[0].run for ln in block], pin,
-                                       (key[2], key[1]), [""] * len(block), frames.get(key[1])))
+                matrices.append(
+                    Matrix(
+                        [ln.cells for ln in block],
+                        [ln.cells[0].run for ln in block],
+                        pin,
+                        (key[2], key[1]),
+                        [""] * len(block),
+                        frames.get(key[1]),
+                    )
+                )
                 claimed.update(id(c.run) for ln in block for c in ln.cells)
     return matrices
 
@@ -493,9 +555,16 @@ def _row_labels(model: SvgText, matrix: Matrix, claimed: set[int]) -> list[str]:
     size = matrix.size
     for row in matrix.rows:
         first = min(row, key=lambda c: c.x)
-        left = [r for r in model.runs if id(r) not in claimed and r.text.strip() and _placed(r)
-                and abs(r.cy - first.y) < ROW_TOLERANCE * size and r.right <= first.x - first.half + 0.2 * size
-                and first.x - first.half - r.right < 3 * size]
+        left = [
+            r
+            for r in model.runs
+            if id(r) not in claimed
+            and r.text.strip()
+            and _placed(r)
+            and abs(r.cy - first.y) < ROW_TOLERANCE * size
+            and r.right <= first.x - first.half + 0.2 * size
+            and first.x - first.half - r.right < 3 * size
+        ]
         labels.append(max(left, key=lambda r: r.right).text.strip() if left else "")
     return labels
 
@@ -518,8 +587,11 @@ def _find_layout(model: SvgText) -> Layout:
         if all(labels):
             matrix.labels = labels
     found += grid
-    loose = [r for r in model.runs if id(r) not in claimed and _placed(r)
-             and SINGLE.fullmatch(r.raw) and re.search(r"\d", r.raw)]
+    loose = [
+        r
+        for r in model.runs
+        if id(r) not in claimed and _placed(r) and SINGLE.fullmatch(r.raw) and re.search(r"\d", r.raw)
+    ]
     return Layout(found, loose, unequal)
 
 

@@ -25,10 +25,19 @@ def variant(heads: int, kv_heads: int) -> str:
 def mapping_panel(x: float, y: float, w: float, heads: int, kv_heads: int, chosen: bool) -> list[str]:
     """Query heads on top, KV heads below, each query head joined to KV head h // group."""
     group = heads // kv_heads
-    out = [s.rect(x, y, w, 132, s.PURPLE_LIGHT if chosen else "#ffffff",
-                  s.PURPLE if chosen else s.SAND_EDGE, rx=8, stroke_width=1 if chosen else 0.5),
-           s.text(x + w / 2, y + 17, f"{variant(heads, kv_heads)} · {heads} 个 Q 头 / "
-                                     f"{kv_heads} 个 KV 头", "tb")]
+    out = [
+        s.rect(
+            x,
+            y,
+            w,
+            132,
+            s.PURPLE_LIGHT if chosen else "#ffffff",
+            s.PURPLE if chosen else s.SAND_EDGE,
+            rx=8,
+            stroke_width=1 if chosen else 0.5,
+        ),
+        s.text(x + w / 2, y + 17, f"{variant(heads, kv_heads)} · {heads} 个 Q 头 / {kv_heads} 个 KV 头", "tb"),
+    ]
     slot = (w - 20) / heads
     box = min(26.0, slot - 2)
     left = x + 10 + (slot - box) / 2
@@ -68,8 +77,7 @@ def render(spec: dict, result) -> str:
         body += mapping_panel(20 + n * (width + 10), 40, width, heads, count, count == kv_heads)
 
     y = 196.0
-    body.append(s.text(340, y, f"本例每个头的注意力权重（q 头 h 用 kv 头 h // {heads // kv_heads}）",
-                       "th"))
+    body.append(s.text(340, y, f"本例每个头的注意力权重（q 头 h 用 kv 头 h // {heads // kv_heads}）", "th"))
     y += 12
     shown = result.heads[:MAX_HEAD_PANELS]
     n_tokens = np.asarray(shown[0].weights).shape[0]
@@ -78,17 +86,24 @@ def render(spec: dict, result) -> str:
     panel_w = (640 - 10 * (per_row - 1)) / per_row
     for row in range(0, len(shown), per_row):
         heights = []
-        for col, head in enumerate(shown[row:row + per_row]):
+        for col, head in enumerate(shown[row : row + per_row]):
             h = row + col
             x = 20 + col * (panel_w + 10)
             weights = np.asarray(head.weights, dtype=float)
             masked = np.isneginf(np.asarray(head.masked, dtype=float))
-            grid, grid_h = s.matrix(x + 8, y + 32, panel_w - 16, weights, digits, rows=names,
-                                    cols=names, signed=False,
-                                    masked=masked if masked.any() else None)
+            grid, grid_h = s.matrix(
+                x + 8,
+                y + 32,
+                panel_w - 16,
+                weights,
+                digits,
+                rows=names,
+                cols=names,
+                signed=False,
+                masked=masked if masked.any() else None,
+            )
             height = grid_h + 42
-            body += s.card(x, y, panel_w, height, f"q 头 {h} → kv 头 {kv_map[h]}",
-                           s.GREEN_LIGHT, s.GREEN) + grid
+            body += s.card(x, y, panel_w, height, f"q 头 {h} → kv 头 {kv_map[h]}", s.GREEN_LIGHT, s.GREEN) + grid
             heights.append(height)
         y += max(heights) + 10
     if heads > len(shown):

@@ -85,7 +85,10 @@ def input_hash(kind: str, spec: dict) -> str:
 
     data = json.dumps(
         {"kind": kind, "spec": spec, "format": FORMAT_VERSION},
-        sort_keys=True, ensure_ascii=False, default=plain, separators=(",", ":"),
+        sort_keys=True,
+        ensure_ascii=False,
+        default=plain,
+        separators=(",", ":"),
     )
     return hashlib.sha256(data.encode()).hexdigest()[:16]
 
@@ -96,19 +99,33 @@ def text(x: float, y: float, content: str, cls: str, anchor: str = "middle", **a
     return f'<text class="{cls}" x="{num(x)}" y="{num(y)}"{anchor_attr}{extra}>{escape(content)}</text>'
 
 
-def rect(x: float, y: float, w: float, h: float, fill: str, stroke: str | None = None,
-         rx: float = 6, stroke_width: float = 0.5, **attrs) -> str:
+def rect(
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    fill: str,
+    stroke: str | None = None,
+    rx: float = 6,
+    stroke_width: float = 0.5,
+    **attrs,
+) -> str:
     extra = "".join(f" {k.replace('_', '-')}={quoteattr(str(v))}" for k, v in attrs.items())
-    line = f" stroke=\"{stroke}\" stroke-width=\"{num(stroke_width)}\"" if stroke else ""
-    return (f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" rx="{num(rx)}"'
-            f' fill="{fill}"{line}{extra}/>')
+    line = f' stroke="{stroke}" stroke-width="{num(stroke_width)}"' if stroke else ""
+    return (
+        f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" rx="{num(rx)}"'
+        f' fill="{fill}"{line}{extra}/>'
+    )
 
 
-def line(x1: float, y1: float, x2: float, y2: float, stroke: str = "#B4B2A9",
-         width: float = 0.8, arrow: bool = False) -> str:
+def line(
+    x1: float, y1: float, x2: float, y2: float, stroke: str = "#B4B2A9", width: float = 0.8, arrow: bool = False
+) -> str:
     end = ' marker-end="url(#vk-arr)"' if arrow else ""
-    return (f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}"'
-            f' stroke="{stroke}" stroke-width="{num(width)}"{end}/>')
+    return (
+        f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}"'
+        f' stroke="{stroke}" stroke-width="{num(width)}"{end}/>'
+    )
 
 
 def card(x: float, y: float, w: float, h: float, title: str, fill: str, stroke: str) -> list[str]:
@@ -127,8 +144,15 @@ def document(spec: dict, kind: str, height: float, title: str, desc: str, body: 
         f' role="img" data-vaultkit="generated" data-vk-kind="{kind}"'
         f' data-vk-id={quoteattr(str(spec.get("id", "")))} data-vk-hash="{input_hash(kind, spec)}">'
     )
-    lines = [head, f"  <title>{escape(title)}</title>", f"  <desc>{escape(desc)}</desc>",
-             DEFS, "  <style>", CSS, "  </style>"]
+    lines = [
+        head,
+        f"  <title>{escape(title)}</title>",
+        f"  <desc>{escape(desc)}</desc>",
+        DEFS,
+        "  <style>",
+        CSS,
+        "  </style>",
+    ]
     lines += ["  " + item for item in body]
     lines.append("</svg>")
     return "\n".join(lines) + "\n"
@@ -141,9 +165,20 @@ def heat_fill(value: float, vmax: float, signed: bool) -> tuple[str, str]:
     return color, num(0.08 + 0.8 * strength)
 
 
-def matrix(x: float, y: float, width: float, values, digits: int, *, rows: list[str],
-           cols: list[str], signed: bool = True, masked=None, highlight=None,
-           max_cell: float = 46) -> tuple[list[str], float]:
+def matrix(
+    x: float,
+    y: float,
+    width: float,
+    values,
+    digits: int,
+    *,
+    rows: list[str],
+    cols: list[str],
+    signed: bool = True,
+    masked=None,
+    highlight=None,
+    max_cell: float = 46,
+) -> tuple[list[str], float]:
     """A labelled heatmap of `values` fitting `width`; returns (elements, height).
 
     Numbers are written in the cells while they fit; past that the heatmap stands alone.
@@ -172,12 +207,16 @@ def matrix(x: float, y: float, width: float, values, digits: int, *, rows: list[
             cx = x + label_w + j * cell_w
             is_masked = masked is not None and masked[i][j]
             if is_masked:
-                out.append(f'<rect x="{num(cx)}" y="{num(cy)}" width="{num(cell_w)}" '
-                           f'height="{num(cell_h)}" fill="url(#vk-hatch)"/>')
+                out.append(
+                    f'<rect x="{num(cx)}" y="{num(cy)}" width="{num(cell_w)}" '
+                    f'height="{num(cell_h)}" fill="url(#vk-hatch)"/>'
+                )
             else:
                 color, opacity = heat_fill(values[i, j], vmax, signed)
-                out.append(f'<rect x="{num(cx)}" y="{num(cy)}" width="{num(cell_w)}" '
-                           f'height="{num(cell_h)}" fill="{color}" fill-opacity="{opacity}"/>')
+                out.append(
+                    f'<rect x="{num(cx)}" y="{num(cy)}" width="{num(cell_w)}" '
+                    f'height="{num(cell_h)}" fill="{color}" fill-opacity="{opacity}"/>'
+                )
             if show_numbers:
                 if is_masked:
                     out.append(text(cx + cell_w / 2, cy + 11, "×", "tx"))
@@ -188,6 +227,7 @@ def matrix(x: float, y: float, width: float, values, digits: int, *, rows: list[
     out.append(rect(x + label_w, top, grid_w, grid_h, "none", SAND_EDGE, rx=2))
     if highlight is not None:
         i, j = highlight
-        out.append(rect(x + label_w + j * cell_w, top + i * cell_h, cell_w, cell_h, "none",
-                        INK, rx=1, stroke_width=1.5))
+        out.append(
+            rect(x + label_w + j * cell_w, top + i * cell_h, cell_w, cell_h, "none", INK, rx=1, stroke_width=1.5)
+        )
     return out, top - y + grid_h

@@ -15,51 +15,58 @@ from __future__ import annotations
 import math
 import re
 
-I = re.IGNORECASE
+IGNORE_CASE = re.IGNORECASE
 
 # -- mask, causal, negation ---------------------------------------------------------------------
 
-CAUSAL = re.compile(r"causal|因果|下三角|look-?ahead", I)
-MASK = re.compile(r"mask|掩码|遮", I)
+CAUSAL = re.compile(r"causal|因果|下三角|look-?ahead", IGNORE_CASE)
+MASK = re.compile(r"mask|掩码|遮", IGNORE_CASE)
 NEGATION = r"(?:不|无|没有|未|非|\bnon-?|\bno\b|\bnot\b|\bwithout\b)\s*(?:a\s+|the\s+|加|用|做|需要|使用|带)?\s*"
-NO_CAUSAL = re.compile(NEGATION + r"(?:causal|因果)", I)  # `不加因果掩码`, `without a causal mask`
-NO_MASK = re.compile(NEGATION + r"(?:causal|因果|mask|掩码)", I)
+NO_CAUSAL = re.compile(NEGATION + r"(?:causal|因果)", IGNORE_CASE)  # `不加因果掩码`, `without a causal mask`
+NO_MASK = re.compile(NEGATION + r"(?:causal|因果|mask|掩码)", IGNORE_CASE)
 
 # -- scale --------------------------------------------------------------------------------------
 
 SQRT_OF = re.compile(r"√\s*\(?\s*(\d+(?:\.\d+)?)(?![\d.])")  # √4, √(64)
-SQRT_D_IS = re.compile(r"(?:√|sqrt)\s*\(?\s*d\w*\s*\)?\s*[=＝]\s*(\d+(?:\.\d+)?)", I)  # √d_k = 8
-DIVIDED_BY = re.compile(r"(?:÷|除以|divided by)\s*(\d+(?:\.\d+)?)(?![\d.])", I)  # ÷ 8, 除以 2
+SQRT_D_IS = re.compile(r"(?:√|sqrt)\s*\(?\s*d\w*\s*\)?\s*[=＝]\s*(\d+(?:\.\d+)?)", IGNORE_CASE)  # √d_k = 8
+DIVIDED_BY = re.compile(r"(?:÷|除以|divided by)\s*(\d+(?:\.\d+)?)(?![\d.])", IGNORE_CASE)  # ÷ 8, 除以 2
 SLASH_BY = re.compile(r"/\s*(\d+(?:\.\d+)?)(?![\d.])")  # Scores / 2
-SQRT = re.compile(r"√|sqrt", I)
-SCALE_WORD = re.compile(r"缩放|除以|÷|/|scal|温度|temperature", I)
-OTHER_SCALE = re.compile(r"scale|缩放|温度|temperature|[×*]\s*\d", I)  # scaled some way not read
+SQRT = re.compile(r"√|sqrt", IGNORE_CASE)
+SCALE_WORD = re.compile(r"缩放|除以|÷|/|scal|温度|temperature", IGNORE_CASE)
+OTHER_SCALE = re.compile(r"scale|缩放|温度|temperature|[×*]\s*\d", IGNORE_CASE)  # scaled some way not read
 D_STATED = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_head|head_dim|d)\s*[=＝]\s*(\d+)(?![\d.])")
 
 # -- quantities ---------------------------------------------------------------------------------
 
 T_MARK = r"(?:ᵀ|\^\s*\{?\s*T\b\s*\}?|\.T\b|\s*(?:的\s*)?转置)"
-TRANSPOSED = re.compile(rf"(?<![A-Za-z_])(?:K|keys?|键)\s*{T_MARK}", I)
-PRODUCT = re.compile(rf"Q\s*[×x·@*]?\s*K\s*(?:{T_MARK}|T\b)|Q\s*[×·@*]\s*K(?![A-Za-z])", I)
-WEIGHTS = re.compile(r"softmax|概率分布|probability distribution|加起来\s*[=＝]?\s*1|和为\s*1|sums? to 1"
-                     r"|注意力权重|attention weights?", I)
+TRANSPOSED = re.compile(rf"(?<![A-Za-z_])(?:K|keys?|键)\s*{T_MARK}", IGNORE_CASE)
+PRODUCT = re.compile(rf"Q\s*[×x·@*]?\s*K\s*(?:{T_MARK}|T\b)|Q\s*[×·@*]\s*K(?![A-Za-z])", IGNORE_CASE)
+WEIGHTS = re.compile(
+    r"softmax|概率分布|probability distribution|加起来\s*[=＝]?\s*1|和为\s*1|sums? to 1"
+    r"|注意力权重|attention weights?",
+    IGNORE_CASE,
+)
 # weights too, but also model weights (W_Q: see NOT_WEIGHTS) or a vocabulary's probabilities:
 # in a note they name weights only below shown scores
-PLAIN_WEIGHTS = re.compile(r"权重|\bweights?\b|概率|probabilit|\battn\b", I)
-NOT_WEIGHTS = re.compile(r"W_|权重矩阵|weight matri|可学习|learnable|之前|before", I)
-OUTPUT = re.compile(r"output|输出|context|[×·]\s*V\b", I)
-SCALED = re.compile(r"\bscaled\b|缩放|除以|÷|[/÷]\s*(?:√|sqrt)", I)
-SCORES = re.compile(r"scores?\b|\blogits?\b|分数|打分|得分", I)
+PLAIN_WEIGHTS = re.compile(r"权重|\bweights?\b|概率|probabilit|\battn\b", IGNORE_CASE)
+NOT_WEIGHTS = re.compile(r"W_|权重矩阵|weight matri|可学习|learnable|之前|before", IGNORE_CASE)
+OUTPUT = re.compile(r"output|输出|context|[×·]\s*V\b", IGNORE_CASE)
+SCALED = re.compile(r"\bscaled\b|缩放|除以|÷|[/÷]\s*(?:√|sqrt)", IGNORE_CASE)
+SCORES = re.compile(r"scores?\b|\blogits?\b|分数|打分|得分", IGNORE_CASE)
 Q_WORD = r"(?<![A-Za-z_^])Q(?![A-Za-z])|\bquer(?:y|ies)\b|查询"
 K_WORD = r"(?<![A-Za-z_^])K(?![A-Za-z])|\bkeys?(?![a-z])|键"  # not W_K
 V_WORD = r"(?<![A-Za-z_^])V(?![A-Za-z])|\bvalues?\b"
-INPUT_WORDS = {"Q": re.compile(Q_WORD, I), "K": re.compile(K_WORD, I), "V": re.compile(V_WORD, I)}
-HEAD = {  # a caption line of a note that opens with the name: `Q：`, `Kᵀ =`, `Query (3×4)`
-    "Q": re.compile(r"^(?:Q|Query|Queries|查询)\s*(?:[=:：(（]|$)", I),
-    "K": re.compile(rf"^(?:K|Keys?|键)(?P<t>{T_MARK})?\s*(?:[=:：(（]|$)", I),
-    "V": re.compile(r"^(?:V|Values?)\s*(?:[=:：(（]|$)", I),
+INPUT_WORDS = {
+    "Q": re.compile(Q_WORD, IGNORE_CASE),
+    "K": re.compile(K_WORD, IGNORE_CASE),
+    "V": re.compile(V_WORD, IGNORE_CASE),
 }
-ILLUSTRATIVE = re.compile(r"示意|假设|例如|e\.g\.|for illustration|illustrative|for example", I)
+HEAD = {  # a caption line of a note that opens with the name: `Q：`, `Kᵀ =`, `Query (3×4)`
+    "Q": re.compile(r"^(?:Q|Query|Queries|查询)\s*(?:[=:：(（]|$)", IGNORE_CASE),
+    "K": re.compile(rf"^(?:K|Keys?|键)(?P<t>{T_MARK})?\s*(?:[=:：(（]|$)", IGNORE_CASE),
+    "V": re.compile(r"^(?:V|Values?)\s*(?:[=:：(（]|$)", IGNORE_CASE),
+}
+ILLUSTRATIVE = re.compile(r"示意|假设|例如|e\.g\.|for illustration|illustrative|for example", IGNORE_CASE)
 
 DERIVED = ("scores", "scaled", "masked", "weights", "output")
 
@@ -79,7 +86,7 @@ def _role(text: str, anchored: bool) -> str | None:
             return "weights" if WEIGHTS.search(text) or not anchored else "plain weights"
         if not (SCORES.search(text) or PRODUCT.search(text)):
             return "other"  # model weights: no part of a derivation
-    if OUTPUT.search(text) and not (anchored and not re.match(r"\s*(?:output|输出|context)", text, I)):
+    if OUTPUT.search(text) and not (anchored and not re.match(r"\s*(?:output|输出|context)", text, IGNORE_CASE)):
         return "output"
     if (MASK.search(text) or (anchored and CAUSAL.search(text))) and not NO_MASK.search(text):
         return "masked"  # in a drawing `causal` names the mask of the whole derivation, not one matrix

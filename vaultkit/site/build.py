@@ -44,8 +44,9 @@ def load_site_config(root: Path, output: str | None):
     # MkDocs refuses a docs_dir that holds mkdocs.yml or the site: validate with stand-ins.
     with tempfile.TemporaryDirectory(prefix="vaultkit-") as stand_in:
         os.mkdir(os.path.join(stand_in, "docs"))
-        config = load_config(source, docs_dir=os.path.join(stand_in, "docs"),
-                             site_dir=os.path.join(stand_in, "site"), **overrides)
+        config = load_config(
+            source, docs_dir=os.path.join(stand_in, "docs"), site_dir=os.path.join(stand_in, "site"), **overrides
+        )
     config.docs_dir, config.site_dir = str(root), str(site_dir)
     return config
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from functools import lru_cache
+from functools import cache
 
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -11,7 +11,8 @@ from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
-@lru_cache(maxsize=None)
+
+@cache
 def _formatter(language: str) -> HtmlFormatter:
     """One formatter per language class: making one per block costs more than highlighting
     most blocks."""
@@ -19,7 +20,7 @@ def _formatter(language: str) -> HtmlFormatter:
     return HtmlFormatter(cssclass=css, wrapcode=True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lexer(language: str) -> Lexer:
     """The lexer of a language name; blank lines at either end are kept, as written."""
     try:

@@ -29,8 +29,10 @@ def find_katex_dist(start: Path) -> Path | None:
     if os.environ.get(ENV_VAR):
         folder = Path(os.environ[ENV_VAR])
         if not _is_dist(folder):
-            raise PluginError(f"{ENV_VAR} is {folder}, which has no katex.min.js and katex.min.css; "
-                              f"point it at the dist folder of the katex npm package or unset it")
+            raise PluginError(
+                f"{ENV_VAR} is {folder}, which has no katex.min.js and katex.min.css; "
+                f"point it at the dist folder of the katex npm package or unset it"
+            )
         return folder
     candidates = [folder / _IN_PACKAGE for folder in (start, *start.parents)]
     candidates += [root / _IN_PACKAGE for root in _GLOBAL_ROOTS]

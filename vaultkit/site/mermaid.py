@@ -33,12 +33,18 @@ def find_mermaid_js(start: Path) -> Path | None:
 
 def missing_note(notes: int) -> str:
     """What to tell a person whose diagrams are shown as code."""
-    return (f"{notes} note{'s' * (notes != 1)} with mermaid diagrams: shown as code, since mermaid.min.js "
-            f"was not found. To draw them, run `npm install mermaid` in the folder of mkdocs.yml (or the vault's parent), "
-            f"or set {ENV_VAR} to a mermaid.min.js file.")
+    return (
+        f"{notes} note{'s' * (notes != 1)} with mermaid diagrams: shown as code, since mermaid.min.js "
+        f"was not found. To draw them, run `npm install mermaid` in the folder of mkdocs.yml (or the vault's parent), "
+        f"or set {ENV_VAR} to a mermaid.min.js file."
+    )
 
 
 def notes_with_diagrams(notes) -> list[str]:
     """Vault paths of the notes that have a ```mermaid fence."""
-    return [note.rel for note in notes if "mermaid" in note.text
-            and any(tok.type == "fence" and tok.info.strip().split(" ")[0] == "mermaid" for tok in note.tokens)]
+    return [
+        note.rel
+        for note in notes
+        if "mermaid" in note.text
+        and any(tok.type == "fence" and tok.info.strip().split(" ")[0] == "mermaid" for tok in note.tokens)
+    ]

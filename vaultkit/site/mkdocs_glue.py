@@ -25,7 +25,6 @@ from functools import lru_cache
 
 import jieba
 from backrefs import bre
-
 from material.plugins.search.plugin import Element, SearchIndex, SearchPlugin
 from material.plugins.search.plugin import Section as MaterialSection
 from mkdocs.structure.pages import Page
@@ -101,4 +100,3 @@ def page_entries(search: SearchPlugin) -> list:
 def set_update_date(page: Page, date: str) -> None:
     """The date the sitemap gives the page (MkDocs reads `Page.update_date`)."""
     page.update_date = date
-

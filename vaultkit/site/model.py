@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import PurePosixPath
-from typing import Callable
 
 from ..links import LinkIndex
 from ..markdown import parse
@@ -19,8 +19,14 @@ from .note_html import Site, Target, directory_url
 class SiteModel(Site):
     """Built once per build; every page is rendered from it (so a page can be rebuilt alone)."""
 
-    def __init__(self, vault: Vault, slugify: Callable[[str, str], str], tags_page: str = "tags.md",
-                 language: str = "en", pipeline: Pipeline | None = None):
+    def __init__(
+        self,
+        vault: Vault,
+        slugify: Callable[[str, str], str],
+        tags_page: str = "tags.md",
+        language: str = "en",
+        pipeline: Pipeline | None = None,
+    ):
         self.vault = vault
         self.slugify = slugify
         self.tags_page = tags_page
@@ -37,7 +43,7 @@ class SiteModel(Site):
         self._tokens: dict[str, list] = {}
         self._inline_tags: dict[str, list[str]] = {}
 
-    def after_pass(self, pipeline: Pipeline, changed: set[str]) -> "SiteModel":
+    def after_pass(self, pipeline: Pipeline, changed: set[str]) -> SiteModel:
         """The model of the vault after a watch pass: the texts (and their tokens and tags) of
         notes outside `changed` (the notes the pass affected, as the watcher computes them) are kept."""
         model = SiteModel(pipeline.vault, self.slugify, self.tags_page, self.language, pipeline)
@@ -142,7 +148,6 @@ class SiteModel(Site):
             for tag in note.tags + self._inline_tags[rel]:
                 by_tag[tag].add(rel)
         return {tag: sorted(by_tag[tag]) for tag in sorted(by_tag)}
-
 
     def _note_tags(self, rel: str) -> list[str]:
         """A note's inline tags: the check's, unless `fix` changes the note's text."""

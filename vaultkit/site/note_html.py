@@ -337,7 +337,7 @@ class PageRenderer(RendererHTML):
 
     def link_open(self, tokens, idx, options, env) -> str:
         token = tokens[idx]
-        return f'<a{_attrs(token, "href", _vault_href(env, token.attrGet("href") or ""))}>'
+        return f"<a{_attrs(token, 'href', _vault_href(env, token.attrGet('href') or ''))}>"
 
     def image(self, tokens, idx, options, env) -> str:
         token = tokens[idx]
@@ -393,10 +393,7 @@ class PageRenderer(RendererHTML):
         if page.embeds > MAX_EMBEDS or page.embedded_chars > MAX_EMBEDDED_CHARS:
             return missing_link(label, "too much embedded text on this page", page.site.language)
         inner = self.render_page(page, body, _Scope(rel, False, scope.stack + (key,), []))
-        return (f'<div class="vk-embed">\n<p><a href="{_href(page, rel)}">{title}</a></p>\n'
-                f"{inner}</div>\n")
-
-
+        return f'<div class="vk-embed">\n<p><a href="{_href(page, rel)}">{title}</a></p>\n{inner}</div>\n'
 
 
 def _href(page: _Page, to_rel: str, fragment: str = "") -> str:
@@ -449,13 +446,16 @@ def _own_ids(tokens: list[Token], idx: int, env) -> list[Token]:
     if env["scope"].own or not (token.attrGet("id") or "").startswith("^"):
         return tokens
     bare = token.copy(attrs={k: v for k, v in token.attrs.items() if k != "id"})
-    return [*tokens[:idx], bare, *tokens[idx + 1:]]
+    return [*tokens[:idx], bare, *tokens[idx + 1 :]]
 
 
 def _alone_on_its_line(children: list[Token], idx: int) -> bool:
     def blank(i: int) -> bool:
-        return not 0 <= i < len(children) or children[i].type in ("softbreak", "hardbreak") or (
-            children[i].type == "text" and not children[i].content.strip())
+        return (
+            not 0 <= i < len(children)
+            or children[i].type in ("softbreak", "hardbreak")
+            or (children[i].type == "text" and not children[i].content.strip())
+        )
 
     return blank(idx - 1) and blank(idx + 1)
 
@@ -463,8 +463,9 @@ def _alone_on_its_line(children: list[Token], idx: int) -> bool:
 def _lone_block(inline: Token, env) -> bool:
     """Whether a paragraph is only an embed of a note or a displayed formula (rendered as a
     block, not in a `<p>`)."""
-    children = [c for c in inline.children or () if not (c.type == "text" and not c.content.strip())
-                and c.type != "softbreak"]
+    children = [
+        c for c in inline.children or () if not (c.type == "text" and not c.content.strip()) and c.type != "softbreak"
+    ]
     if len(children) != 1:
         return False
     if children[0].type == "math_inline_double":

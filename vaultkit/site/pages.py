@@ -33,7 +33,7 @@ def has_home(published) -> bool:
 
 
 def vault_language(titles) -> str:
-    """"zh" when at least a third of the note titles are written in CJK script, else "en"."""
+    """ "zh" when at least a third of the note titles are written in CJK script, else "en"."""
     titles = list(titles)
     cjk = sum(1 for title in titles if _CJK.search(title))
     return "zh" if titles and 3 * cjk >= len(titles) else "en"
@@ -58,8 +58,9 @@ def home_markdown(model: SiteModel, first_notes: dict[str, str]) -> str:
     )[:RECENT_NOTES]
     if dated:
         lines += ["", f"## {labels['recent']}", ""]
-        lines += [f"- {date.isoformat()} [{_text(model.published[rel].title)}]({url(HOME_PAGE, rel)})"
-                  for date, rel in dated]
+        lines += [
+            f"- {date.isoformat()} [{_text(model.published[rel].title)}]({url(HOME_PAGE, rel)})" for date, rel in dated
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -86,8 +87,10 @@ def front_tags_html(model: SiteModel, rel: str) -> str:
     if not tags:
         return ""
     to_tags = relative_url(model.page_url(model.tags_page), model.page_url(rel))
-    links = " ".join(f'<a class="vk-tag" href="{to_tags}#{quote(model.tag_anchor(tag), safe="")}">'
-                     f"#{html.escape(tag)}</a>" for tag in tags)
+    links = " ".join(
+        f'<a class="vk-tag" href="{to_tags}#{quote(model.tag_anchor(tag), safe="")}">#{html.escape(tag)}</a>'
+        for tag in tags
+    )
     return f'<p class="vk-tags">{links}</p>\n'
 
 
@@ -131,10 +134,10 @@ def feed_xml(model: SiteModel, site_name: str, site_url: str, page_urls: dict[st
     items = []
     for date, rel in dated:
         link = html.escape(urljoin(base, page_urls[rel]) if base else page_urls[rel])
-        when = format_datetime(dt.datetime.combine(date, dt.time(), dt.timezone.utc))
+        when = format_datetime(dt.datetime.combine(date, dt.time(), dt.UTC))
         items.append(
             f"<item><title>{html.escape(model.published[rel].title)}</title><link>{link}</link>"
-            f"<guid isPermaLink=\"false\">{html.escape(rel)}</guid><pubDate>{when}</pubDate></item>"
+            f'<guid isPermaLink="false">{html.escape(rel)}</guid><pubDate>{when}</pubDate></item>'
         )
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel>'

@@ -60,6 +60,7 @@ def _quiet_jieba() -> None:
         return
     jieba.setLogLevel(logging.WARNING)
 
+
 ASSETS = Path(__file__).parent / "assets"
 CSS_PATH = "assets/vaultkit/vaultkit.css"
 JS_PATH = "assets/vaultkit/vaultkit.js"
@@ -95,8 +96,13 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         pipeline = self.pipeline or Pipeline(Vault.load(config.docs_dir))
         pipeline.compute_notes()  # every note's fresh text, on all cores when worth it
         self.own_nav = config.nav is None
-        model = SiteModel(pipeline.vault, self.slugify, tags_page=self.config.tags_page,
-                          language=config.theme.get("language") or "en", pipeline=pipeline)
+        model = SiteModel(
+            pipeline.vault,
+            self.slugify,
+            tags_page=self.config.tags_page,
+            language=config.theme.get("language") or "en",
+            pipeline=pipeline,
+        )
         self.use_model(model, config)
         self._prune_navigation(config)
         config.extra_css.append(CSS_PATH)
@@ -210,8 +216,11 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         model, rel = self.model, page.file.src_uri
         rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
         if rel in model.published:
-            rendered.html = (pages.front_tags_html(model, rel) + rendered.html
-                             + pages.backlinks_html(model, rel, self.config.backlinks_title))
+            rendered.html = (
+                pages.front_tags_html(model, rel)
+                + rendered.html
+                + pages.backlinks_html(model, rel, self.config.backlinks_title)
+            )
         return rendered
 
     def on_build_error(self, error):

@@ -19,17 +19,16 @@ import multiprocessing
 import os
 import signal
 import threading
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from urllib.parse import urlsplit
 
-from collections import Counter
-
+from material.plugins.search.plugin import SearchPlugin as MaterialSearch
 from mkdocs import utils
 from mkdocs.commands.build import get_context
 from mkdocs.exceptions import Abort
 from mkdocs.structure.files import File, Files, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
-from material.plugins.search.plugin import SearchPlugin as MaterialSearch
 
 from . import mkdocs_glue
 from .plugin import Progress
@@ -218,8 +217,9 @@ def _write_template(renderer: SiteRenderer, name: str) -> None:
     if name == "sitemap.xml":  # gzipped as `mkdocs build` does, dated by the newest page
         pages = [f.page for f in renderer.doc_files if f.page is not None]
         buffer = io.BytesIO()
-        with gzip.GzipFile(fileobj=buffer, filename=f"{path}.gz", mode="wb",
-                           mtime=utils.get_build_timestamp(pages=pages)) as gz:
+        with gzip.GzipFile(
+            fileobj=buffer, filename=f"{path}.gz", mode="wb", mtime=utils.get_build_timestamp(pages=pages)
+        ) as gz:
             gz.write(output)
         utils.write_file(buffer.getvalue(), f"{path}.gz")
 

@@ -111,8 +111,11 @@ class ServedSite:
     def _index_files(self) -> None:
         files = self.renderer.files
         self.by_dest = {file.dest_uri: file for file in files}
-        self.nav_key = tuple((file.src_uri, file.page.title, _nav_meta(file.page.meta))
-                             for file in self.renderer.doc_files if file.page is not None)
+        self.nav_key = tuple(
+            (file.src_uri, file.page.title, _nav_meta(file.page.meta))
+            for file in self.renderer.doc_files
+            if file.page is not None
+        )
 
     def update(self, result: PassResult) -> None:
         """After a watch pass (under `lock`): the new model, files and navigation; pages are
@@ -136,7 +139,9 @@ class ServedSite:
             return self.nav_key, file.content_string
         return (
             self.nav_key,
-            note.title, tuple(map(str, note.tags)), pages.note_date(note),
+            note.title,
+            tuple(map(str, note.tags)),
+            pages.note_date(note),
             tuple((src, model.published[src].title) for src in model.backlinks(rel)),
             tuple((r, model.text(r) if r in model.published else None) for r in sorted(read)),
             tuple((key, model.resolve(*key)) for key in sorted(resolved)),
@@ -204,7 +209,7 @@ class ServedSite:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "SiteServer"
+    server: SiteServer
 
     def do_GET(self) -> None:
         site = self.server.site
@@ -226,7 +231,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, kind: str, body: bytes) -> None:
         self.send_response(status)
-        self.send_header("Content-Type", kind + ("; charset=utf-8" if kind.startswith("text/") or "json" in kind else ""))
+        self.send_header(
+            "Content-Type", kind + ("; charset=utf-8" if kind.startswith("text/") or "json" in kind else "")
+        )
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.end_headers()

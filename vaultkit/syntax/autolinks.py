@@ -65,8 +65,7 @@ class GfmLinks(LinkifyIt):
         return _ended(match, text) if match else None
 
     def match(self, text: str) -> list[Match] | None:
-        found = [_ended(m, text) for m in super().match(text) or ()
-                 if m.schema or m.raw.lower().startswith("www.")]
+        found = [_ended(m, text) for m in super().match(text) or () if m.schema or m.raw.lower().startswith("www.")]
         for email in _EMAIL.finditer(text):
             if email.group(0)[-1] in "-_" or any(m.index <= email.start() < m.last_index for m in found):
                 continue

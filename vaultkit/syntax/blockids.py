@@ -123,8 +123,10 @@ def _named_block(tokens: list[Token], i: int, alone: bool) -> Token:
     block = tokens[i - 1]
     if alone:
         close = i + 1
-        while close + 1 < len(tokens) and tokens[close + 1].nesting == -1 and (
-            tokens[close + 1].type.rsplit("_", 1)[0] in (*STRUCTURED, "list_item")
+        while (
+            close + 1 < len(tokens)
+            and tokens[close + 1].nesting == -1
+            and (tokens[close + 1].type.rsplit("_", 1)[0] in (*STRUCTURED, "list_item"))
         ):
             close += 1
         return tokens[_opener(tokens, close)]

@@ -58,13 +58,17 @@ def check_markdown(text: str, tokens, rel: str) -> WalkthroughReport:
         errors = len(report.diagnostics) - before
         verdict = "error" if errors else "ok"
         tokens = "、".join(walk.tokens) if walk.tokens else "tokens by index"
-        report.explained.append(f"{rel}:{walk.line}: walkthrough {verdict}: {len(walk.steps)} steps over {tokens}, "
-                                f"{walk.statements} statements read, {errors} wrong")
+        report.explained.append(
+            f"{rel}:{walk.line}: walkthrough {verdict}: {len(walk.steps)} steps over {tokens}, "
+            f"{walk.statements} statements read, {errors} wrong"
+        )
     for picture in reading.masks:
         before = len(report.diagnostics)
         _check_mask(picture, rel, report)
         verdict = "error" if len(report.diagnostics) > before else "ok"
-        report.explained.append(f"{rel}:{picture.rows[0].line}: walkthrough {verdict}: mask picture of {len(picture.rows)} rows")
+        report.explained.append(
+            f"{rel}:{picture.rows[0].line}: walkthrough {verdict}: mask picture of {len(picture.rows)} rows"
+        )
     for rounds in reading.rounds:
         before = len(report.diagnostics)
         _check_rounds(rounds, rel, report)
@@ -74,12 +78,20 @@ def check_markdown(text: str, tokens, rel: str) -> WalkthroughReport:
     for promise in reading.promises:
         if promise.fulfilled:
             continue
-        how = ("; vaultkit fix --adopt draws it from the walkthrough" if adoptable
-               else "; add the figure, or reword the sentence")
-        report.diagnostics.append(Diagnostic(rel, promise.line, promise.col, "VK436",
-                                             f"“{promise.text}” promises a figure, but none follows{how}"))
-        report.explained.append(f"{rel}:{promise.line}: walkthrough warning: “{promise.text}” promises a figure that is missing")
-    report.explained.sort(key=lambda entry: int(entry[len(rel) + 1:].split(":", 1)[0]))
+        how = (
+            "; vaultkit fix --adopt draws it from the walkthrough"
+            if adoptable
+            else "; add the figure, or reword the sentence"
+        )
+        report.diagnostics.append(
+            Diagnostic(
+                rel, promise.line, promise.col, "VK436", f"“{promise.text}” promises a figure, but none follows{how}"
+            )
+        )
+        report.explained.append(
+            f"{rel}:{promise.line}: walkthrough warning: “{promise.text}” promises a figure that is missing"
+        )
+    report.explained.sort(key=lambda entry: int(entry[len(rel) + 1 :].split(":", 1)[0]))
     return report
 
 
@@ -110,30 +122,54 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
             written = sorted({i.index for i in listed.items})
             if listed.query is not None and listed.query.index != t:
                 if step.query_from == "the step's token" and len(matches) == 1:
-                    report.diagnostics.append(Diagnostic(
-                        rel, listed.query.line, listed.query.col, "VK430",
-                        f"{where}: the query of the step that processes {walk.name(t)} is Q{t}, written Q{listed.query.index}",
-                        written=f"Q{listed.query.index}", computed=f"Q{t}"))
+                    report.diagnostics.append(
+                        Diagnostic(
+                            rel,
+                            listed.query.line,
+                            listed.query.col,
+                            "VK430",
+                            f"{where}: the query of the step that processes {walk.name(t)} is Q{t}, written Q{listed.query.index}",
+                            written=f"Q{listed.query.index}",
+                            computed=f"Q{t}",
+                        )
+                    )
                     continue
                 # a remark about another query: still causal for that query
                 q = listed.query.index
                 own = list(range(walk.base, q + 1))
                 if written != own:
-                    report.diagnostics.append(Diagnostic(
-                        rel, listed.line, listed.col, "VK430",
-                        f"with the causal mask Q{q} matches exactly {_names(walk, 'K', own)}; written {_names(walk, 'K', written)}",
-                        written=_names(walk, "K", written), computed=_names(walk, "K", own)))
+                    report.diagnostics.append(
+                        Diagnostic(
+                            rel,
+                            listed.line,
+                            listed.col,
+                            "VK430",
+                            f"with the causal mask Q{q} matches exactly {_names(walk, 'K', own)}; written {_names(walk, 'K', written)}",
+                            written=_names(walk, "K", written),
+                            computed=_names(walk, "K", own),
+                        )
+                    )
                 continue
             if written != causal:
                 future = [p for p in written if p > t]
                 missing = [p for p in causal if p not in written]
-                why = (f"{_names(walk, 'K', future)} {'is a future key' if len(future) == 1 else 'are future keys'}"
-                       if future else f"{_names(walk, 'K', missing)} {'is' if len(missing) == 1 else 'are'} skipped")
-                report.diagnostics.append(Diagnostic(
-                    rel, listed.line, listed.col, "VK430",
-                    f"{where}: with the causal mask Q{t} matches exactly {_names(walk, 'K', causal)}; "
-                    f"written {_names(walk, 'K', written)} ({why})",
-                    written=_names(walk, "K", written), computed=_names(walk, "K", causal)))
+                why = (
+                    f"{_names(walk, 'K', future)} {'is a future key' if len(future) == 1 else 'are future keys'}"
+                    if future
+                    else f"{_names(walk, 'K', missing)} {'is' if len(missing) == 1 else 'are'} skipped"
+                )
+                report.diagnostics.append(
+                    Diagnostic(
+                        rel,
+                        listed.line,
+                        listed.col,
+                        "VK430",
+                        f"{where}: with the causal mask Q{t} matches exactly {_names(walk, 'K', causal)}; "
+                        f"written {_names(walk, 'K', written)} ({why})",
+                        written=_names(walk, "K", written),
+                        computed=_names(walk, "K", causal),
+                    )
+                )
             continue
         expected = {"cached": earlier, "computed": [t], "holds": causal}[listed.role]
         problems = []
@@ -144,22 +180,38 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
         if problems:
             written_text = listed.text
             want = "、".join(f"K{p}、V{p}" for p in expected) or "none"
-            what = {"cached": f"read from the cache are exactly those of the earlier positions {walk.base}…{t - 1}",
-                    "computed": f"computed at this step are only the new token's ({walk.name(t)})",
-                    "holds": f"in the cache after this step are those of positions {walk.base}…{t}"}[listed.role]
+            what = {
+                "cached": f"read from the cache are exactly those of the earlier positions {walk.base}…{t - 1}",
+                "computed": f"computed at this step are only the new token's ({walk.name(t)})",
+                "holds": f"in the cache after this step are those of positions {walk.base}…{t}",
+            }[listed.role]
             extra = ""
             if listed.role == "cached" and any(t in w for _, w in problems):
                 extra = f"; K{t}、V{t} are the current token's, computed at this step, not cached"
-            report.diagnostics.append(Diagnostic(
-                rel, listed.line, listed.col, "VK433",
-                f"{where}: the K/V {what}: {want}; written {written_text}{extra}",
-                written=written_text, computed=want))
+            report.diagnostics.append(
+                Diagnostic(
+                    rel,
+                    listed.line,
+                    listed.col,
+                    "VK433",
+                    f"{where}: the K/V {what}: {want}; written {written_text}{extra}",
+                    written=written_text,
+                    computed=want,
+                )
+            )
         elif listed.role == "cached" and listed.earlier_steps is not None and listed.earlier_steps != len(earlier):
             line, col = listed.earlier_at
-            report.diagnostics.append(Diagnostic(
-                rel, line, col, "VK433",
-                f"{where}: the cache holds the K/V of the {len(earlier)} earlier steps; written {listed.earlier_steps}",
-                written=str(listed.earlier_steps), computed=str(len(earlier))))
+            report.diagnostics.append(
+                Diagnostic(
+                    rel,
+                    line,
+                    col,
+                    "VK433",
+                    f"{where}: the cache holds the K/V of the {len(earlier)} earlier steps; written {listed.earlier_steps}",
+                    written=str(listed.earlier_steps),
+                    computed=str(len(earlier)),
+                )
+            )
     stated = None
     for weights in step.weights:
         report.verified += 1
@@ -170,8 +222,9 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
         _check_mix(walk, mix, stated, causal, where, rel, report)
 
 
-def _check_weights(walk: Walkthrough, step: Step, weights: Weights, causal: list[int], where: str,
-                   rel: str, report: WalkthroughReport) -> bool:
+def _check_weights(
+    walk: Walkthrough, step: Step, weights: Weights, causal: list[int], where: str, rel: str, report: WalkthroughReport
+) -> bool:
     """Sum to 100 % within rounding, and cover exactly the matched positions. A lone share
     under 100 % is a partial remark (`60% 给“买”`), not a split: only its position is checked."""
     shares = weights.shares
@@ -183,11 +236,18 @@ def _check_weights(walk: Walkthrough, step: Step, weights: Weights, causal: list
     future = sorted(p for p in covered if p not in causal)
     written = " + ".join(_pct(s.percent) for s in shares)
     if future:
-        report.diagnostics.append(Diagnostic(
-            rel, weights.line, first.col, "VK431",
-            f"{where}: weight given to {'、'.join(walk.name(p) for p in future)}, which Q{step.query} cannot see "
-            f"(it matches only {_names(walk, 'K', causal)})",
-            written=written, computed=_names(walk, "K", causal)))
+        report.diagnostics.append(
+            Diagnostic(
+                rel,
+                weights.line,
+                first.col,
+                "VK431",
+                f"{where}: weight given to {'、'.join(walk.name(p) for p in future)}, which Q{step.query} cannot see "
+                f"(it matches only {_names(walk, 'K', causal)})",
+                written=written,
+                computed=_names(walk, "K", causal),
+            )
+        )
         return False
     if not split:
         return False
@@ -198,28 +258,52 @@ def _check_weights(walk: Walkthrough, step: Step, weights: Weights, causal: list
         if abs(total - 100) > slack:
             parts.append(f"the weights sum to {_pct(round(total, 6))}, not 100 % ({written})")
         if missing:
-            parts.append(f"no weight is given to {'、'.join(walk.name(p) for p in missing)}, which Q{step.query} matches")
+            parts.append(
+                f"no weight is given to {'、'.join(walk.name(p) for p in missing)}, which Q{step.query} matches"
+            )
         if repeated:
             parts.append("a position is given two weights")
-        report.diagnostics.append(Diagnostic(
-            rel, weights.line, first.col, "VK431", f"{where}: " + "; ".join(parts),
-            written=f"{_pct(round(total, 6))}", computed="100 %"))
+        report.diagnostics.append(
+            Diagnostic(
+                rel,
+                weights.line,
+                first.col,
+                "VK431",
+                f"{where}: " + "; ".join(parts),
+                written=f"{_pct(round(total, 6))}",
+                computed="100 %",
+            )
+        )
         return False
     return True
 
 
-def _check_mix(walk: Walkthrough, mix: Mix, stated: Weights | None, causal: list[int], where: str,
-               rel: str, report: WalkthroughReport) -> None:
+def _check_mix(
+    walk: Walkthrough,
+    mix: Mix,
+    stated: Weights | None,
+    causal: list[int],
+    where: str,
+    rel: str,
+    report: WalkthroughReport,
+) -> None:
     positions = [p for p, _, _, _ in mix.parts]
     written = "、".join(f"{'' if pct is None else _pct(pct) + ' '}V{p}" for p, pct, _, _ in mix.parts)
     expected_positions = sorted({p for s in stated.shares for p in s.positions}) if stated else causal
     col = mix.parts[0][3]
     if sorted(set(positions)) != expected_positions:
         want = "、".join(f"V{p}" for p in expected_positions)
-        report.diagnostics.append(Diagnostic(
-            rel, mix.line, col, "VK432",
-            f"{where}: the values mixed are those weighted: {want}; written {written}",
-            written=written, computed=want))
+        report.diagnostics.append(
+            Diagnostic(
+                rel,
+                mix.line,
+                col,
+                "VK432",
+                f"{where}: the values mixed are those weighted: {want}; written {written}",
+                written=written,
+                computed=want,
+            )
+        )
         return
     if any(pct is None for _, pct, _, _ in mix.parts):
         return
@@ -227,9 +311,17 @@ def _check_mix(walk: Walkthrough, mix: Mix, stated: Weights | None, causal: list
     if stated is None:
         total = sum(pct for pct, _ in given.values())
         if abs(total - 100) > sum(h for _, h in given.values()) + 1e-9:
-            report.diagnostics.append(Diagnostic(
-                rel, mix.line, col, "VK432", f"{where}: the values are mixed with weights summing to {_pct(round(total, 6))}, not 100 % ({written})",
-                written=_pct(round(total, 6)), computed="100 %"))
+            report.diagnostics.append(
+                Diagnostic(
+                    rel,
+                    mix.line,
+                    col,
+                    "VK432",
+                    f"{where}: the values are mixed with weights summing to {_pct(round(total, 6))}, not 100 % ({written})",
+                    written=_pct(round(total, 6)),
+                    computed="100 %",
+                )
+            )
         return
     wrong = []
     for share in stated.shares:
@@ -239,12 +331,21 @@ def _check_mix(walk: Walkthrough, mix: Mix, stated: Weights | None, causal: list
             wrong.append((share, pct))
     if wrong:
         want = "、".join(f"{_pct(s.percent)} V{'/V'.join(str(p) for p in s.positions)}" for s in stated.shares)
-        detail = "; ".join(f"V{'/V'.join(str(p) for p in s.positions)} gets {_pct(pct)}, its weight is {_pct(s.percent)}"
-                           for s, pct in wrong)
-        report.diagnostics.append(Diagnostic(
-            rel, mix.line, col, "VK432",
-            f"{where}: the values are mixed with percentages other than the weights stated at line {stated.line}: {detail}",
-            written=written, computed=want))
+        detail = "; ".join(
+            f"V{'/V'.join(str(p) for p in s.positions)} gets {_pct(pct)}, its weight is {_pct(s.percent)}"
+            for s, pct in wrong
+        )
+        report.diagnostics.append(
+            Diagnostic(
+                rel,
+                mix.line,
+                col,
+                "VK432",
+                f"{where}: the values are mixed with percentages other than the weights stated at line {stated.line}: {detail}",
+                written=written,
+                computed=want,
+            )
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -285,10 +386,17 @@ def _check_mask(picture, rel: str, report: WalkthroughReport) -> None:
             why = f"it shows {'、'.join(row.units[i] for i in shown)}, a future position"
         else:
             why = f"it hides {'、'.join(full[i] for i in hidden)}, which it may see"
-        report.diagnostics.append(Diagnostic(
-            rel, row.line, row.col, "VK434",
-            f"mask row {k + 1} should show exactly the first {n} of {width} positions: {why}; expected {join.join(expected)}",
-            written=row.text, computed=join.join(expected)))
+        report.diagnostics.append(
+            Diagnostic(
+                rel,
+                row.line,
+                row.col,
+                "VK434",
+                f"mask row {k + 1} should show exactly the first {n} of {width} positions: {why}; expected {join.join(expected)}",
+                written=row.text,
+                computed=join.join(expected),
+            )
+        )
 
 
 def _check_rounds(rounds, rel: str, report: WalkthroughReport) -> None:
@@ -297,8 +405,15 @@ def _check_rounds(rounds, rel: str, report: WalkthroughReport) -> None:
         expected = previous.input + [previous.output]
         if current.input != expected:
             shown = "[" + ", ".join(f"“{t}”" for t in expected) + "]"
-            report.diagnostics.append(Diagnostic(
-                rel, current.input_line, current.input_col, "VK435",
-                f"round {current.number}: the input is round {previous.number}'s input plus its output “{previous.output}”: "
-                f"{shown}; written {current.input_text}",
-                written=current.input_text, computed=shown))
+            report.diagnostics.append(
+                Diagnostic(
+                    rel,
+                    current.input_line,
+                    current.input_col,
+                    "VK435",
+                    f"round {current.number}: the input is round {previous.number}'s input plus its output “{previous.output}”: "
+                    f"{shown}; written {current.input_text}",
+                    written=current.input_text,
+                    computed=shown,
+                )
+            )

@@ -18,11 +18,17 @@ from ..syntax.positions import content_column
 PLAIN_FENCES = ("", "text", "txt", "plain", "plaintext")
 
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-EN_NUMBERS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty".split())}
-EN_ORDINALS = {w: i + 1 for i, w in enumerate(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())}
+EN_NUMBERS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+EN_ORDINALS = {
+    w: i + 1
+    for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())
+}
 
 NUMBER = r"[0-9]{1,3}|[零〇一二两三四五六七八九十]{1,3}"
 EN_NUMBER = r"[0-9]{1,3}|" + "|".join(sorted(EN_NUMBERS, key=len, reverse=True))
@@ -30,13 +36,19 @@ _LEAD = r"^\s*(?:\*\*|__)?\s*"
 STEP_RE = re.compile(
     _LEAD + rf"(?:第\s*(?P<zh>{NUMBER})\s*步|(?:[Ss]tep|STEP)\s+(?P<en>{EN_NUMBER})\b"
     r"|(?P<ord>" + "|".join(EN_ORDINALS) + r")\s+step\b)"
-    r"(?:\s*(?:\*\*|__))?\s*(?=[:：.、，,（(）)\-—–\s]|$)", re.IGNORECASE)
+    r"(?:\s*(?:\*\*|__))?\s*(?=[:：.、，,（(）)\-—–\s]|$)",
+    re.IGNORECASE,
+)
 ROUND_RE = re.compile(
     _LEAD + rf"(?:第\s*(?P<zh>{NUMBER})\s*轮|(?:[Rr]ound|ROUND)\s+(?P<en>{EN_NUMBER})\b)"
-    r"(?:\s*(?:\*\*|__))?\s*(?=[:：.、，,（(）)\-—–\s]|$)", re.IGNORECASE)
+    r"(?:\s*(?:\*\*|__))?\s*(?=[:：.、，,（(）)\-—–\s]|$)",
+    re.IGNORECASE,
+)
 
 # Q/K/V with an index: Q3, K_3, V_{3}; lowercase only with an underscore (q_3, k_0), as in LaTeX.
-ITEM_RE = re.compile(r"(?<![A-Za-z0-9_\\])(?:(?P<u>[QKV])_?\{?(?P<ui>\d{1,2})\}?|(?P<l>[qkv])_\{?(?P<li>\d{1,2})\}?)(?![A-Za-z0-9])")
+ITEM_RE = re.compile(
+    r"(?<![A-Za-z0-9_\\])(?:(?P<u>[QKV])_?\{?(?P<ui>\d{1,2})\}?|(?P<l>[qkv])_\{?(?P<li>\d{1,2})\}?)(?![A-Za-z0-9])"
+)
 SEP_RE = re.compile(r"\s*(?:、|，|,|和|与|及|以及|\band\b|&|\+)?\s*")
 RANGE_RE = re.compile(r"\s*(?:…|\.\.\.|⋯|\\dots|\\ldots|\\cdots|~|～|到|至|–|—|-|\bthrough\b|\bto\b)\s*")
 CLAUSE_END_RE = re.compile(r"[。；;！？!?，,(（)）]|\.(?:\s|$)")
@@ -45,38 +57,66 @@ MATCH_GAP_RE = re.compile(
     r"\s*(?:只能|只会|只|仅|才|能|可以|会|去|要|\bonly\b|\bcan\b)*\s*"
     r"(?:匹配到?|匹配上|看到|看向|关注|attends?\s+(?:only\s+)?to|(?:is|gets)\s+matched\s+(?:only\s+)?(?:against|with|to)"
     r"|matches|is\s+compared\s+(?:against|with)|scores?\s+against)"
-    r"\s*(?:了|到|:|：|\bonly\b|\bthe\b|\bkeys?\b|\ball\b|\bof\b)*\s*", re.IGNORECASE)
+    r"\s*(?:了|到|:|：|\bonly\b|\bthe\b|\bkeys?\b|\ball\b|\bof\b)*\s*",
+    re.IGNORECASE,
+)
 
-ASSUMED_RE = re.compile(r"假设|假定|设想|比如|例如|示意|\bsuppose\b|\bsay\b|\bassume|\be\.g\.|illustrat|for example", re.IGNORECASE)
-WRITE_RE = re.compile(r"写入|追加|存入|放进|放入|加入|存进|\bappend|\bwritten\b|\bwrites?\b|\badded\b|\bstored?\s+(?:in|into)\b", re.IGNORECASE)
+ASSUMED_RE = re.compile(
+    r"假设|假定|设想|比如|例如|示意|\bsuppose\b|\bsay\b|\bassume|\be\.g\.|illustrat|for example", re.IGNORECASE
+)
+WRITE_RE = re.compile(
+    r"写入|追加|存入|放进|放入|加入|存进|\bappend|\bwritten\b|\bwrites?\b|\badded\b|\bstored?\s+(?:in|into)\b",
+    re.IGNORECASE,
+)
 HOLDS_RE = re.compile(r"现在有|里有|中有|已有|\bnow\s+(?:holds|contains|has)\b|\bholds\b|\bcontains\b", re.IGNORECASE)
-CACHE_RE = re.compile(r"缓存|复用|重用|\bcache|\bcached\b|\breus|\bfrom\s+(?:the\s+)?(?:earlier|previous)\b", re.IGNORECASE)
+CACHE_RE = re.compile(
+    r"缓存|复用|重用|\bcache|\bcached\b|\breus|\bfrom\s+(?:the\s+)?(?:earlier|previous)\b", re.IGNORECASE
+)
 COMPUTE_RE = re.compile(r"计算|新算|算出|只算|\bcompute|\bnew(?:ly)?\b|\bfresh", re.IGNORECASE)
 MIX_RE = re.compile(r"混合|吸收|拿过来|加权|\bmix|\bblend|\bcombin|\bweighted\s+sum|\babsorb|\btakes?\b", re.IGNORECASE)
-EARLIER_STEPS_RE = re.compile(r"前\s*(?P<n>\d{1,3}|[一二两三四五六七八九十]{1,3})\s*步|(?:previous|earlier|first)\s+(?P<en>\d{1,3}|"
-                              + "|".join(EN_NUMBERS) + r")\s+steps", re.IGNORECASE)
+EARLIER_STEPS_RE = re.compile(
+    r"前\s*(?P<n>\d{1,3}|[一二两三四五六七八九十]{1,3})\s*步|(?:previous|earlier|first)\s+(?P<en>\d{1,3}|"
+    + "|".join(EN_NUMBERS)
+    + r")\s+steps",
+    re.IGNORECASE,
+)
 
 PERCENT = r"(?P<p>\d{1,3}(?:\.\d+)?)\s*[%％]"
-SHARE_CUE = (r"(?:\s*的)?(?:\s*(?:注意力|权重|attention|weight))?\s*(?:都|全|全部|只能|只|会|被|is|are|goes|go)?\s*"
-             r"(?:分给|分配给|给了|给|放在了|放在|落在|都在|全在|\bto\b|\bon\b|\bfor\b|\bgoes\s+to\b|\bgo\s+to\b)\s*(?:了\s*)?(?:the\s+)?")
+SHARE_CUE = (
+    r"(?:\s*的)?(?:\s*(?:注意力|权重|attention|weight))?\s*(?:都|全|全部|只能|只|会|被|is|are|goes|go)?\s*"
+    r"(?:分给|分配给|给了|给|放在了|放在|落在|都在|全在|\bto\b|\bon\b|\bfor\b|\bgoes\s+to\b|\bgo\s+to\b)\s*(?:了\s*)?(?:the\s+)?"
+)
 QUOTED = r"[“\"「『‘'](?P<q>[^”\"」』’'\n]{1,24})[”\"」』’']"
 GROUP = r"[\[［【](?P<g>[^\]］】\n]{1,60})[\]］】]"
 SELF = r"(?P<self>它自己|自己(?:身上)?|本身|\bitself\b|\bits\s+own(?:\s+(?:key|position|token))?|\bself\b)"
 MIX_PCT_RE = re.compile(PERCENT + r"\s*(?:的|of(?:\s+the)?)\s*\$?\s*(?P<v>[Vv])_?\{?(?P<i>\d{1,2})\}?(?![A-Za-z0-9])")
-MIX_DEC_RE = re.compile(r"(?<![\d.])(?P<d>0?\.\d+|1(?:\.0+)?)\s*(?:×|\*|·|x)\s*\$?\s*(?P<v>[Vv])_?\{?(?P<i>\d{1,2})\}?(?![A-Za-z0-9])")
+MIX_DEC_RE = re.compile(
+    r"(?<![\d.])(?P<d>0?\.\d+|1(?:\.0+)?)\s*(?:×|\*|·|x)\s*\$?\s*(?P<v>[Vv])_?\{?(?P<i>\d{1,2})\}?(?![A-Za-z0-9])"
+)
 
-TOKEN_TABLE_RE = re.compile(r"^\s*(?P<tok>[^\s:：]{1,24})\s*[:：]\s*Q_?(?P<i>\d{1,2})\s*[,、，]\s*K_?(?P=i)\s*[,、，]\s*V_?(?P=i)\s*$")
-TOKEN_LIST_RE = re.compile(r"\[\s*(?:[“\"「‘'”][^”\"」’'\[\]\n]{1,24}[”\"」’'“]\s*[,，、]\s*)+[“\"「‘'”][^”\"」’'\[\]\n]{1,24}[”\"」’'“]\s*\]")
+TOKEN_TABLE_RE = re.compile(
+    r"^\s*(?P<tok>[^\s:：]{1,24})\s*[:：]\s*Q_?(?P<i>\d{1,2})\s*[,、，]\s*K_?(?P=i)\s*[,、，]\s*V_?(?P=i)\s*$"
+)
+TOKEN_LIST_RE = re.compile(
+    r"\[\s*(?:[“\"「‘'”][^”\"」’'\[\]\n]{1,24}[”\"」’'“]\s*[,，、]\s*)+[“\"「‘'”][^”\"」’'\[\]\n]{1,24}[”\"」’'“]\s*\]"
+)
 LIST_ITEM_RE = re.compile(r"[“\"「‘'”](?P<t>[^”\"」’'\[\]\n]{1,24})[”\"」’'“]")
-HEADER_TOKEN_RE = re.compile(r"(?:处理|processing|process|token|词)\s*[“\"「『‘'](?P<t>[^”\"」』’'\n]{1,24})[”\"」』’']|^\s*[:：]?\s*[“\"「『‘'](?P<t2>[^”\"」』’'\n]{1,24})[”\"」』’']", re.IGNORECASE)
+HEADER_TOKEN_RE = re.compile(
+    r"(?:处理|processing|process|token|词)\s*[“\"「『‘'](?P<t>[^”\"」』’'\n]{1,24})[”\"」』’']|^\s*[:：]?\s*[“\"「『‘'](?P<t2>[^”\"」』’'\n]{1,24})[”\"」』’']",
+    re.IGNORECASE,
+)
 INPUT_RE = re.compile(r"(?:输入|[Ii]nput)\s*[:：]?\s*(?P<list>\[[^\[\]\n]*\])")
-OUTPUT_RE = re.compile(r"(?:输出|[Oo]utput)\s*[:：]?\s*(?:[“\"「‘'”](?P<q>[^”\"」’'“\n]{1,24})[”\"」’'“]"
-                       r"|(?P<t><[A-Za-z/]+>|[^”\"」’'“\s;；,，。()（）\[\]:：]{1,24}))")
+OUTPUT_RE = re.compile(
+    r"(?:输出|[Oo]utput)\s*[:：]?\s*(?:[“\"「‘'”](?P<q>[^”\"」’'“\n]{1,24})[”\"」’'“]"
+    r"|(?P<t><[A-Za-z/]+>|[^”\"」’'“\s;；,，。()（）\[\]:：]{1,24}))"
+)
 
 MASK = "█"
 PROMISE_RE = re.compile(
     r"(?:如|见|看|参见|参考)?(?<![以上])下图(?!层|标)|\b(?:see|in|shown\s+in)\s+the\s+(?:figure|diagram|picture|image)\s+below\b"
-    r"|\bas\s+(?:shown|illustrated|drawn)\s+below\b|\bthe\s+(?:figure|diagram)\s+below\b", re.IGNORECASE)
+    r"|\bas\s+(?:shown|illustrated|drawn)\s+below\b|\bthe\s+(?:figure|diagram)\s+below\b",
+    re.IGNORECASE,
+)
 FIGURE_HTML_RE = re.compile(r"<(?:img|svg|figure|picture|object|iframe)\b", re.IGNORECASE)
 IMAGE_RE = re.compile(r"!\[\[[^\]\n]+\]\]|!\[[^\]\n]*\]\([^)\n]+\)|<img\b", re.IGNORECASE)
 
@@ -224,8 +264,15 @@ class Reading:
 
 def may_have(text: str) -> bool:
     """A cheap test: could the note hold anything this reader reads?"""
-    return ("步" in text or "tep" in text or MASK in text or "下图" in text or "below" in text
-            or "轮" in text or "ound" in text)
+    return (
+        "步" in text
+        or "tep" in text
+        or MASK in text
+        or "下图" in text
+        or "below" in text
+        or "轮" in text
+        or "ound" in text
+    )
 
 
 def note_lines(text: str, tokens) -> tuple[list[Line], list[tuple[int, int, str]]]:
@@ -255,7 +302,9 @@ def note_lines(text: str, tokens) -> tuple[list[Line], list[tuple[int, int, str]
                 col = content_column(source[number], content) + 1
                 lines.append(Line(number + 1, col, content, heading, block))
         elif tok.type == "fence" and tok.map and tok.info.strip().lower() in PLAIN_FENCES:
-            for i, content in enumerate(tok.content.split("\n")[:-1] if tok.content.endswith("\n") else tok.content.split("\n")):
+            for i, content in enumerate(
+                tok.content.split("\n")[:-1] if tok.content.endswith("\n") else tok.content.split("\n")
+            ):
                 number = tok.map[0] + 1 + i
                 if number < len(source):
                     col = content_column(source[number], content) + 1
@@ -368,14 +417,19 @@ def read_weights(line: Line, tokens: list[str], base: int, query: int | None, ta
     shares, unplaced = [], 0
     for m in target_re.finditer(text):
         positions: tuple[int, ...] | None
-        label = m.group(0)[m.end("p") - m.start(0):].strip()
+        label = m.group(0)[m.end("p") - m.start(0) :].strip()
         if m.group("self"):
             positions = (query,) if query is not None else None
         elif m.group("kv"):
             positions = (int(m.group("kvi")),)
         else:
-            names = ([m.group("q")] if m.group("q") else
-                     re.split(r"\s*[/、,，|]\s*", m.group("g").strip()) if m.group("g") else [m.group("bare")])
+            names = (
+                [m.group("q")]
+                if m.group("q")
+                else re.split(r"\s*[/、,，|]\s*", m.group("g").strip())
+                if m.group("g")
+                else [m.group("bare")]
+            )
             found = [_position(name.strip(" “”\"「」'‘’"), tokens, base, query) for name in names]
             positions = tuple(found) if found and all(p is not None for p in found) else None
         if positions is None or any(p is None for p in positions):
@@ -429,8 +483,11 @@ def read_lists(line: Line) -> list[Listed]:
         if n > 0 and runs[n - 1][2][-1].letter == "Q" and letters == {"K"}:
             prev_end = runs[n - 1][1]
             if MATCH_GAP_RE.fullmatch(text[prev_end:start]):
-                found.append(Listed(items, "match", line.number, line.col + start, text[start:end].strip(),
-                                    query=runs[n - 1][2][-1]))
+                found.append(
+                    Listed(
+                        items, "match", line.number, line.col + start, text[start:end].strip(), query=runs[n - 1][2][-1]
+                    )
+                )
                 continue
         items = [i for i in items if i.letter != "Q"]
         if not items or not letters & {"K", "V"}:
@@ -482,7 +539,7 @@ def _runs(heads: list[tuple[int, int]], lines: list[Line]) -> list[list[tuple[in
     for i, n in heads:
         if runs:
             j, m = runs[-1][-1]
-            between = lines[j + 1:i]
+            between = lines[j + 1 : i]
             level = lines[j].heading
             interrupted = any(b.heading and (not level or b.heading <= level) for b in between)
             if n == m + 1 and not interrupted:
@@ -529,10 +586,19 @@ def read_walkthroughs(lines: list[Line]) -> tuple[list[Walkthrough], int]:
             head = lines[i]
             stop = run[k + 1][0] if k + 1 < len(run) else _end_of_last(lines, i)
             m = STEP_RE.match(head.text)
-            header = head.text[m.end():]
-            steps.append(Step(n, head.number, head.col, head.text, _header_token(header), heading=head.heading,
-                              last_line=lines[stop - 1].number))
-            bodies.append([head, *[b for b in lines[i + 1:stop] if not b.code]])
+            header = head.text[m.end() :]
+            steps.append(
+                Step(
+                    n,
+                    head.number,
+                    head.col,
+                    head.text,
+                    _header_token(header),
+                    heading=head.heading,
+                    last_line=lines[stop - 1].number,
+                )
+            )
+            bodies.append([head, *[b for b in lines[i + 1 : stop] if not b.code]])
         all_items = [it for body in bodies for line in body for _, _, it in items_in(line)]
         if table:
             base = min(table)
@@ -542,8 +608,12 @@ def read_walkthroughs(lines: list[Line]) -> tuple[list[Walkthrough], int]:
             tokens = _token_list(lines, first_line.number) or []
             named = [s for s in steps if s.token]
             names = [s.token for s in named]
-            if (not tokens and len(named) >= 2 and len(set(names)) == len(names)
-                    and all(b.number == a.number + 1 for a, b in zip(named, named[1:]))):
+            if (
+                not tokens
+                and len(named) >= 2
+                and len(set(names)) == len(names)
+                and all(b.number == a.number + 1 for a, b in zip(named, named[1:]))
+            ):
                 tokens = names  # the steps name their tokens, one new token each, in order
                 for k, s in enumerate(named):
                     s.query, s.query_from = base + k, "the step's token"
@@ -694,14 +764,14 @@ def read_rounds(lines: list[Line]) -> list[list[Round]]:
         if n is None:
             continue
         current = Round(n, line.number)
-        for follow in lines[i:i + 3]:
+        for follow in lines[i : i + 3]:
             if follow is not line and ROUND_RE.match(follow.text):
                 break
             if current.input is None and (im := INPUT_RE.search(follow.text)):
                 current.input = [t.group("t").strip() for t in LIST_ITEM_RE.finditer(im.group("list"))]
                 current.input_line, current.input_col = follow.number, follow.col + im.start("list")
                 current.input_text = im.group("list")
-                rest = follow.text[im.end():]
+                rest = follow.text[im.end() :]
                 if (om := OUTPUT_RE.search(rest)) and current.output is None:
                     current.output = om.group("q") or om.group("t")
             elif current.input is not None and current.output is None and (om := OUTPUT_RE.search(follow.text)):
@@ -730,11 +800,14 @@ def read_promises(lines: list[Line], blocks: list[tuple[int, int, str]], tokens)
         m = next((m for m in PROMISE_RE.finditer(line.text) if not _quoted(line.text, m.start())), None)
         if not m:
             continue
-        rest = line.text[m.end():]
-        same_block_after = [l.text for l in lines if l.block == line.block and l.number > line.number]
-        fulfilled = bool(IMAGE_RE.search(rest) or FIGURE_HTML_RE.search(rest)
-                         or any(IMAGE_RE.search(t) or FIGURE_HTML_RE.search(t) for t in same_block_after)
-                         or _figure_follows(blocks, line.block, tokens))
+        rest = line.text[m.end() :]
+        same_block_after = [other.text for other in lines if other.block == line.block and other.number > line.number]
+        fulfilled = bool(
+            IMAGE_RE.search(rest)
+            or FIGURE_HTML_RE.search(rest)
+            or any(IMAGE_RE.search(t) or FIGURE_HTML_RE.search(t) for t in same_block_after)
+            or _figure_follows(blocks, line.block, tokens)
+        )
         out.append(Promise(line.number, line.col + m.start(), m.group(0), line.block, fulfilled))
     return out
 
@@ -755,7 +828,7 @@ def _figure_follows(blocks: list[tuple[int, int, str]], block: int, tokens) -> b
         if tok.type == "inline" and tok.map:
             inlines.setdefault(tok.map[0], tok)
     seen = 0
-    for start, end, kind in blocks[block + 1:]:
+    for start, end, kind in blocks[block + 1 :]:
         tok = by_line.get(start)
         if kind == "heading_open" or tok is None:
             return False
@@ -789,8 +862,7 @@ def _has_steps(text: str, lower: str) -> bool:
         return True
     if "step" not in lower:
         return False
-    return any(STEP_RE.match(line.lstrip(" \t>*+#-0123456789.)|"))
-               for line in lower.split("\n") if "step" in line)
+    return any(STEP_RE.match(line.lstrip(" \t>*+#-0123456789.)|")) for line in lower.split("\n") if "step" in line)
 
 
 ROUNDS_QUICK_RE = re.compile(r"轮|\bround\b", re.IGNORECASE)

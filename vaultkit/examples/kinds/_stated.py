@@ -39,8 +39,9 @@ class StatedStep:
     @property
     def assumed(self) -> bool:
         """Weights that are a choice of the note's (a lone 100 % on a single key is forced)."""
-        return self.shares is not None and not (len(self.shares) == 1 and len(self.shares[0].positions) == 1
-                                                and len(self.reused) + len(self.computed) == 1)
+        return self.shares is not None and not (
+            len(self.shares) == 1 and len(self.shares[0].positions) == 1 and len(self.reused) + len(self.computed) == 1
+        )
 
 
 @dataclass(frozen=True)
@@ -77,15 +78,20 @@ def _positions(label, tokens: list[str], where: str) -> tuple[int, ...]:
         elif tokens.count(part.strip()) == 1:
             out.append(tokens.index(part.strip()))
         else:
-            why = "is not one of the tokens" if part.strip() not in tokens else "names a repeated token: use its position"
+            why = (
+                "is not one of the tokens" if part.strip() not in tokens else "names a repeated token: use its position"
+            )
             raise ExampleError("VK114", f"{where}: {part!r} {why}", "weights")
     return tuple(out)
 
 
 def parse(spec: dict) -> dict:
     if any(key in spec for key in ("seed", "Q", "K", "V")):
-        raise ExampleError("VK114", "weights are either stated (weights, illustrative) or computed (seed or Q/K/V), not both",
-                           "weights")
+        raise ExampleError(
+            "VK114",
+            "weights are either stated (weights, illustrative) or computed (seed or Q/K/V), not both",
+            "weights",
+        )
     if spec.get("illustrative") is not True:
         raise ExampleError("VK114", "stated weights are not computed: mark them illustrative: true", "illustrative")
     toks = p.tokens(spec)
@@ -94,7 +100,9 @@ def parse(spec: dict) -> dict:
     if rows is None:
         rows = [None] * len(toks)
     if not isinstance(rows, list) or len(rows) != len(toks):
-        raise ExampleError("VK115", f"weights needs one entry per token ({len(toks)}), or null where none is stated", "weights")
+        raise ExampleError(
+            "VK115", f"weights needs one entry per token ({len(toks)}), or null where none is stated", "weights"
+        )
     steps = []
     for t, row in enumerate(rows):
         where = f"weights of {toks[t]} (position {t})"
@@ -104,38 +112,62 @@ def parse(spec: dict) -> dict:
             steps.append(StatedStep(t, reused, computed, None))
             continue
         if not isinstance(row, dict) or not row:
-            raise ExampleError("VK114", f"{where}: a mapping of token to weight, such as {{{toks[0]}: 100%}}", "weights")
+            raise ExampleError(
+                "VK114", f"{where}: a mapping of token to weight, such as {{{toks[0]}: 100%}}", "weights"
+            )
         shares, total, slack, seen = [], 0.0, 0.0, []
         for label, value in row.items():
             positions = _positions(label, toks, where)
             percent, decimals = _percent(value, where)
             if any(q > t for q in positions):
-                raise ExampleError("VK114", f"{where}: {label} comes later; a causal query sees positions 0…{t} only", "weights")
+                raise ExampleError(
+                    "VK114", f"{where}: {label} comes later; a causal query sees positions 0…{t} only", "weights"
+                )
             shares.append(StatedShare(positions, percent, str(label)))
             total += percent
-            slack += 0.5 * 10.0 ** -decimals
+            slack += 0.5 * 10.0**-decimals
             seen += positions
         missing = [toks[q] for q in range(t + 1) if q not in seen]
         if abs(total - 100) > slack + 1e-9 or missing or len(seen) != len(set(seen)):
-            why = (f"sum to {total:g} %" if abs(total - 100) > slack + 1e-9 else
-                   f"give nothing to {'、'.join(missing)}" if missing else "name a position twice")
-            raise ExampleError("VK114", f"{where}: the weights {why}; a causal split covers positions 0…{t} and sums to 100 %",
-                               "weights")
+            why = (
+                f"sum to {total:g} %"
+                if abs(total - 100) > slack + 1e-9
+                else f"give nothing to {'、'.join(missing)}"
+                if missing
+                else "name a position twice"
+            )
+            raise ExampleError(
+                "VK114",
+                f"{where}: the weights {why}; a causal split covers positions 0…{t} and sums to 100 %",
+                "weights",
+            )
         steps.append(StatedStep(t, reused, computed, tuple(shares)))
-    return {"tokens": toks, "prompt_len": prompt_len, "illustrative": True,
-            "decode": StatedDecode(tuple(toks), prompt_len, tuple(steps))}
+    return {
+        "tokens": toks,
+        "prompt_len": prompt_len,
+        "illustrative": True,
+        "decode": StatedDecode(tuple(toks), prompt_len, tuple(steps)),
+    }
 
 
 def run(params: dict) -> Outcome:
     decode = params["decode"]
-    steps = [{"position": s.position, "reused": list(s.reused), "computed": list(s.computed),
-              "weights": None if s.shares is None else {sh.label: sh.percent for sh in s.shares}}
-             for s in decode.steps]
+    steps = [
+        {
+            "position": s.position,
+            "reused": list(s.reused),
+            "computed": list(s.computed),
+            "weights": None if s.shares is None else {sh.label: sh.percent for sh in s.shares},
+        }
+        for s in decode.steps
+    ]
     return Outcome(result=decode, fields={"steps": steps, "projections": decode.projections})
 
 
 def share_text(shares, tokens) -> str:
-    return "，".join(f"{sh.label if not sh.label.isdigit() else tokens[int(sh.label)]} {sh.percent:g}%" for sh in shares)
+    return "，".join(
+        f"{sh.label if not sh.label.isdigit() else tokens[int(sh.label)]} {sh.percent:g}%" for sh in shares
+    )
 
 
 def markdown(example, outcome) -> str:
@@ -144,12 +176,18 @@ def markdown(example, outcome) -> str:
     names = lambda positions: "、".join(toks[i] for i in positions) or "—"  # noqa: E731
     rows = []
     for number, step in enumerate(s for s in decode.steps if s.computed):
-        weights = "未给出" if step.shares is None else share_text(step.shares, toks) + ("（示意）" if step.assumed else "")
+        weights = (
+            "未给出" if step.shares is None else share_text(step.shares, toks) + ("（示意）" if step.assumed else "")
+        )
         query = toks[step.position] if len(step.computed) == 1 else f"{toks[0]}…{toks[step.position]}"
         rows.append([str(number + 1), query, names(step.reused), names(step.computed), weights])
     proj = decode.projections
-    return "\n\n".join([
-        section("逐步解码（权重照笔记所写，示意，不是算出来的）",
-                table(["步", "处理的 token", "复用缓存的 K/V", "新计算的 K/V", "注意力权重"], rows, align="left")),
-        f"K/V 投影次数：有缓存 {proj['with_cache']} 次，无缓存（每步重算整个前缀）{proj['without_cache']} 次。",
-    ])
+    return "\n\n".join(
+        [
+            section(
+                "逐步解码（权重照笔记所写，示意，不是算出来的）",
+                table(["步", "处理的 token", "复用缓存的 K/V", "新计算的 K/V", "注意力权重"], rows, align="left"),
+            ),
+            f"K/V 投影次数：有缓存 {proj['with_cache']} 次，无缓存（每步重算整个前缀）{proj['without_cache']} 次。",
+        ]
+    )

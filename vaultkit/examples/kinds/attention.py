@@ -15,7 +15,10 @@ KEYS = {"tokens", "Q", "K", "V", "mask", "scale", "seed", "d_model", "d_head"}
 
 def parse(spec: dict) -> dict:
     p.check_keys(spec, KEYS)
-    params = {"mask": p.choice(spec, "mask", ("none", "causal"), "none"), "scale": p.number(spec, "scale", positive=True)}
+    params = {
+        "mask": p.choice(spec, "mask", ("none", "causal"), "none"),
+        "scale": p.number(spec, "scale", positive=True),
+    }
     if "seed" in spec:
         for key in ("Q", "K", "V"):
             if key in spec:
@@ -32,13 +35,21 @@ def parse(spec: dict) -> dict:
     q, k = p.matrix(spec, "Q"), p.matrix(spec, "K")
     v = p.matrix(spec, "V") if "V" in spec else None
     if q.shape[1] != k.shape[1]:
-        raise p.ExampleError("VK115", f"Q is {q.shape[0]}×{q.shape[1]} but K is {k.shape[0]}×{k.shape[1]}: rows of Q and K must have the same length", "K")
+        raise p.ExampleError(
+            "VK115",
+            f"Q is {q.shape[0]}×{q.shape[1]} but K is {k.shape[0]}×{k.shape[1]}: rows of Q and K must have the same length",
+            "K",
+        )
     if v is not None and v.shape[0] != k.shape[0]:
         raise p.ExampleError("VK115", f"K has {k.shape[0]} rows but V has {v.shape[0]}: one value row per key", "V")
     p.bounded_work(q, k, v)
     if params["mask"] == "causal" and q.shape[0] != k.shape[0]:
-        raise p.ExampleError("VK115", f"a causal mask needs as many queries as keys (Q has {q.shape[0]} rows, K {k.shape[0]})", "mask")
-    params.update(tokens=p.tokens(spec, q.shape[0]) if q.shape[0] == k.shape[0] else p.tokens(spec, k.shape[0]), q=q, k=k, v=v)
+        raise p.ExampleError(
+            "VK115", f"a causal mask needs as many queries as keys (Q has {q.shape[0]} rows, K {k.shape[0]})", "mask"
+        )
+    params.update(
+        tokens=p.tokens(spec, q.shape[0]) if q.shape[0] == k.shape[0] else p.tokens(spec, k.shape[0]), q=q, k=k, v=v
+    )
     return params
 
 
@@ -46,8 +57,15 @@ def run(params: dict) -> Outcome:
     seeded = params.get("seeded")
     q, k, v = (seeded.q, seeded.k, seeded.v) if seeded else (params["q"], params["k"], params["v"])
     result = engine.attention(q, k, v, scale=params["scale"], causal=params["mask"] == "causal")
-    fields = {"Q": q, "K": k, "scores": result.scores, "scaled": result.scaled, "masked": result.masked,
-              "weights": result.weights, "scale": result.scale}
+    fields = {
+        "Q": q,
+        "K": k,
+        "scores": result.scores,
+        "scaled": result.scaled,
+        "masked": result.masked,
+        "weights": result.weights,
+        "scale": result.scale,
+    }
     if v is not None:
         fields.update(V=v, output=result.output)
     if seeded:
@@ -65,7 +83,12 @@ def markdown(example, outcome) -> str:
     dims = [f"d{j}" for j in range(d)]
     parts = []
     if params.get("seeded"):
-        parts.append(section(f"输入 X（seed {example.spec['seed']}，{f['x'].shape[1]} 维）", matrix_table(f["x"], n, rows=toks, cols=[f"x{j}" for j in range(f["x"].shape[1])])))
+        parts.append(
+            section(
+                f"输入 X（seed {example.spec['seed']}，{f['x'].shape[1]} 维）",
+                matrix_table(f["x"], n, rows=toks, cols=[f"x{j}" for j in range(f["x"].shape[1])]),
+            )
+        )
         parts.append(section("Q = X·W_Q", matrix_table(f["Q"], n, rows=q_rows, cols=dims)))
         parts.append(section("K = X·W_K", matrix_table(f["K"], n, rows=k_cols, cols=dims)))
     parts.append(section("scores = Q·Kᵀ", matrix_table(f["scores"], n, rows=q_rows, cols=k_cols, corner="Q\\K")))
@@ -73,8 +96,17 @@ def markdown(example, outcome) -> str:
     how = f"÷ √{d}" if default else f"× {f['scale']:g}"
     parts.append(section(f"scaled = scores {how}", matrix_table(f["scaled"], n, rows=q_rows, cols=k_cols)))
     if params["mask"] == "causal":
-        parts.append(section("masked：因果掩码，−∞ 表示看不到后面的 token", matrix_table(f["masked"], n, rows=q_rows, cols=k_cols)))
+        parts.append(
+            section(
+                "masked：因果掩码，−∞ 表示看不到后面的 token", matrix_table(f["masked"], n, rows=q_rows, cols=k_cols)
+            )
+        )
     parts.append(section("weights = softmax（每行和为 1）", matrix_table(f["weights"], n, rows=q_rows, cols=k_cols)))
     if "output" in f:
-        parts.append(section("output = weights·V", matrix_table(f["output"], n, rows=q_rows, cols=[f"v{j}" for j in range(f["output"].shape[1])])))
+        parts.append(
+            section(
+                "output = weights·V",
+                matrix_table(f["output"], n, rows=q_rows, cols=[f"v{j}" for j in range(f["output"].shape[1])]),
+            )
+        )
     return "\n\n".join(parts)

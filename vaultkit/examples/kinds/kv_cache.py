@@ -30,8 +30,12 @@ def parse(spec: dict) -> dict:
     if "seed" in spec:
         toks = p.tokens(spec)
         try:
-            seeded = engine.seeded_inputs(toks, seed=p.integer(spec, "seed", lo=0, hi=2**32 - 1),
-                                          d_model=p.integer(spec, "d_model", 8), d_q=p.integer(spec, "d_head", 4))
+            seeded = engine.seeded_inputs(
+                toks,
+                seed=p.integer(spec, "seed", lo=0, hi=2**32 - 1),
+                d_model=p.integer(spec, "d_model", 8),
+                d_q=p.integer(spec, "d_head", 4),
+            )
         except ValueError as exc:
             raise ExampleError("VK116", str(exc)) from None
         q, k, v = seeded.q, seeded.k, seeded.v
@@ -41,7 +45,10 @@ def parse(spec: dict) -> dict:
                 raise ExampleError("VK113", f"missing required key {key!r} (or give seed, d_model and d_head)")
         q, k, v = p.matrix(spec, "Q"), p.matrix(spec, "K"), p.matrix(spec, "V")
         if not (q.shape[0] == k.shape[0] == v.shape[0]) or q.shape[1] != k.shape[1]:
-            raise ExampleError("VK115", f"Q is {q.shape[0]}×{q.shape[1]}, K {k.shape[0]}×{k.shape[1]}, V {v.shape[0]}×{v.shape[1]}: one row per token, Q and K of equal width")
+            raise ExampleError(
+                "VK115",
+                f"Q is {q.shape[0]}×{q.shape[1]}, K {k.shape[0]}×{k.shape[1]}, V {v.shape[0]}×{v.shape[1]}: one row per token, Q and K of equal width",
+            )
         p.bounded_work(q, k, v)
         toks = p.tokens(spec, q.shape[0])
     prompt_len = p.integer(spec, "prompt_len", 1, hi=len(toks))
@@ -54,10 +61,25 @@ def run(params: dict) -> Outcome:
 
         return kv_stated.run(params)
     result = engine.kv_decode(params["q"], params["k"], params["v"], prompt_len=params["prompt_len"])
-    steps = [{"position": s.position, "reused": list(s.reused), "computed": list(s.computed),
-              "weights": s.weights, "output": s.output} for s in result.steps]
-    fields = {"steps": steps, "output": result.output, "max_abs_diff": result.max_abs_diff,
-              "projections": dict(result.projections), "Q": params["q"], "K": params["k"], "V": params["v"]}
+    steps = [
+        {
+            "position": s.position,
+            "reused": list(s.reused),
+            "computed": list(s.computed),
+            "weights": s.weights,
+            "output": s.output,
+        }
+        for s in result.steps
+    ]
+    fields = {
+        "steps": steps,
+        "output": result.output,
+        "max_abs_diff": result.max_abs_diff,
+        "projections": dict(result.projections),
+        "Q": params["q"],
+        "K": params["k"],
+        "V": params["v"],
+    }
     return Outcome(result=result, fields=fields, quantities={"output": result.output})
 
 
@@ -73,15 +95,23 @@ def markdown(example, outcome) -> str:
     params, f, n = example.params, outcome.fields, example.digits
     toks, result = params["tokens"], outcome.result
     prefill = result.steps[0]
-    parts = [section(f"第 0 步 prefill：{'、'.join(toks[:params['prompt_len']])} 一次算完，K/V 写入缓存",
-                     matrix_table(prefill.weights, n, rows=toks[: params["prompt_len"]], cols=toks[: params["prompt_len"]]))]
+    parts = [
+        section(
+            f"第 0 步 prefill：{'、'.join(toks[: params['prompt_len']])} 一次算完，K/V 写入缓存",
+            matrix_table(prefill.weights, n, rows=toks[: params["prompt_len"]], cols=toks[: params["prompt_len"]]),
+        )
+    ]
     rows = []
     for i, step in enumerate(result.steps[1:], start=1):
         weights = "，".join(f"{toks[j]} {fmt(w, n)}" for j, w in enumerate(step.weights))
         rows.append([str(i), toks[step.position], _names(toks, step.reused), _names(toks, step.computed), weights])
     if rows:
-        parts.append(section("逐步解码：每步只为新 token 计算 K/V，其余从缓存读取",
-                             table(["步", "查询 token", "复用缓存的 K/V", "新计算的 K/V", "对已有位置的权重"], rows, align="left")))
+        parts.append(
+            section(
+                "逐步解码：每步只为新 token 计算 K/V，其余从缓存读取",
+                table(["步", "查询 token", "复用缓存的 K/V", "新计算的 K/V", "对已有位置的权重"], rows, align="left"),
+            )
+        )
     proj = f["projections"]
     ok = "✓" if f["max_abs_diff"] <= TOLERANCE else "✗"
     parts.append(

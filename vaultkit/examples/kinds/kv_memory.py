@@ -37,7 +37,11 @@ def parse(spec: dict) -> dict:
     p.check_keys(spec, KEYS, {"models"})
     models = spec["models"]
     if not isinstance(models, list) or not models or not all(isinstance(m, dict) for m in models):
-        raise ExampleError("VK114", "models must be a list of mappings (name, layers, kv_heads, head_dim — or latent_dim and rope_dim for MLA)", "models")
+        raise ExampleError(
+            "VK114",
+            "models must be a list of mappings (name, layers, kv_heads, head_dim — or latent_dim and rope_dim for MLA)",
+            "models",
+        )
     if len(models) > MAX_MODELS:
         raise ExampleError("VK116", f"{len(models)} models, over the {MAX_MODELS} limit", "models")
     dtype = _dtype(spec.get("dtype", "fp16"), "dtype")
@@ -46,17 +50,29 @@ def parse(spec: dict) -> dict:
         where = f"models[{i}]"
         for key in model:
             if key not in MODEL_KEYS:
-                raise ExampleError("VK112", f"{where}: unknown key {key!r} (known: {', '.join(sorted(MODEL_KEYS))})", "models")
+                raise ExampleError(
+                    "VK112", f"{where}: unknown key {key!r} (known: {', '.join(sorted(MODEL_KEYS))})", "models"
+                )
         mla = "latent_dim" in model or "rope_dim" in model
         need = ("layers", "latent_dim", "rope_dim") if mla else ("layers", "kv_heads", "head_dim")
         for key in need:
             if key not in model:
                 raise ExampleError("VK113", f"{where}: missing {key!r}", "models")
-        ints = {key: p.integer({key: model[key]}, key, hi=MAX_LAYERS if key == "layers" else 65536)
-                for key in need + (("heads",) if "heads" in model else ())}
-        row = {"name": str(model.get("name", f"model {i}")), **ints, "dtype": _dtype(model.get("dtype", dtype), "models")}
+        ints = {
+            key: p.integer({key: model[key]}, key, hi=MAX_LAYERS if key == "layers" else 65536)
+            for key in need + (("heads",) if "heads" in model else ())
+        }
+        row = {
+            "name": str(model.get("name", f"model {i}")),
+            **ints,
+            "dtype": _dtype(model.get("dtype", dtype), "models"),
+        }
         if not mla and "heads" in ints and ints["heads"] % ints["kv_heads"]:
-            raise ExampleError("VK115", f"{where}: heads ({ints['heads']}) is not a multiple of kv_heads ({ints['kv_heads']})", "models")
+            raise ExampleError(
+                "VK115",
+                f"{where}: heads ({ints['heads']}) is not a multiple of kv_heads ({ints['kv_heads']})",
+                "models",
+            )
         row["variant"] = _variant(row)
         rows.append(row)
     return {
@@ -71,22 +87,26 @@ def run(params: dict) -> Outcome:
     rows = []
     for model in params["models"]:
         if model["variant"] == "MLA":
-            per_token = engine.mla_cache_bytes(layers=model["layers"], latent_dim=model["latent_dim"],
-                                               rope_dim=model["rope_dim"], dtype=model["dtype"])
+            per_token = engine.mla_cache_bytes(
+                layers=model["layers"], latent_dim=model["latent_dim"], rope_dim=model["rope_dim"], dtype=model["dtype"]
+            )
         else:
-            per_token = engine.kv_cache_bytes(layers=model["layers"], kv_heads=model["kv_heads"],
-                                              head_dim=model["head_dim"], dtype=model["dtype"])
+            per_token = engine.kv_cache_bytes(
+                layers=model["layers"], kv_heads=model["kv_heads"], head_dim=model["head_dim"], dtype=model["dtype"]
+            )
         per_sequence = per_token * seq_len * batch
-        rows.append({
-            **model,
-            "bytes_per_token": per_token,
-            "kib_per_token": per_token / 2**10,
-            "mib_per_token": per_token / 2**20,
-            "bytes_per_sequence": per_sequence,
-            "mib_per_sequence": per_sequence / 2**20,
-            "gib_per_sequence": per_sequence / 2**30,
-            "gb_per_sequence": per_sequence / 1e9,
-        })
+        rows.append(
+            {
+                **model,
+                "bytes_per_token": per_token,
+                "kib_per_token": per_token / 2**10,
+                "mib_per_token": per_token / 2**20,
+                "bytes_per_sequence": per_sequence,
+                "mib_per_sequence": per_sequence / 2**20,
+                "gib_per_sequence": per_sequence / 2**30,
+                "gb_per_sequence": per_sequence / 1e9,
+            }
+        )
     return Outcome(result=rows, fields={"models": rows, "seq_len": seq_len, "batch": batch})
 
 

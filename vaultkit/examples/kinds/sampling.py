@@ -41,7 +41,7 @@ def run(params: dict) -> Outcome:
     order = np.argsort(-probs, kind="stable")  # most likely first; ties keep written order
     kept = np.ones_like(probs, dtype=bool)
     if params["top_k"] is not None:
-        kept[order[params["top_k"]:]] = False
+        kept[order[params["top_k"] :]] = False
     if params["top_p"] is not None:
         # keep the smallest prefix (by probability) whose mass reaches top_p
         before = np.cumsum(probs[order]) - probs[order]  # mass of the more likely candidates
@@ -61,6 +61,8 @@ def markdown(example, outcome) -> str:
     if params["top_p"] is not None:
         rules.append(f"top-p = {params['top_p']:g}")
     header = ["候选", "logit", f"softmax(logit / {t:g})", "保留", "重新归一化后"]
-    rows = [[tok, f"{params['logits'][i]:g}", fmt(f["probs"][i], n), "✓" if f["kept"][i] else "✗", fmt(f["final"][i], n)]
-            for i, tok in enumerate(params["tokens"])]
+    rows = [
+        [tok, f"{params['logits'][i]:g}", fmt(f["probs"][i], n), "✓" if f["kept"][i] else "✗", fmt(f["final"][i], n)]
+        for i, tok in enumerate(params["tokens"])
+    ]
     return table(header, rows) + "\n\n" + "，".join(rules) + "。"
