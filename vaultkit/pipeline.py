@@ -256,7 +256,7 @@ def _explained(claim_report: claims.ClaimReport, note: Note, worked) -> tuple[st
             sections = textmatrices.read_sections(note.text, note.tokens)
             line = min((m.line for section in sections for m in section.matrices), default=1)
             entries.append((line, claims.matrix_rows_entry(note.rel, line, worked.verified, worked.skipped)))
-            entries.sort(key=lambda entry: entry[0])
+        entries.sort(key=lambda entry: entry[0])
     return tuple(text for _, text in entries)
 
 
