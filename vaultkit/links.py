@@ -142,6 +142,13 @@ class LinkIndex:
             self.by_lower_path[key.casefold()].append(rel)
             self.by_name[name].append(rel)
             self.by_lower_name[name.casefold()].append(rel)
+        # every path by each of its endings after a `/` (`a/b/c` by `b/c` and `c`): a partial
+        # path is found without scanning every file, so resolving stays linear in the vault
+        self.by_suffix: dict[str, list[str]] = defaultdict(list)
+        for key, rel in self.by_path.items():
+            for i, char in enumerate(key):
+                if char == "/":
+                    self.by_suffix[key[i + 1 :]].append(rel)
         self.by_alias: dict[str, list[str]] = defaultdict(list)
         for rel, note in vault.notes.items():
             for alias in note.aliases:
@@ -167,7 +174,7 @@ class LinkIndex:
             if written in self.by_path:
                 return Resolution("ok", self.by_path[written])
             if "/" in written:
-                suffix = [rel for key, rel in self.by_path.items() if key.endswith("/" + written)]
+                suffix = self.by_suffix.get(written, [])
                 if suffix:
                     return self._pick(suffix, source, "ok")
         for lower in (relative, written):
