@@ -17,6 +17,8 @@ from markdown_it import MarkdownIt
 # GFM's extended e-mail autolink: the address must not end in `-` or `_`
 _EMAIL = re.compile(r"(?<![A-Za-z0-9.+_-])[A-Za-z0-9.+_-]+@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
 _ENTITY_END = re.compile(r"&[A-Za-z0-9]+;$")
+# What every link kept here contains: a scheme's `:` or `//`, or `www.` (e-mails: an `@`)
+_LINK_HINT = re.compile(r"[:@]|//|www\.", re.IGNORECASE)
 
 
 def gfm_end(text: str, start: int) -> int:
@@ -53,18 +55,25 @@ class GfmLinks(LinkifyIt):
 
     def __init__(self):
         super().__init__(options={"fuzzy_link": True, "fuzzy_email": False, "fuzzy_ip": False})
+        self._last: tuple[str, list[Match] | None] = ("", None)  # markdown-it asks test(x), then match(x)
 
     def pretest(self, text: str) -> bool:
-        return super().pretest(text) or "@" in text
+        """Cheap first: most text has a `.` that linkify-it's own pretest takes for a domain."""
+        return _LINK_HINT.search(text) is not None and ("@" in text or super().pretest(text))
 
     def test(self, text: str) -> bool:
-        return bool(self.match(text))
+        self._last = (text, self._match(text))
+        return bool(self._last[1])
 
     def match_at_start(self, text: str) -> Match | None:
         match = super().match_at_start(text)
         return _ended(match, text) if match else None
 
     def match(self, text: str) -> list[Match] | None:
+        last_text, matches = self._last
+        return matches if last_text == text else self._match(text)
+
+    def _match(self, text: str) -> list[Match] | None:
         found = [_ended(m, text) for m in super().match(text) or () if m.schema or m.raw.lower().startswith("www.")]
         for email in _EMAIL.finditer(text):
             if email.group(0)[-1] in "-_" or any(m.index <= email.start() < m.last_index for m in found):
