@@ -84,3 +84,19 @@ def test_a_vault_page_fills_what_page_render_fills(tmp_path):
     page.render({}, None)
     assert page.content == note.html and [item.id for item in page.toc] == ["a"]
     assert page.present_anchor_ids == {"a", "b"} and page.search_sections == note.sections
+
+
+def test_a_written_page_is_released_but_keeps_what_the_navigation_and_sitemap_read(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
+    file = File("a.md", str(tmp_path), str(tmp_path / "site"), use_directory_urls=True)
+    page = Page("A", file, {"site_url": None})
+    note = render_note(FakeSite({"a.md": "# A\n\n## B\n"}), "a.md")
+    mkdocs_glue.adopt(page, lambda _: note)
+    page.markdown = "# A\n"
+    page.render({}, None)
+    mkdocs_glue.set_update_date(page, "2026-01-02")
+    mkdocs_glue.release(page)
+    assert page.markdown is None and page.content is None and page.search_sections is None
+    assert list(page.toc) == [] and page.title == "A" and page.url == "a/" and page.update_date == "2026-01-02"
+    page.render({}, None)  # serve renders a page again: nothing it needs was released
+    assert page.content == note.html

@@ -13,7 +13,9 @@ material 9, and needs of them what their public API does not give:
   characters), each distinct run once;
 - material's search keeps the entries of the pages it saw in `search_index.entries` and writes
   them in `on_post_build` (a page rendered in a worker sends its entries back);
-- MkDocs' `Page.update_date` feeds the sitemap.
+- MkDocs' `Page.update_date` feeds the sitemap;
+- a page keeps its source, HTML and sections after it is written (`Page.markdown`, `content`,
+  `toc`): a build frees them once the page is written (`release`).
 
 tests/test_site_internals.py checks each of these against the installed versions.
 """
@@ -51,6 +53,15 @@ def adopt(page: Page, render_note: Callable[[Page], RenderedNote]) -> None:
     """Make `page` (made by MkDocs' navigation) a `VaultPage` rendered by `render_note`."""
     page.__class__ = VaultPage
     page.render_note = render_note
+
+
+def release(page: Page) -> None:
+    """Free what a written page holds that no other page needs (its source, HTML, sections);
+    its title, URL, meta and update date stay for the navigation and the sitemap."""
+    page.markdown = page.content = None
+    page.toc = get_toc([])
+    if isinstance(page, VaultPage):
+        page.search_sections = None
 
 
 class TokenSearch(SearchIndex):

@@ -105,6 +105,7 @@ class SiteModel(Site):
     def release(self, rel: str) -> None:
         """Free what was parsed of a note once its page is made (a build keeps memory bounded)."""
         self._tokens.pop(rel, None)
+        self._texts.pop(rel, None)
         if rel in self.vault.notes:
             self.vault.notes[rel].release_tokens()
 

@@ -251,6 +251,7 @@ def _render_chunk(indices: range, renderer: SiteRenderer | None = None) -> tuple
         if html.strip():
             utils.write_file(html, file.abs_dest_path)
         out.append((file.page.update_date, entries))
+        mkdocs_glue.release(file.page)
         renderer.plugin.model.release(file.src_uri)
     counts = Counter()
     if warnings is not None:
