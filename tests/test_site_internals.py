@@ -100,3 +100,27 @@ def test_a_written_page_is_released_but_keeps_what_the_navigation_and_sitemap_re
     assert list(page.toc) == [] and page.title == "A" and page.url == "a/" and page.update_date == "2026-01-02"
     page.render({}, None)  # serve renders a page again: nothing it needs was released
     assert page.content == note.html
+
+
+def test_the_streamed_search_index_has_the_bytes_material_writes(tmp_path):
+    from mkdocs.config import load_config
+
+    (tmp_path / "docs").mkdir()
+    config = load_config(
+        config_file=None,
+        docs_dir=str(tmp_path / "docs"),
+        site_dir=str(tmp_path / "site"),
+        theme={"name": "material", "language": "zh"},
+        plugins=["search"],
+    )
+    config = config.plugins.on_config(config)
+    search = mkdocs_glue.searches(config)[0]
+    entries = [
+        {"location": "a/", "title": "标题", "text": "中文 “引号” \\ <b>x</b>\u200b", "tags": ["t"]},
+        {"location": "b/#x"},
+    ]
+    search.search_index.entries = list(entries)
+    expected = search.search_index.generate_search_index(None).encode("utf-8")
+    mkdocs_glue.write_search_index(search, entries, str(tmp_path / "site"))
+    assert (tmp_path / "site" / "search" / "search_index.json").read_bytes() == expected
+    assert b'"docs":[{"location":"a/"' in expected

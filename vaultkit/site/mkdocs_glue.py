@@ -12,7 +12,8 @@ material 9, and needs of them what their public API does not give:
   segments Chinese words as material's `_segment_chinese` does (jieba on each run of Han
   characters), each distinct run once;
 - material's search keeps the entries of the pages it saw in `search_index.entries` and writes
-  them in `on_post_build` (a page rendered in a worker sends its entries back);
+  them in `on_post_build` (a page rendered in a worker sends its entries back); `vaultkit build`
+  writes the index itself, entry by entry, in the bytes material writes (`write_search_index`);
 - MkDocs' `Page.update_date` feeds the sitemap;
 - a page keeps its source, HTML and sections after it is written (`Page.markdown`, `content`,
   `toc`): a build frees them once the page is written (`release`).
@@ -22,6 +23,8 @@ tests/test_site_internals.py checks each of these against the installed versions
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -91,6 +94,24 @@ _HAN = bre.compile(r"(\p{script: Han}+)", bre.UNICODE)  # material's pattern
 def _segmented(run: str) -> str:
     """A run of Han characters cut into words, each word between zero-width spaces."""
     return "\u200b" + "\u200b".join(jieba.cut(run.encode("utf-8"))) + "\u200b"
+
+
+def write_search_index(search: SearchPlugin, entries: list, site_dir: str) -> None:
+    """Write the search index of `entries` where material writes it, in the bytes it writes
+    (`json.dumps` of its config and the entries), one entry at a time: the index of a large
+    vault (hundreds of MB) is never held as one string, nor as its bytes."""
+    index = search.search_index
+    index.entries = []
+    frame = index.generate_search_index(None)  # material's own {"config": …, "docs": []}
+    if not frame.endswith(',"docs":[]}'):
+        raise RuntimeError("material's search index is not {config, docs} as vaultkit expects")
+    path = os.path.join(site_dir, "search", "search_index.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as out:
+        out.write(frame[:-2].encode("utf-8"))
+        for n, entry in enumerate(entries):
+            out.write((b"," if n else b"") + json.dumps(entry, separators=(",", ":"), default=str).encode("utf-8"))
+        out.write(b"]}")
 
 
 def searches(config) -> list[SearchPlugin]:

@@ -154,9 +154,9 @@ def build_site(config, jobs: int | None = None) -> None:
         for name in config.theme.static_templates:
             if name not in pages:  # `mkdocs build` writes templates first: a page of that name wins
                 _write_template(renderer, name)
-        if renderer.search is not None:
-            renderer.search.search_index.entries = entries
-        config.plugins.on_post_build(config=config)
+        config.plugins.on_post_build(config=config)  # material's search writes an empty index ...
+        if renderer.search is not None:  # ... and vaultkit the whole one, streamed
+            mkdocs_glue.write_search_index(renderer.search, entries, config.site_dir)
         if config.strict and warnings.counts:
             counts = ", ".join(f"{n} {level.lower()}s" for level, n in sorted(warnings.counts.items()))
             raise Abort(f"Aborted with {counts} in strict mode!")
