@@ -119,7 +119,7 @@ class Report:
 def text_line(d: Diagnostic) -> str:
     """`path:line:col: CODE severity: message`, as `check` prints it (an editor's problem matcher:
     `^(.+):(\\d+):(\\d+): (VK\\d{3}) (error|warning): (.*)$`)."""
-    return f"{d.path}:{d.line}:{d.col}: {d.code} {_full_message(d)}"
+    return f"{d.path}:{d.line}:{d.col}: {d.code} {d.severity}: {_full_message(d)}"
 
 
 def _full_message(d: Diagnostic) -> str:
