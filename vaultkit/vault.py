@@ -299,7 +299,55 @@ def parse_front_matter(text: str, rel: str) -> FrontMatter:
         fm.diagnostics.append(FRONT_MATTER_NOT_MAPPING.at(rel, 1, 1))
         return fm
     fm.data = data
+    fm.diagnostics += _field_types(data, match.group(1) or "", rel)
     return fm
+
+
+_LISTS = {"tags": "tags", "tag": "tags", "aliases": "aliases", "alias": "aliases"}
+_FLAGS = ("publish", "draft")
+_FLAG_WORDS = frozenset({"true", "yes", "on", "1", "false", "no", "off", "0"})
+
+
+def _type_name(value) -> str:
+    return "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else repr(value)
+
+
+def _field_types(data: dict, yaml_text: str, rel: str) -> list[Diagnostic]:
+    """VK012 for each field vaultkit reads whose value it cannot use as written: a title that is
+    not text, tags or aliases as a mapping or with nested entries (those are dropped), a
+    publish/draft flag that is not true or false."""
+    key_lines = {}
+    for offset, line in enumerate(yaml_text.split("\n")):
+        key = line.split(":", 1)[0].strip()
+        if ":" in line and key not in key_lines and not line[:1].isspace():
+            key_lines[key] = offset + 2  # the front matter starts after the `---` line
+    out = []
+
+    def warn(key: str, found: str, expected: str, outcome: str) -> None:
+        at = key_lines.get(key, 1)
+        out.append(FRONT_MATTER_TYPE.at(rel, at, 1, field=key, found=found, expected=expected, outcome=outcome))
+
+    title = data.get("title")
+    if isinstance(title, (dict, list)):
+        warn("title", _type_name(title), "text", "the file name is the title")
+    for key, what in _LISTS.items():
+        value = data.get(key)
+        if isinstance(value, dict):
+            warn(key, "a mapping", f"a list of {what}", "it is ignored")
+        elif isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+            warn(key, "a list with nested entries", f"a list of {what}", "the nested entries are ignored")
+    for key in _FLAGS:
+        value = data.get(key)
+        if (
+            key in data
+            and not isinstance(value, bool)
+            and value is not None
+            and not (isinstance(value, (str, int, float)) and str(value).strip().lower() in _FLAG_WORDS)
+        ):
+            read = "true" if _truthy(value) else "false"
+            published = "published" if _truthy(value) == (key == "publish") else "not published"
+            warn(key, _type_name(value), "true or false", f"read as {read}: the note is {published}")
+    return out
 
 
 _RESERVED_START = re.compile(r"[@`][^,\]\}\n]*")
