@@ -22,7 +22,7 @@ from vaultkit import engine
 from vaultkit.diagnostics import format_text
 from vaultkit.examples.kinds import attention
 from vaultkit.figures import check_handdrawn, infer
-from vaultkit.figures.style import fmt
+from vaultkit.numbers import fmt
 from vaultkit.pipeline import Pipeline
 from vaultkit.svgtext import read_svg
 from vaultkit.vault import Vault

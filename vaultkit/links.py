@@ -158,11 +158,6 @@ def markdown_links(note) -> list[tuple[int, str]]:
     return out
 
 
-def note_headings(note) -> list[tuple[int, str]]:
-    """(level, text as written) of every heading of a note."""
-    return [(section.level, section.text) for section in sections(note.tokens)]
-
-
 def note_block_ids(note) -> set[str]:
     return set(block_spans(note.tokens))
 

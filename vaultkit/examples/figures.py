@@ -117,6 +117,9 @@ def check_figure(example: Example, outcome: Outcome, vault) -> FigureOutcome:
             return result
         if not figures.is_generated(source.text):
             return _check_handdrawn(example, outcome, result, source)
+        edited = figures.edited_by_hand(source.text)
+    else:
+        edited = False
     result.generated = True
     try:
         text = figures.render_figure(example.kind, figure_spec(example, outcome), outcome.result)
@@ -127,6 +130,13 @@ def check_figure(example: Example, outcome: Outcome, vault) -> FigureOutcome:
     if result.old is None:
         problem = f"figure {result.rel} of example {example.id} is missing; vaultkit fix draws it"
         result.diagnostics.append(FIGURE_STALE.at(*at, problem=problem))
+    elif edited:
+        problem = (
+            f"generated figure of example {example.id} was edited by hand (its data-vk-hash no longer matches);"
+            ' vaultkit fix redraws it: make the change in the example, or remove data-vaultkit="generated"'
+            " to keep the drawing as yours (its numbers are then checked)"
+        )
+        result.diagnostics.append(FIGURE_STALE.at(result.rel, 1, 1, problem=problem))
     elif result.old != result.new:
         problem = f"generated figure is stale for example {example.id}; vaultkit fix redraws it"
         result.diagnostics.append(FIGURE_STALE.at(result.rel, 1, 1, problem=problem))
