@@ -215,12 +215,12 @@ def test_a_generated_figure_edited_by_hand_is_told_from_a_stale_one(tmp_path):
     figure.write_text(drawn.replace("<title>", "<title>mine: ", 1), encoding="utf-8")
     [d] = [d for d in run(tmp_path)[0].diagnostics if d.path == "e1.svg"]
     assert (d.code, d.line) == ("VK401", 1) and d.message.startswith(
-        "generated figure of example e1 was edited by hand (its data-vk-hash no longer matches); vaultkit fix redraws it"
+        "figure e1.svg of example e1 was edited by hand (its data-vk-hash no longer matches); vaultkit fix redraws it"
     )
 
     figure.write_text(drawn, encoding="utf-8")
     note.write_text(note.read_text(encoding="utf-8").replace("[[1, 0], [0, 1]]", "[[1, 0], [0, 2]]", 1), "utf-8")
     stale = [d for d in run(tmp_path)[0].diagnostics if d.path == "e1.svg"]
     assert [(d.code, d.message) for d in stale] == [
-        ("VK401", "generated figure is stale for example e1; vaultkit fix redraws it")
+        ("VK401", "figure e1.svg of example e1 is stale; vaultkit fix redraws it")
     ]

@@ -14,7 +14,7 @@ FIGURE_STALE = Rule(
     "VK401",
     ERROR,
     "generated figure is stale or missing",
-    "{problem}",
+    "figure {figure} of example {example} {problem}",
     "The SVG an example draws is missing or no longer what it computes; `vaultkit fix` draws it.",
 )
 DRAWN_WRONG = Rule(
@@ -128,18 +128,19 @@ def check_figure(example: Example, outcome: Outcome, vault) -> FigureOutcome:
         return result
     result.new = text.encode("utf-8")
     if result.old is None:
-        problem = f"figure {result.rel} of example {example.id} is missing; vaultkit fix draws it"
-        result.diagnostics.append(FIGURE_STALE.at(*at, problem=problem))
+        problem = "is missing; vaultkit fix draws it"
     elif edited:
         problem = (
-            f"generated figure of example {example.id} was edited by hand (its data-vk-hash no longer matches);"
-            ' vaultkit fix redraws it: make the change in the example, or remove data-vaultkit="generated"'
-            " to keep the drawing as yours (its numbers are then checked)"
+            "was edited by hand (its data-vk-hash no longer matches); vaultkit fix redraws it: make the change"
+            ' in the example, or remove data-vaultkit="generated" to keep the drawing as yours (its numbers are'
+            " then checked)"
         )
-        result.diagnostics.append(FIGURE_STALE.at(result.rel, 1, 1, problem=problem))
     elif result.old != result.new:
-        problem = f"generated figure is stale for example {example.id}; vaultkit fix redraws it"
-        result.diagnostics.append(FIGURE_STALE.at(result.rel, 1, 1, problem=problem))
+        problem = "is stale; vaultkit fix redraws it"
+    else:
+        return result
+    where = at if result.old is None else (result.rel, 1, 1)  # a missing figure: at the example's `figure:`
+    result.diagnostics.append(FIGURE_STALE.at(*where, figure=result.rel, example=example.id, problem=problem))
     return result
 
 

@@ -23,7 +23,7 @@ REGION_STALE = Rule(
     "VK101",
     ERROR,
     "generated region is stale or was edited by hand",
-    "{problem}",
+    "generated region of example {example} {problem}",
     "A generated region no longer shows what its example computes; `vaultkit fix` rewrites it.",
 )
 REGION_MISSING = Rule(
@@ -207,8 +207,8 @@ class ExampleRunner:
                 replacements.append((example.end_line, example.end_line, ["", *expected]))
             elif region.id != example.id or region.end < 0:
                 what = f"is for {region.id!r}" if region.id != example.id else "has no end marker"
-                problem = f"the generated region after example {example.id} {what}; fix it by hand"
-                result.diagnostics.append(REGION_STALE.at(rel, region.start + 1, 1, problem=problem))
+                at = (rel, region.start + 1, 1)
+                result.diagnostics.append(REGION_STALE.at(*at, example=example.id, problem=f"{what}; fix it by hand"))
             else:
                 current = lines[region.start : region.end + 1]
                 if current != expected:
@@ -216,8 +216,9 @@ class ExampleRunner:
                         (i for i, (a, b) in enumerate(zip(current, expected)) if a != b),
                         min(len(current), len(expected)) - 1,
                     )
-                    problem = f"generated region of example {example.id} is stale or was edited by hand; vaultkit fix rewrites it"
-                    result.diagnostics.append(REGION_STALE.at(rel, region.start + differs + 1, 1, problem=problem))
+                    problem = "is stale or was edited by hand; vaultkit fix rewrites it"
+                    at = (rel, region.start + differs + 1, 1)
+                    result.diagnostics.append(REGION_STALE.at(*at, example=example.id, problem=problem))
                     replacements.append((region.start, region.end + 1, expected))
         for region in regions:
             if region.start not in claimed and region.id not in self.unreadable:
