@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Set up a local virtual environment and run vaultkit's main job or its tests.
 
-    python3 tasks.py          check the bundled vault, fix its generated parts, build the site
+    python3 tasks.py          check the bundled vault, fix its generated parts (the codes page's
+                              table of diagnostic rules too), build the site
     python3 tasks.py test     run the test suite (extra arguments go to pytest)
     python3 tasks.py setup    only create .venv and install
 
@@ -65,7 +66,11 @@ def vaultkit(*args: str) -> int:
     return subprocess.run([python(), "-m", "vaultkit", *args], cwd=ROOT).returncode
 
 
+CODES_PAGE = ROOT / "vault" / "使用 vaultkit" / "09 诊断代码.md"
+
+
 def main_job() -> int:
+    subprocess.run([python(), "-m", "vaultkit.rules", str(CODES_PAGE)], cwd=ROOT, check=True)  # its table
     fixed = vaultkit("fix", "vault")
     checked = vaultkit("check", "vault")
     built = vaultkit("build", "vault", "-o", "site")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -114,12 +115,30 @@ def test_one_note_is_singular(tmp_path):
     )
 
 
+def test_text_output_marks_errors_and_warnings(tmp_path):
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "b.md").write_text("# B\n", encoding="utf-8")
+    (tmp_path / "a.md").write_text("# A\n\n[[x]]\n\n[[old/b]]\n", encoding="utf-8")
+    run = vaultkit("check", str(tmp_path))
+    assert run.returncode == 1 and run.stdout == (
+        "a.md:3:1: VK501 error: link target of [[x]] does not exist in the vault\n"
+        "a.md:5:1: VK502 warning: [[old/b]]: no file at this path; the only `b.md` is new/b.md "
+        "(`vaultkit fix` writes `new/b`)\n"
+        "Checked 2 notes, 2 links, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 1 error, 1 warning.\n"
+    )
+    problem_matcher = r"^(.+):(\d+):(\d+): (VK\d{3}) (error|warning): (.*)$"  # as README says
+    found = [re.match(problem_matcher, line).groups()[3:5] for line in run.stdout.splitlines()[:-1]]
+    assert found == [("VK501", "error"), ("VK502", "warning")]
+    data = json.loads(vaultkit("check", "--format", "json", str(tmp_path)).stdout)
+    assert [(d["code"], d["severity"]) for d in data["diagnostics"]] == found
+
+
 def test_fix_diff_with_nothing_to_rewrite_shows_the_errors_left(tmp_path):
     (tmp_path / "a.md").write_text("# A\n\n见 [[nope]]。\n", encoding="utf-8")
     run = vaultkit("fix", "--diff", str(tmp_path))
     assert run.returncode == 1 and run.stdout == ""  # stdout is the patch: empty
     assert run.stderr == (
-        "a.md:3:3: VK501 link target of [[nope]] does not exist in the vault\n"
+        "a.md:3:3: VK501 error: link target of [[nope]] does not exist in the vault\n"
         "Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 1 error, 0 warnings.\n"
         "Nothing for fix to rewrite; the errors above need editing by hand.\n"
     )
@@ -159,7 +178,7 @@ def test_an_unclosed_bracket_is_one_diagnostic_at_its_line(tmp_path):
     (tmp_path / "n.md").write_text(EXAMPLE.format(q="[[0.5, 0.3], [0.1, -0.4]"), encoding="utf-8")
     run = vaultkit("check", str(tmp_path))
     assert run.stdout.splitlines()[0] == (
-        "n.md:6:4: VK110 example is not valid YAML: the '[' here is never closed; add the missing ']' "
+        "n.md:6:4: VK110 error: example is not valid YAML: the '[' here is never closed; add the missing ']' "
         "(the YAML parser only noticed at line 7)"
     )
     assert run.stdout.splitlines()[1].endswith("1 error, 0 warnings.")  # no VK104, no VK202
@@ -181,7 +200,7 @@ def test_a_missing_figure_is_reported_once(tmp_path):
     )
     lines = vaultkit("check", str(tmp_path)).stdout.splitlines()
     assert [line for line in lines if "e1.svg" in line] == [
-        "n.md:8:1: VK401 figure figs/e1.svg of example e1 is missing; vaultkit fix draws it"
+        "n.md:8:1: VK401 error: figure figs/e1.svg of example e1 is missing; vaultkit fix draws it"
     ]
     assert vaultkit("fix", str(tmp_path)).returncode == 0
     assert vaultkit("check", str(tmp_path)).returncode == 0
@@ -227,16 +246,16 @@ def test_a_failed_strict_build_still_prints_the_check(tmp_path):
         "point it at mermaid.min.js or unset it"
     )
     assert run.stdout.splitlines() == [
-        ".:1:1: VK601 site build failed: Aborted with 1 warnings in strict mode: the MkDocs warnings above are "
+        ".:1:1: VK601 error: site build failed: Aborted with 1 warnings in strict mode: the MkDocs warnings above are "
         "site problems; fix them or build without --strict",
-        "a.md:3:1: VK501 link target of [[nope]] does not exist in the vault",
+        "a.md:3:1: VK501 error: link target of [[nope]] does not exist in the vault",
         "Checked 1 note, 1 link, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 2 errors, 0 warnings.",
     ]
     plain = subprocess.run(
         [sys.executable, "-m", "vaultkit", "build", "vault", "--strict"], capture_output=True, text=True, cwd=tmp_path
     )
     assert plain.returncode == 1
-    assert plain.stdout.splitlines()[0] == "a.md:3:1: VK501 link target of [[nope]] does not exist in the vault"
+    assert plain.stdout.splitlines()[0] == "a.md:3:1: VK501 error: link target of [[nope]] does not exist in the vault"
 
 
 def test_fix_diff_lists_what_fix_would_leave_not_what_its_diff_fixes(tmp_path):
@@ -246,7 +265,7 @@ def test_fix_diff_lists_what_fix_would_leave_not_what_its_diff_fixes(tmp_path):
     run = vaultkit("fix", "--diff", str(tmp_path))
     assert run.returncode == 1 and "+见 [[c/b]] 和 [[nope]]。\n" in run.stdout
     assert run.stderr == (  # no VK502 for [[sub/b]]: the diff above rewrites it
-        "a.md:3:13: VK501 link target of [[nope]] does not exist in the vault\n"  # its column once fixed
+        "a.md:3:13: VK501 error: link target of [[nope]] does not exist in the vault\n"  # its column once fixed
         "Checked 2 notes, 2 links, 0 examples, 0 inline values, 0 claims (0 skipped), 0 figures. 1 error, 0 warnings.\n"
         "fix would rewrite 1 file: a.md; the diagnostics above are what it leaves.\n"
     )
@@ -366,8 +385,8 @@ def test_a_build_whose_config_fails_still_checks_the_vault(tmp_path):
     run = vaultkit("build", cwd=tmp_path)
     assert run.returncode == 1
     assert run.stdout.splitlines() == [
-        ".:1:1: VK601 site build failed: Aborted with a configuration error!",
-        "a.md:3:9: VK301 2 × 3 = 7 is wrong: written 7, computed 6",
+        ".:1:1: VK601 error: site build failed: Aborted with a configuration error!",
+        "a.md:3:9: VK301 error: 2 × 3 = 7 is wrong: written 7, computed 6",
         "Checked 1 note, 0 links, 0 examples, 0 inline values, 1 claim (0 skipped), 0 figures. 2 errors, 0 warnings.",
     ]
 
@@ -387,10 +406,10 @@ def test_fix_diff_reports_symlinks_and_special_files_as_check_does(tmp_path):
     check = vaultkit("check", str(vault)).stdout.splitlines()
     left = vaultkit("fix", "--diff", str(vault)).stderr.splitlines()
     assert [line for line in check if not line.startswith(("a.md:", "Checked"))] == [
-        "dangling.md:1:1: VK005 dangling or looping symlink; skipped",
-        "folder:1:1: VK005 symlinked folder; not followed",
-        "out.md:1:1: VK005 symlink out of the vault; not followed",
-        "pipe.md:1:1: VK002 not a regular file; skipped",
+        "dangling.md:1:1: VK005 warning: dangling or looping symlink; skipped",
+        "folder:1:1: VK005 warning: symlinked folder; not followed",
+        "out.md:1:1: VK005 warning: symlink out of the vault; not followed",
+        "pipe.md:1:1: VK002 error: not a regular file; skipped",
     ]
     assert left[:-2] == check[1:-1]  # all but the VK502 the diff fixes
     assert left[-2] == check[-1].replace("1 error, 4 warnings", "1 error, 3 warnings")

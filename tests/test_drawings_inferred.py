@@ -22,7 +22,7 @@ from vaultkit import engine
 from vaultkit.diagnostics import format_text
 from vaultkit.examples.kinds import attention
 from vaultkit.figures import check_handdrawn, infer
-from vaultkit.figures.style import fmt
+from vaultkit.numbers import fmt
 from vaultkit.pipeline import Pipeline
 from vaultkit.svgtext import read_svg
 from vaultkit.vault import Vault
@@ -274,7 +274,7 @@ def test_what_the_text_does_not_settle_is_one_warning_and_no_rewrite(tmp_path, c
     assert changes == []
     # what the doubt does not touch is still checked: the scores
     lines, changes = run(vault_with(tmp_path, "d.svg", DOUBTFUL.format(s00="0.90", caption=caption)))
-    assert any(": VK402 scores[0]" in line for line in lines) and len(changes) == 1
+    assert any(": VK402 error: scores[0]" in line for line in lines) and len(changes) == 1
 
 
 def test_a_division_elsewhere_in_the_drawing_is_not_the_scale(tmp_path):
@@ -291,7 +291,10 @@ def test_a_division_elsewhere_in_the_drawing_is_not_the_scale(tmp_path):
 def test_a_pin_settles_the_doubt(tmp_path):
     svg = DOUBTFUL.format(s00="0.22", caption="(mask applied)").replace("<svg ", '<svg data-vk-mask="none" ', 1)
     lines, _ = run(vault_with(tmp_path, "d.svg", svg))
-    assert [line.split(" ")[1:3] for line in lines] == [["VK402", "weights[0]"], ["VK402", "weights[1]"]]
+    assert [line.split(" ")[1:4] for line in lines] == [
+        ["VK402", "error:", "weights[0]"],
+        ["VK402", "error:", "weights[1]"],
+    ]
 
 
 NOT_DERIVATIONS = [

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from vaultkit import engine
-from vaultkit.figures import generated_hash, is_generated, render_figure
-from vaultkit.figures.style import fmt
+from vaultkit.figures import edited_by_hand, generated_hash, is_generated, render_figure
+from vaultkit.numbers import fmt
 
 GOLDEN = Path(__file__).parent / "golden" / "figures"
 UPDATE = os.environ.get("VAULTKIT_UPDATE_GOLDEN") == "1"
@@ -173,6 +173,8 @@ def test_generated_marker_and_hash(rendered):
     }
     other = render_figure("attention", spec, engine.attention(q, k, causal=True))
     assert generated_hash(other) != digest
+    assert not edited_by_hand(svg) and not edited_by_hand(other)  # the hash is the checksum of the rest
+    assert edited_by_hand(svg.replace("<title>", "<title>mine: ", 1))
     plain = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 680 100"><text>x</text></svg>'
     assert not is_generated(plain) and generated_hash(plain) is None
 
@@ -191,9 +193,34 @@ def test_unknown_kind():
         (0.004, 2, "0.00"),
         (-0.004, 2, "0.00"),
         (1.0, 2, "1.00"),
-        (-np.inf, 2, "-inf"),
+        (-np.inf, 2, "−∞"),
         (2.5, 0, "3"),
     ],
 )
 def test_rounding_half_away_from_zero(value, digits, text):
     assert fmt(value, digits) == text
+
+
+def test_a_generated_figure_edited_by_hand_is_told_from_a_stale_one(tmp_path):
+    from vaultkit.check import apply_changes, run
+
+    block = "```vaultkit\nid: e1\nkind: attention\ntokens: [a, b]\nQ: [[1, 0], [0, 1]]\nK: [[1, 0], [0, 1]]\n"
+    note = tmp_path / "n.md"
+    note.write_text(f"# N\n\n{block}figure: e1.svg\n```\n", encoding="utf-8")
+    apply_changes(run(tmp_path)[1])  # the region and the figure drawn
+    assert run(tmp_path)[0].diagnostics == []
+    figure = tmp_path / "e1.svg"
+    drawn = figure.read_text(encoding="utf-8")
+
+    figure.write_text(drawn.replace("<title>", "<title>mine: ", 1), encoding="utf-8")
+    [d] = [d for d in run(tmp_path)[0].diagnostics if d.path == "e1.svg"]
+    assert (d.code, d.line) == ("VK401", 1) and d.message.startswith(
+        "figure e1.svg of example e1 was edited by hand (its data-vk-hash no longer matches); vaultkit fix redraws it"
+    )
+
+    figure.write_text(drawn, encoding="utf-8")
+    note.write_text(note.read_text(encoding="utf-8").replace("[[1, 0], [0, 1]]", "[[1, 0], [0, 2]]", 1), "utf-8")
+    stale = [d for d in run(tmp_path)[0].diagnostics if d.path == "e1.svg"]
+    assert [(d.code, d.message) for d in stale] == [
+        ("VK401", "figure e1.svg of example e1 is stale; vaultkit fix redraws it")
+    ]

@@ -11,7 +11,7 @@ import pytest
 from vaultkit import engine
 from vaultkit.figures import is_generated
 from vaultkit.figures.handdrawn import check_handdrawn
-from vaultkit.figures.style import fmt
+from vaultkit.numbers import fmt
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REAL = SHARED / "corpus" / "vault146" / "assets" / "注意力矩阵推导.svg"

@@ -2,7 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.links import LinkIndex, check_links, extract_links, fix_links, note_block_ids, note_headings
+from vaultkit.links import LinkIndex, check_links, extract_links, fix_links, note_block_ids
+from vaultkit.syntax.headings import sections
 from vaultkit.vault import Vault
 
 FILES = {
@@ -81,7 +82,8 @@ def test_every_kind_of_broken_link(vault):
 
 
 def test_headings_and_block_ids(vault):
-    assert note_headings(vault.notes["topics/alpha.md"]) == [(1, "Alpha"), (2, "Sub, heading!")]
+    headings = [(s.level, s.text) for s in sections(vault.notes["topics/alpha.md"].tokens)]
+    assert headings == [(1, "Alpha"), (2, "Sub, heading!")]
     assert note_block_ids(vault.notes["topics/beta.md"]) == {"b1"}
 
 

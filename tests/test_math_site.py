@@ -56,7 +56,7 @@ def test_a_wrong_katex_dir_fails_a_strict_build(tmp_path, monkeypatch, capsys):
     (vault / "a.md").write_text("# A\n", encoding="utf-8")
     monkeypatch.setenv("VAULTKIT_KATEX_DIR", str(tmp_path / "nowhere"))
     assert build_command(vault, str(tmp_path / "site"), strict=True) == 1
-    assert "VK601 site build failed: Aborted with 1 warnings in strict mode" in capsys.readouterr().out
+    assert "VK601 error: site build failed: Aborted with 1 warnings in strict mode" in capsys.readouterr().out
 
 
 def test_an_escaped_underscore_in_text_shows_as_an_underscore_in_mathml():

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from vaultkit.diagnostics import text_line
 from vaultkit.pipeline import Pipeline
 from vaultkit.site.build import build_command
 from vaultkit.vault import Vault
@@ -57,14 +58,17 @@ def test_every_rule_has_a_fixture():
 @pytest.mark.parametrize("rule", RULES)
 def test_check_reports_what_the_fixture_lists(rule):
     report, _ = Pipeline(Vault.load(FIXTURES / rule / "vault")).report()
-    found = {f"{d.path}:{d.line}:{d.col}: {d.code}": d.message for d in report.diagnostics}
-    wanted = {}
-    for line in expected(rule)["check"]:
-        where, code, words = line.split(" ", 2)
-        wanted[f"{where} {code}"] = words
+    found = dict(_key_and_words(text_line(d)) for d in report.diagnostics)  # as `check` prints them
+    wanted = dict(map(_key_and_words, expected(rule)["check"]))
     assert sorted(found) == sorted(wanted), found
     for key, words in wanted.items():
         assert words in found[key], (key, found[key])
+
+
+def _key_and_words(line: str) -> tuple[str, str]:
+    """`path:line:col: CODE severity:` and the message (or, listed, words of it) of a diagnostic line."""
+    where, code, severity, words = line.split(" ", 3)
+    return f"{where} {code} {severity}", words
 
 
 @pytest.mark.parametrize("rule", RULES)

@@ -158,3 +158,33 @@ def test_watcher_leaves_templates_alone(tmp_path):
     result = syncer.sync({"Tpl/t.md"})
     assert template.read_text(encoding="utf-8") == "# t\n\n[[wrong/folder/Beta]]\n"
     assert result is None or "Tpl/t.md" not in result.checked
+
+
+def test_front_matter_fields_vaultkit_cannot_use_are_warned_at_their_line():
+    text = "---\ntitle: [a, b]\ntags:\n  - x\n  - {y: 1}\naliases: {a: 1}\npublish: maybe\ndraft: no\n---\n# A\n"
+    fm = parse_front_matter(text, "a.md")
+    assert [(d.line, d.code, d.severity, d.message) for d in fm.diagnostics] == [
+        (2, "VK012", "warning", "title is a list, not text; the file name is the title"),
+        (
+            3,
+            "VK012",
+            "warning",
+            "tags is a list with nested entries, not a list of tags; the nested entries are ignored",
+        ),
+        (6, "VK012", "warning", "aliases is a mapping, not a list of aliases; it is ignored"),
+        (7, "VK012", "warning", "publish is 'maybe', not true or false; read as false: the note is not published"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "front",
+    [
+        "tags: 5\n",  # read as the tag 5, as a number in a list of tags is
+        "tags: [a, '', 3, null, 1.5]\n",
+        "tags: a, b\naliases: z\ntitle: 2024\n",
+        "publish: false\ndraft: no\n",
+        "publish: yes\ndraft: 0\ntitle:\n",
+    ],
+)
+def test_front_matter_fields_vaultkit_reads_are_not_warned(front):
+    assert parse_front_matter(f"---\n{front}---\n", "a.md").diagnostics == []

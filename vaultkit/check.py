@@ -16,8 +16,8 @@ from .claims import explained_totals
 from .diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
 from .layout import holds_site
 from .pipeline import FileChange, Pipeline
-from .vault import SITE_DIR, Vault
-from .writer import StaleFileError, write_bytes
+from .vault import SITE_DIR, UNREADABLE, Vault
+from .writer import CHANGED_ON_DISK, StaleFileError, write_bytes
 
 
 def run(root: Path) -> tuple[Report, list[FileChange]]:
@@ -74,13 +74,9 @@ def apply_changes(changes: list[FileChange]) -> tuple[list[str], list[Diagnostic
             if write_bytes(change.path, change.new, expected=change.old):
                 written.append(change.rel)
         except StaleFileError:
-            refused.append(
-                Diagnostic(
-                    change.rel, 1, 1, "VK004", "changed on disk while vaultkit ran; not overwritten, run fix again"
-                )
-            )
+            refused.append(CHANGED_ON_DISK.at(change.rel, 1, 1))
         except OSError as exc:
-            refused.append(Diagnostic(change.rel, 1, 1, "VK002", f"cannot write: {exc.strerror}"))
+            refused.append(UNREADABLE.at(change.rel, 1, 1, problem=f"cannot write: {exc.strerror}"))
     return written, refused
 
 

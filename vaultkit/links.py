@@ -22,9 +22,80 @@ from collections import defaultdict
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from .diagnostics import Diagnostic
+from .diagnostics import ERROR, WARNING, Diagnostic, Rule
 from .syntax.blockids import block_spans, misplaced_block_ids
 from .syntax.headings import find_section, loose, sections
+
+LINK_MISSING = Rule(
+    "VK501",
+    ERROR,
+    "link target does not exist",
+    "{link} does not exist in the vault{hint}",
+    "No note or file of that name or path; fix the link (an alias does not resolve: write `[[Note|alias]]`).",
+)
+LINK_MOVED = Rule(
+    "VK502",
+    WARNING,
+    "link path is wrong but the file name is unique",
+    "{link}: no file at this path; the only `{name}` is {target} (`vaultkit fix` writes `{right}`)",
+    "Usually a note that moved; `vaultkit fix` rewrites the path, keeping the alias and heading.",
+)
+LINK_AMBIGUOUS = Rule(
+    "VK503",
+    WARNING,
+    "link target is ambiguous",
+    "{link} matches {count} files; Obsidian opens {target} because {why} (also {others})",
+    "Several files share the name; the link goes where Obsidian goes. Write a longer path to be sure.",
+)
+HEADING_MISSING = Rule(
+    "VK504",
+    ERROR,
+    "heading not found in link target",
+    "{link}: no heading '{heading}' in {target}{hint}",
+    "The `#Heading` part names no heading of the target note; the message suggests the closest one.",
+)
+BLOCK_MISSING = Rule(
+    "VK505",
+    ERROR,
+    "block id not found in link target",
+    "{link}: no block ^{block} in {target}{hint}",
+    "The `#^block` part names no block id of the target note.",
+)
+EMBED_MISSING = Rule(
+    "VK506",
+    ERROR,
+    "embedded file does not exist",
+    "embedded file of {link} does not exist in the vault{hint}",
+    "An `![[embed]]` of a note or file that is not in the vault.",
+)
+LINK_OUTSIDE = Rule(
+    "VK507",
+    ERROR,
+    "link leaves the vault",
+    "{link} leaves the vault; not followed",
+    "A link or embed whose path climbs out of the vault is never followed, nor published.",
+)
+LINK_UNPUBLISHED = Rule(
+    "VK508",
+    WARNING,
+    "link points to an unpublished note",
+    "{link} points to {target}, which is not published",
+    "The target has `publish: false` or `draft: true`; on the site the link is plain text.",
+)
+EMBED_CYCLE = Rule(
+    "VK509",
+    ERROR,
+    "embed cycle",
+    "{link} embeds a note or section that contains this embed (directly or through other embeds); the cycle is cut",
+    "Embeds that embed each other; the site cuts the cycle where it closes.",
+)
+LINK_EXCLUDED = Rule(
+    "VK510",
+    WARNING,
+    "link points to a file Obsidian's settings exclude (dead on the site)",
+    "{link} points to {target}, {why}: it is not published, so this is a dead link on the site",
+    "Excluded files and templates are not published, so a link to one is dead on the site.",
+)
 
 _OS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|[\\/]|~)")
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -85,11 +156,6 @@ def markdown_links(note) -> list[tuple[int, str]]:
                 if href.lower().endswith(".md") and not _URL_SCHEME.match(href):
                     out.append((block.map[0] + 1 if block.map else 1, href))
     return out
-
-
-def note_headings(note) -> list[tuple[int, str]]:
-    """(level, text as written) of every heading of a note."""
-    return [(section.level, section.text) for section in sections(note.tokens)]
 
 
 def note_block_ids(note) -> set[str]:
@@ -315,78 +381,63 @@ def check_links(note, index: LinkIndex) -> tuple[list[Diagnostic], int]:
     (wikilinks, embeds and markdown links to local `.md` files)."""
     diags: list[Diagnostic] = []
 
-    def report(link_line: int, col: int, code: str, message: str) -> None:
-        diags.append(Diagnostic(note.rel, link_line, col, code, message))
+    def report(link_line: int, col: int, rule: Rule, **values) -> None:
+        diags.append(rule.at(note.rel, link_line, col, **values))
 
     links = extract_links(note)
     for link in links:
         res = index.resolve(link.path, note.rel)
         what = _describe(link)
         if res.status == "outside":
-            report(link.line, link.col, "VK507", f"{what} leaves the vault; not followed")
+            report(link.line, link.col, LINK_OUTSIDE, link=what)
             continue
         if res.status == "missing":
-            kind = "embedded file" if link.embed else "link target"
-            code = "VK506" if link.embed else "VK501"
-            report(link.line, link.col, code, f"{kind} of {what} does not exist in the vault{_alias_hint(link, index)}")
+            hint = _alias_hint(link, index)
+            if link.embed:
+                report(link.line, link.col, EMBED_MISSING, link=what, hint=hint)
+            else:
+                report(link.line, link.col, LINK_MISSING, link=f"link target of {what}", hint=hint)
             continue
         if res.status == "moved":
             right = index.link_path(link.path, res.target, note.rel)
-            report(
-                link.line,
-                link.col,
-                "VK502",
-                f"{what}: no file at this path; the only `{posixpath.basename(res.target)}` is {res.target} (`vaultkit fix` writes `{right}`)",
-            )
+            name = posixpath.basename(res.target)
+            report(link.line, link.col, LINK_MOVED, link=what, name=name, target=res.target, right=right)
         elif res.status == "ambiguous":
             others = ", ".join(res.candidates[1:4])
+            count = len(res.candidates)
             report(
                 link.line,
                 link.col,
-                "VK503",
-                f"{what} matches {len(res.candidates)} files; Obsidian opens {res.target} because {res.why} (also {others})",
+                LINK_AMBIGUOUS,
+                link=what,
+                count=count,
+                target=res.target,
+                why=res.why,
+                others=others,
             )
         if link.embed and (note.rel, link.line, link.col) in index.embed_cycles():
-            report(
-                link.line,
-                link.col,
-                "VK509",
-                f"{what} embeds a note or section that contains this embed (directly or through other embeds); the cycle is cut",
-            )
+            report(link.line, link.col, EMBED_CYCLE, link=what)
         ignored = index.ignored(res.target)
         if ignored:
-            report(
-                link.line,
-                link.col,
-                "VK510",
-                f"{what} points to {res.target}, {ignored}: it is not published, so this is a dead link on the site",
-            )
+            report(link.line, link.col, LINK_EXCLUDED, link=what, target=res.target, why=ignored)
             continue
         target = index.vault.notes.get(res.target)
         if res.target in index.unpublished and res.target != note.rel:
-            report(link.line, link.col, "VK508", f"{what} points to {res.target}, which is not published")
+            report(link.line, link.col, LINK_UNPUBLISHED, link=what, target=res.target)
         if target is None or not target.readable:
             continue
         if link.heading and target_lines(target, link.heading, None) is None:
-            report(
-                link.line,
-                link.col,
-                "VK504",
-                f"{what}: no heading '{link.heading}' in {res.target}{_heading_hint(target, link.heading)}",
-            )
+            hint = _heading_hint(target, link.heading)
+            report(link.line, link.col, HEADING_MISSING, link=what, heading=link.heading, target=res.target, hint=hint)
         if link.block and link.block not in note_block_ids(target):
-            report(
-                link.line,
-                link.col,
-                "VK505",
-                f"{what}: no block ^{link.block} in {res.target}{_block_hint(target, link.block)}",
-            )
+            hint = _block_hint(target, link.block)
+            report(link.line, link.col, BLOCK_MISSING, link=what, block=link.block, target=res.target, hint=hint)
     md_links = markdown_links(note)
     for line, href in md_links:
         res = index.resolve(href, note.rel)
         if res.status in ("missing", "outside"):
-            code = "VK507" if res.status == "outside" else "VK501"
-            report(line, 1, code, f"markdown link target {href} does not exist in the vault")
+            rule = LINK_OUTSIDE if res.status == "outside" else LINK_MISSING
+            report(line, 1, rule, link=f"markdown link target {href}", hint="")
     return diags, len(links) + len(md_links)
 
 

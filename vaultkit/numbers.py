@@ -13,7 +13,7 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 MINUS = "−"  # U+2212, as some notes and drawings write it
-NUMBER_RE = re.compile(r"[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+NUMBER = r"[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"  # as written: 1,024  −0.5  1e9
 
 
 def round_half_away(value: float, digits: int) -> Decimal:

@@ -23,7 +23,7 @@ from .examples import ExampleRunner, NoteOutcome, textmatrices
 from .figures import is_generated
 from .svgtext import SvgText, read_svg
 from .syntax.tags import inline_tags
-from .vault import MAX_NOTE_BYTES, Note, Source, Vault
+from .vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
 
 if TYPE_CHECKING:
     from .examples.figures import FigureOutcome
@@ -238,7 +238,7 @@ class Pipeline:
             return claims.ClaimReport()
         if path.stat().st_size > MAX_NOTE_BYTES:
             return claims.ClaimReport(
-                [Diagnostic(rel, 1, 1, "VK003", f"over the {MAX_NOTE_BYTES} byte limit; its numbers are not checked")]
+                [TOO_LARGE.at(rel, 1, 1, what="SVG", limit=MAX_NOTE_BYTES, outcome="its numbers are not checked")]
             )
         read = self.svg(rel)
         if read is None or read[1] is None:

@@ -16,7 +16,67 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
-from .diagnostics import Diagnostic
+from .diagnostics import ERROR, WARNING, Diagnostic, Rule
+
+NOT_UTF8 = Rule(
+    "VK001", ERROR, "file is not valid UTF-8", "note is {problem}; skipped", "Save the note as UTF-8; it is not read."
+)
+UNREADABLE = Rule(
+    "VK002",
+    ERROR,
+    "file is binary (NUL bytes) or unreadable",
+    "{problem}",
+    "A note with NUL bytes, a special file or one the system refuses to read or write is left alone.",
+)
+TOO_LARGE = Rule(
+    "VK003",
+    ERROR,
+    "file is too large to process",
+    "{what} over the {limit} byte limit; {outcome}",
+    "Notes and SVGs over the size limit are not read, so nothing in them is checked.",
+)
+SYMLINK_OUT = Rule(
+    "VK005",
+    WARNING,
+    "path leaves the vault or is a symlink out of it; not followed",
+    "{problem}",
+    "Symlinks out of the vault, to folders, dangling or looping are never followed.",
+)
+CASE_CLASH = Rule(
+    "VK006",
+    WARNING,
+    "file names differ only by case",
+    "{rel} and {other} differ only by case",
+    "Obsidian on macOS and Windows sees one file; links to either are ambiguous. Rename one.",
+)
+FRONT_MATTER_YAML = Rule(
+    "VK010",
+    ERROR,
+    "front matter is not valid YAML",
+    "front matter is not valid YAML: {problem}",
+    "The front matter is ignored until it parses (quote values that start with @ or a backtick).",
+)
+FRONT_MATTER_NOT_MAPPING = Rule(
+    "VK011",
+    ERROR,
+    "front matter is not a mapping",
+    "front matter is not a mapping; it is ignored",
+    "Front matter must be `key: value` lines; a list or a bare value is ignored.",
+)
+FRONT_MATTER_TYPE = Rule(
+    "VK012",
+    WARNING,
+    "front matter field has an unexpected type",
+    "{field} is {found}, not {expected}; {outcome}",
+    "A field vaultkit reads (title, tags, aliases, publish, draft) whose value it cannot use as written.",
+)
+SETTINGS_UNREADABLE = Rule(
+    "VK013",
+    WARNING,
+    "Obsidian settings in .obsidian/ cannot be read",
+    "{problem}; ignored",
+    "An unreadable .obsidian/app.json or templates.json is ignored, as if absent.",
+)
 
 # Folders the person's publisher skips, plus Obsidian's own.
 EXCLUDED_DIRS = frozenset({"private", "templates", "template", "attachments-private"})
@@ -111,12 +171,12 @@ def _settings_file(root: Path, name: str, problems: list[Diagnostic]) -> dict:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         problems.append(
-            Diagnostic(f".obsidian/{name}", 1, 1, "VK013", f"cannot read Obsidian settings ({exc}); ignored")
+            SETTINGS_UNREADABLE.at(f".obsidian/{name}", 1, 1, problem=f"cannot read Obsidian settings ({exc})")
         )
         return {}
     if not isinstance(data, dict):
         problems.append(
-            Diagnostic(f".obsidian/{name}", 1, 1, "VK013", "Obsidian settings are not a JSON object; ignored")
+            SETTINGS_UNREADABLE.at(f".obsidian/{name}", 1, 1, problem="Obsidian settings are not a JSON object")
         )
         return {}
     return data
@@ -228,18 +288,66 @@ def parse_front_matter(text: str, rel: str) -> FrontMatter:
         col = mark.column + 1 if mark else 1
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         hint = _quote_hint(match.group(1) or "", mark) if mark else ""
-        fm.diagnostics.append(Diagnostic(rel, line, col, "VK010", f"front matter is not valid YAML: {problem}{hint}"))
+        fm.diagnostics.append(FRONT_MATTER_YAML.at(rel, line, col, problem=problem + hint))
         return fm
     except RecursionError:
-        fm.diagnostics.append(Diagnostic(rel, 1, 1, "VK010", "front matter is nested too deeply"))
+        fm.diagnostics.append(FRONT_MATTER_YAML.at(rel, 1, 1, problem="nested too deeply"))
         return fm
     if data is None:
         return fm
     if not isinstance(data, dict):
-        fm.diagnostics.append(Diagnostic(rel, 1, 1, "VK011", "front matter is not a mapping; it is ignored"))
+        fm.diagnostics.append(FRONT_MATTER_NOT_MAPPING.at(rel, 1, 1))
         return fm
     fm.data = data
+    fm.diagnostics += _field_types(data, match.group(1) or "", rel)
     return fm
+
+
+_LISTS = {"tags": "tags", "tag": "tags", "aliases": "aliases", "alias": "aliases"}
+_FLAGS = ("publish", "draft")
+_FLAG_WORDS = frozenset({"true", "yes", "on", "1", "false", "no", "off", "0"})
+
+
+def _type_name(value) -> str:
+    return "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else repr(value)
+
+
+def _field_types(data: dict, yaml_text: str, rel: str) -> list[Diagnostic]:
+    """VK012 for each field vaultkit reads whose value it cannot use as written: a title that is
+    not text, tags or aliases as a mapping or with nested entries (those are dropped), a
+    publish/draft flag that is not true or false."""
+    key_lines = {}
+    for offset, line in enumerate(yaml_text.split("\n")):
+        key = line.split(":", 1)[0].strip()
+        if ":" in line and key not in key_lines and not line[:1].isspace():
+            key_lines[key] = offset + 2  # the front matter starts after the `---` line
+    out = []
+
+    def warn(key: str, found: str, expected: str, outcome: str) -> None:
+        at = key_lines.get(key, 1)
+        out.append(FRONT_MATTER_TYPE.at(rel, at, 1, field=key, found=found, expected=expected, outcome=outcome))
+
+    title = data.get("title")
+    if isinstance(title, (dict, list)):
+        warn("title", _type_name(title), "text", "the file name is the title")
+    for key, what in _LISTS.items():
+        value = data.get(key)
+        if isinstance(value, dict):
+            warn(key, "a mapping", f"a list of {what}", "it is ignored")
+        elif isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+            warn(key, "a list with nested entries", f"a list of {what}", "the nested entries are ignored")
+    for key in _FLAGS:
+        value = data.get(key)
+        if (
+            key in data
+            and not isinstance(value, bool)
+            and value is not None
+            and not (isinstance(value, (str, int, float)) and str(value).strip().lower() in _FLAG_WORDS)
+        ):
+            read = "true" if _truthy(value) else "false"
+            published = "published" if _truthy(value) == (key == "publish") else "not published"
+            warn(key, _type_name(value), "true or false", f"read as {read}: the note is {published}")
+    return out
 
 
 _RESERVED_START = re.compile(r"[@`][^,\]\}\n]*")
@@ -357,7 +465,7 @@ def _walk(root: Path, problems: list[Diagnostic], excluded=is_excluded):
         for name in [d for d in dirnames if (base / d).is_symlink()]:
             rel = PurePosixPath((base / name).relative_to(root).as_posix())
             if not is_excluded(rel):
-                problems.append(Diagnostic(rel.as_posix(), 1, 1, "VK005", "symlinked folder; not followed"))
+                problems.append(SYMLINK_OUT.at(rel.as_posix(), 1, 1, problem="symlinked folder; not followed"))
         folder = PurePosixPath(base.relative_to(root).as_posix())
         dirnames[:] = [d for d in dirnames if not excluded(folder / d / "_")]
         for name in sorted(filenames):
@@ -369,13 +477,17 @@ def _walk(root: Path, problems: list[Diagnostic], excluded=is_excluded):
                 try:
                     target = path.resolve(strict=True)
                 except (OSError, RuntimeError):
-                    problems.append(Diagnostic(rel.as_posix(), 1, 1, "VK005", "dangling or looping symlink; skipped"))
+                    problems.append(
+                        SYMLINK_OUT.at(rel.as_posix(), 1, 1, problem="dangling or looping symlink; skipped")
+                    )
                     continue
                 if not target.is_relative_to(root_real):
-                    problems.append(Diagnostic(rel.as_posix(), 1, 1, "VK005", "symlink out of the vault; not followed"))
+                    problems.append(
+                        SYMLINK_OUT.at(rel.as_posix(), 1, 1, problem="symlink out of the vault; not followed")
+                    )
                     continue
             if not path.is_file():
-                problems.append(Diagnostic(rel.as_posix(), 1, 1, "VK002", "not a regular file; skipped"))
+                problems.append(UNREADABLE.at(rel.as_posix(), 1, 1, problem="not a regular file; skipped"))
                 continue
             yield rel, path
 
@@ -389,7 +501,7 @@ def _case_collisions(rels: list[str]) -> list[Diagnostic]:
     diags = []
     for same in groups.values():
         for rel in same[1:]:
-            diags.append(Diagnostic(rel, 1, 1, "VK006", f"{rel} and {same[0]} differ only by case"))
+            diags.append(CASE_CLASH.at(rel, 1, 1, rel=rel, other=same[0]))
     return diags
 
 
@@ -428,14 +540,12 @@ class Vault:
             size = path.stat().st_size
             if size > MAX_NOTE_BYTES:
                 self.diagnostics.append(
-                    Diagnostic(
-                        rel, 1, 1, "VK003", f"note is {size} bytes, over the {MAX_NOTE_BYTES} byte limit; skipped"
-                    )
+                    TOO_LARGE.at(rel, 1, 1, what=f"note is {size} bytes,", limit=MAX_NOTE_BYTES, outcome="skipped")
                 )
                 return None
             source = Source.read(path)
         except OSError as exc:
-            self.diagnostics.append(Diagnostic(rel, 1, 1, "VK002", f"cannot read: {exc.strerror}"))
+            self.diagnostics.append(UNREADABLE.at(rel, 1, 1, problem=f"cannot read: {exc.strerror}"))
             return None
         note = self.note_from_source(rel, source)
         self.notes[rel] = note
@@ -446,9 +556,9 @@ class Vault:
         if note.ignored:
             return note  # not checked: neither its bytes nor its front matter are reported on
         if source.error == "binary":
-            self.diagnostics.append(Diagnostic(rel, 1, 1, "VK002", "note contains NUL bytes; skipped"))
+            self.diagnostics.append(UNREADABLE.at(rel, 1, 1, problem="note contains NUL bytes; skipped"))
         elif source.error:
-            self.diagnostics.append(Diagnostic(rel, 1, 1, "VK001", f"note is {source.error}; skipped"))
+            self.diagnostics.append(NOT_UTF8.at(rel, 1, 1, problem=source.error))
         if note.readable:
             note.front = parse_front_matter(source.text, rel)
             self.diagnostics.extend(note.front.diagnostics)

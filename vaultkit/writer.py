@@ -15,11 +15,22 @@ import tempfile
 import time
 from pathlib import Path
 
+from .diagnostics import ERROR, Rule
+
 SETTLE_SECONDS = 0.02  # how long a late save must stay unchanged before it is put back
 
 
 class StaleFileError(Exception):
     """The file on disk is no longer what was read; writing would lose someone's edit."""
+
+
+CHANGED_ON_DISK = Rule(
+    "VK004",
+    ERROR,
+    "file changed on disk since it was read; not overwritten",
+    "changed on disk while vaultkit ran; not overwritten, run fix again",
+    "Someone saved the file while vaultkit worked on it; their edit is kept. Run fix again.",
+)
 
 
 def write_bytes(path: Path, data: bytes, *, expected: bytes | None) -> bool:

@@ -18,7 +18,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic
+from .. import diagnostics
+from ..diagnostics import Diagnostic, Rule
 from ..svgtext import SvgText, read_svg
 from .compare import ERROR, PASS, Verdict, judge
 from .finder import (
@@ -47,6 +48,28 @@ __all__ = [
 ]
 
 VERDICTS = {PASS: "ok", ERROR: "error"}
+
+CLAIM_WRONG = Rule(
+    "VK301",
+    diagnostics.ERROR,
+    "arithmetic claim is wrong",
+    "{claim} is wrong: written {written}, computed {computed}",
+    "The arithmetic written in the text (e.g. `4096 × 2 = 8196`) does not hold; correct the number or the expression.",
+)
+CLAIM_IMPRECISE = Rule(
+    "VK302",
+    diagnostics.WARNING,
+    "arithmetic claim is imprecise",
+    "{claim} is imprecise: written {written}, computed {computed}",
+    "The result is near but further off than its rounding allows; `%%vk-ignore%%` on the line keeps it as written.",
+)
+SHAPE_WRONG = Rule(
+    "VK303",
+    diagnostics.ERROR,
+    "matrix shapes do not match",
+    "{claim} has the wrong shape: written {written}, computed {computed}",
+    "A matrix product's shape written in the text (e.g. `(4×8)·(8×2) = 4×2`) does not follow from its factors.",
+)
 NOT_READ = "no arithmetic read on both sides of the sign"
 FAR = 100.0  # off by more than this factor, a claim whose reading is not certain is no claim
 
@@ -216,9 +239,8 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
             Explained(rel, line, VERDICTS.get(verdict.level, "warning"), claim, f"computed {computed}", col)
         )
         if verdict.level != PASS:
-            code, what = ("VK301", "wrong") if verdict.level == ERROR else ("VK302", "imprecise")
-            message = f"{claim} is {what}: written {value}, computed {computed}"
-            report.diagnostics.append(Diagnostic(rel, line, col, code, message, written=value, computed=computed))
+            rule = CLAIM_WRONG if verdict.level == ERROR else CLAIM_IMPRECISE
+            report.diagnostics.append(rule.at(rel, line, col, claim=claim, written=value, computed=computed))
     for shape in shapes:
         line, col = logical.where(shape.start)
         claim = logical.span(shape.start, shape.end)
@@ -232,9 +254,8 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
         )
         if not shape.ok:
             line, col = logical.where(shape.written_start)
-            message = f"{claim} has the wrong shape: written {shape.written}, computed {shape.computed}"
             report.diagnostics.append(
-                Diagnostic(rel, line, col, "VK303", message, written=shape.written, computed=shape.computed)
+                SHAPE_WRONG.at(rel, line, col, claim=claim, written=shape.written, computed=shape.computed)
             )
     _account_for_lines(logical, rel, claims.quiet, report)
     report.explained.sort(key=lambda entry: entry.line)

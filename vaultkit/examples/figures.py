@@ -6,9 +6,45 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .. import figures
-from ..diagnostics import Diagnostic
+from ..diagnostics import ERROR, WARNING, Diagnostic, Rule
 from ..vault import MAX_NOTE_BYTES, Source
-from .spec import Example, ExampleError, Outcome
+from .spec import MALFORMED, Example, ExampleError, Outcome
+
+FIGURE_STALE = Rule(
+    "VK401",
+    ERROR,
+    "generated figure is stale or missing",
+    "figure {figure} of example {example} {problem}",
+    "The SVG an example draws is missing or no longer what it computes; `vaultkit fix` draws it.",
+)
+DRAWN_WRONG = Rule(
+    "VK402",
+    ERROR,
+    "number in a hand-drawn figure is wrong",
+    "{where} is {computed}; the drawing has written {written} ({origin})",
+    "A number drawn in an SVG differs from what its inputs give; `vaultkit fix` rewrites just that text.",
+)
+DRAWN_UNCERTAIN = Rule(
+    "VK403",
+    WARNING,
+    "numbers in a hand-drawn figure could not be matched with certainty",
+    "{problem}",
+    "vaultkit could not tell which drawn number is which; a data-vk attribute in the SVG settles it.",
+)
+FIGURE_OUTSIDE = Rule(
+    "VK405",
+    ERROR,
+    "figure path is outside the vault",
+    "example {example}: figure {figure!r} leaves the vault",
+    "An example's `figure:` must be a path inside the vault; it is never written or read outside.",
+)
+FIGURE_NOT_SVG = Rule(
+    "VK406",
+    ERROR,
+    "figure file is not valid SVG",
+    "{problem}",
+    "The figure file cannot be read as SVG text (not a file, too large, or not UTF-8).",
+)
 
 
 @dataclass
@@ -29,7 +65,7 @@ def fixes_of(diagnostics: list[Diagnostic]) -> list[str]:
     return [
         f"{d.message.split(' ', 1)[0]}: {d.written.strip('[]').strip()} → {d.computed.strip('[]').strip()}"
         for d in diagnostics
-        if d.code == "VK402" and d.written is not None and d.computed is not None
+        if d.code == DRAWN_WRONG.code and d.written is not None and d.computed is not None
     ]
 
 
@@ -62,44 +98,49 @@ def check_figure(example: Example, outcome: Outcome, vault) -> FigureOutcome:
     clean = PurePosixPath(rel.lstrip("/")) if rel else None
     path = vault.inside(clean.as_posix()) if clean else None
     if not rel or clean.suffix.lower() != ".svg" or path is None or ".." in clean.parts:
-        what = "must be an .svg path inside the vault" if path is not None else "leaves the vault"
-        code = "VK405" if path is None or ".." in (clean.parts if clean else ()) else "VK114"
-        result.diagnostics.append(Diagnostic(*at, code, f"example {example.id}: figure {rel!r} {what}"))
+        if path is None or ".." in (clean.parts if clean else ()):
+            result.diagnostics.append(FIGURE_OUTSIDE.at(*at, example=example.id, figure=rel))
+        else:
+            problem = f"figure {rel!r} must be an .svg path inside the vault"
+            result.diagnostics.append(MALFORMED.at(*at, example=example.id, problem=problem))
         return result
     result.rel, result.path = clean.as_posix(), path
     if path.exists() and (not path.is_file() or path.stat().st_size > MAX_NOTE_BYTES):
         what = "not a file" if not path.is_file() else f"over the {MAX_NOTE_BYTES} byte limit"
-        result.diagnostics.append(Diagnostic(*at, "VK406", f"example {example.id}: figure {rel!r} is {what}"))
+        result.diagnostics.append(FIGURE_NOT_SVG.at(*at, problem=f"example {example.id}: figure {rel!r} is {what}"))
         return result
     if path.exists():
         source = Source.read(path)
         result.old = source.raw
         if source.error:
-            result.diagnostics.append(Diagnostic(result.rel, 1, 1, "VK406", f"figure is {source.error}"))
+            result.diagnostics.append(FIGURE_NOT_SVG.at(result.rel, 1, 1, problem=f"figure is {source.error}"))
             return result
         if not figures.is_generated(source.text):
             return _check_handdrawn(example, outcome, result, source)
+        edited = figures.edited_by_hand(source.text)
+    else:
+        edited = False
     result.generated = True
     try:
         text = figures.render_figure(example.kind, figure_spec(example, outcome), outcome.result)
     except ValueError as exc:
-        result.diagnostics.append(Diagnostic(*at, "VK114", f"example {example.id}: {exc}"))
+        result.diagnostics.append(MALFORMED.at(*at, example=example.id, problem=str(exc)))
         return result
     result.new = text.encode("utf-8")
     if result.old is None:
-        result.diagnostics.append(
-            Diagnostic(*at, "VK401", f"figure {result.rel} of example {example.id} is missing; vaultkit fix draws it")
+        problem = "is missing; vaultkit fix draws it"
+    elif edited:
+        problem = (
+            "was edited by hand (its data-vk-hash no longer matches); vaultkit fix redraws it: make the change"
+            ' in the example, or remove data-vaultkit="generated" to keep the drawing as yours (its numbers are'
+            " then checked)"
         )
     elif result.old != result.new:
-        result.diagnostics.append(
-            Diagnostic(
-                result.rel,
-                1,
-                1,
-                "VK401",
-                f"generated figure is stale for example {example.id}; vaultkit fix redraws it",
-            )
-        )
+        problem = "is stale; vaultkit fix redraws it"
+    else:
+        return result
+    where = at if result.old is None else (result.rel, 1, 1)  # a missing figure: at the example's `figure:`
+    result.diagnostics.append(FIGURE_STALE.at(*where, figure=result.rel, example=example.id, problem=problem))
     return result
 
 
@@ -122,44 +163,23 @@ def finding_diagnostics(rel: str, findings, origin: str, notes: dict | None = No
     out, rows = [], {}
     for f in findings:
         if f.status != "wrong":
-            out.append(
-                Diagnostic(
-                    rel,
-                    f.line,
-                    f.col,
-                    "VK403",
-                    f"{f.written!r} could not be matched with certainty ({f.computed}; {origin}); pin it with a data-vk attribute",
-                )
-            )
+            problem = f"{f.written!r} could not be matched with certainty ({f.computed}; {origin}); pin it with a data-vk attribute"
+            out.append(DRAWN_UNCERTAIN.at(rel, f.line, f.col, problem=problem))
         elif f.row[0]:
             rows.setdefault((f.quantity, f.index[0]), []).append(f)
         else:
             where = f"{f.quantity}{''.join(f'[{i}]' for i in f.index)}"
             out.append(
-                Diagnostic(
-                    rel,
-                    f.line,
-                    f.col,
-                    "VK402",
-                    f"{where} is {f.computed}; the drawing has written {f.written} ({origin})",
-                    written=f.written,
-                    computed=f.computed,
-                )
+                DRAWN_WRONG.at(rel, f.line, f.col, where=where, origin=origin, written=f.written, computed=f.computed)
             )
     for (quantity, i), wrong in rows.items():
         drawn, computed = wrong[0].row
         count = len(drawn.strip("[]").split())
         note = (notes or {}).get(quantity, "")
+        origin_of_row = f"{len(wrong)} of {count} wrong; {origin}{note}"
+        at = (rel, wrong[0].line, wrong[0].col)
         out.append(
-            Diagnostic(
-                rel,
-                wrong[0].line,
-                wrong[0].col,
-                "VK402",
-                f"{quantity}[{i}] is {computed}; the drawing has written {drawn} ({len(wrong)} of {count} wrong; {origin}{note})",
-                written=drawn,
-                computed=computed,
-            )
+            DRAWN_WRONG.at(*at, where=f"{quantity}[{i}]", origin=origin_of_row, written=drawn, computed=computed)
         )
     return out
 
@@ -174,11 +194,8 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
     result = FigureOutcome(rel=rel, path=path, old=source.raw, explained="example read from the drawing")
     for doubt in derivation.doubts:
         line, col = model.where(doubt.offset)
-        result.diagnostics.append(
-            Diagnostic(
-                rel, line, col, "VK403", f"drawing not checked in full: {doubt.reason}; settle it with {doubt.pin}"
-            )
-        )
+        problem = f"drawing not checked in full: {doubt.reason}; settle it with {doubt.pin}"
+        result.diagnostics.append(DRAWN_UNCERTAIN.at(rel, line, col, problem=problem))
     if not derivation.spec:
         result.explained += f", not checked: {'; '.join(d.reason for d in derivation.doubts)}"
         return result
@@ -186,9 +203,8 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
     try:
         run = attention.run(attention.parse(spec))
     except (ExampleError, ValueError) as exc:
-        result.diagnostics.append(
-            Diagnostic(rel, 1, 1, "VK403", f"the drawing's Q and K cannot be run: {getattr(exc, 'message', exc)}")
-        )
+        problem = f"the drawing's Q and K cannot be run: {getattr(exc, 'message', exc)}"
+        result.diagnostics.append(DRAWN_UNCERTAIN.at(rel, 1, 1, problem=problem))
         return result
     report = figures.check_handdrawn(
         model, run.quantities, digits=spec["digits"], tokens=spec.get("tokens", []), skip=derivation.skip
@@ -205,7 +221,7 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
         f"mask {spec.get('mask', 'not read')}",
         f"scale {spec.get('scale', '1/√d')}",
         f"{report.checked} numbers checked",
-        f"{sum(d.code == 'VK402' for d in result.diagnostics)} wrong rows or numbers",
+        f"{sum(d.code == DRAWN_WRONG.code for d in result.diagnostics)} wrong rows or numbers",
     ]
     result.explained += ": " + ", ".join(read) + "".join(f"; doubt: {d.reason}" for d in derivation.doubts)
     result.new = source.encode(report.fixed_text)

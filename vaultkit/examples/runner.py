@@ -11,13 +11,84 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import ERROR, Diagnostic, Rule
 from ..numbers import rewrite_like, written_matches
 from .regions import find_regions, region_after, render_region
-from .spec import Example, ExampleError, Outcome, read_examples
+from .spec import OVER_LIMIT, Example, ExampleError, Outcome, read_examples
 from .values import PathError, find_bindings, resolve, split_path
 
 PRESENTATION_KEYS = ("id", "title", "figure", "digits")
+
+REGION_STALE = Rule(
+    "VK101",
+    ERROR,
+    "generated region is stale or was edited by hand",
+    "generated region of example {example} {problem}",
+    "A generated region no longer shows what its example computes; `vaultkit fix` rewrites it.",
+)
+REGION_MISSING = Rule(
+    "VK102",
+    ERROR,
+    "generated region is missing",
+    "example {example} has no generated region; vaultkit fix writes it",
+    "Each example is followed by the region vaultkit writes its results into; `vaultkit fix` adds it.",
+)
+REGION_ORPHAN = Rule(
+    "VK104",
+    ERROR,
+    "generated region has no matching example",
+    "generated region {region} does not follow a vaultkit block with that id",
+    "A region whose block was deleted or renamed; delete the region or restore the block above it.",
+)
+UNKNOWN_KIND = Rule(
+    "VK111",
+    ERROR,
+    "example kind is unknown",
+    "example {example}: unknown kind {kind!r} (known: {known})",
+    "The block's `kind:` must be one vaultkit can compute; the message lists them.",
+)
+DUPLICATE_ID = Rule(
+    "VK117",
+    ERROR,
+    "example id is duplicated",
+    "example id {example} is already used in {first}",
+    "Inline values and regions name examples by id, so ids are unique across the vault.",
+)
+FAILED = Rule(
+    "VK118",
+    ERROR,
+    "example failed to compute",
+    "example {example}: {problem}",
+    "The inputs are well formed but cannot be computed (e.g. a singular case); the message says why.",
+)
+VALUE_WRONG = Rule(
+    "VK201",
+    ERROR,
+    "inline value is wrong",
+    "{path} is {computed}, written {written}",
+    "A number before `%%=example.path%%` differs from what the example computes; `vaultkit fix` rewrites it.",
+)
+VALUE_UNKNOWN_EXAMPLE = Rule(
+    "VK202",
+    ERROR,
+    "inline value names an unknown example",
+    "no example with id {example!r}",
+    "The id in `%%=id.path%%` is not that of any example in the vault.",
+)
+VALUE_PATH = Rule(
+    "VK203",
+    ERROR,
+    "inline value path is invalid",
+    "{problem}",
+    "The path after the id does not name a value of the example's results.",
+)
+VALUE_NOT_NUMBER = Rule(
+    "VK204",
+    ERROR,
+    "inline value is not a number",
+    "{path}: no number written before %%=",
+    "An inline value checks the number written right before it; write one.",
+)
 
 
 def code_lines(tokens) -> set[int]:
@@ -63,14 +134,9 @@ class ExampleRunner:
             for example in found:
                 if example.id in self.examples:
                     first = self.examples[example.id]
+                    first_at = f"{first.rel}:{first.line}"
                     diags.append(
-                        Diagnostic(
-                            note.rel,
-                            example.line_of("id"),
-                            1,
-                            "VK117",
-                            f"example id {example.id} is already used in {first.rel}:{first.line}",
-                        )
+                        DUPLICATE_ID.at(note.rel, example.line_of("id"), 1, example=example.id, first=first_at)
                     )
                     continue
                 self.examples[example.id] = example
@@ -94,13 +160,8 @@ class ExampleRunner:
 
         kind = KINDS.get(example.kind)
         if kind is None:
-            return Diagnostic(
-                example.rel,
-                example.line_of("kind"),
-                1,
-                "VK111",
-                f"example {example.id}: unknown kind {example.kind!r} (known: {', '.join(KINDS)})",
-            )
+            at = (example.rel, example.line_of("kind"), 1)
+            return UNKNOWN_KIND.at(*at, example=example.id, kind=example.kind, known=", ".join(KINDS))
         try:
             example.digits = digits(example.spec)
             example.params = kind.parse(example.spec)
@@ -112,9 +173,9 @@ class ExampleRunner:
             try:
                 outcome = kind.run(example.params)
             except engine.LimitError as exc:
-                outcome = ExampleError("VK116", str(exc))
+                outcome = ExampleError(OVER_LIMIT, str(exc))
             except ValueError as exc:
-                outcome = ExampleError("VK118", str(exc))
+                outcome = ExampleError(FAILED, str(exc))
             self._cache[key] = outcome
         if isinstance(outcome, ExampleError):
             return example.error(outcome)
@@ -142,27 +203,12 @@ class ExampleRunner:
                 continue
             expected = render_region(example.id, self.region_body(example))
             if region is None:
-                result.diagnostics.append(
-                    Diagnostic(
-                        rel,
-                        example.end_line,
-                        1,
-                        "VK102",
-                        f"example {example.id} has no generated region; vaultkit fix writes it",
-                    )
-                )
+                result.diagnostics.append(REGION_MISSING.at(rel, example.end_line, 1, example=example.id))
                 replacements.append((example.end_line, example.end_line, ["", *expected]))
             elif region.id != example.id or region.end < 0:
                 what = f"is for {region.id!r}" if region.id != example.id else "has no end marker"
-                result.diagnostics.append(
-                    Diagnostic(
-                        rel,
-                        region.start + 1,
-                        1,
-                        "VK101",
-                        f"the generated region after example {example.id} {what}; fix it by hand",
-                    )
-                )
+                at = (rel, region.start + 1, 1)
+                result.diagnostics.append(REGION_STALE.at(*at, example=example.id, problem=f"{what}; fix it by hand"))
             else:
                 current = lines[region.start : region.end + 1]
                 if current != expected:
@@ -170,27 +216,13 @@ class ExampleRunner:
                         (i for i, (a, b) in enumerate(zip(current, expected)) if a != b),
                         min(len(current), len(expected)) - 1,
                     )
-                    result.diagnostics.append(
-                        Diagnostic(
-                            rel,
-                            region.start + differs + 1,
-                            1,
-                            "VK101",
-                            f"generated region of example {example.id} is stale or was edited by hand; vaultkit fix rewrites it",
-                        )
-                    )
+                    problem = "is stale or was edited by hand; vaultkit fix rewrites it"
+                    at = (rel, region.start + differs + 1, 1)
+                    result.diagnostics.append(REGION_STALE.at(*at, example=example.id, problem=problem))
                     replacements.append((region.start, region.end + 1, expected))
         for region in regions:
             if region.start not in claimed and region.id not in self.unreadable:
-                result.diagnostics.append(
-                    Diagnostic(
-                        rel,
-                        region.start + 1,
-                        1,
-                        "VK104",
-                        f"generated region {region.id} does not follow a vaultkit block with that id",
-                    )
-                )
+                result.diagnostics.append(REGION_ORPHAN.at(rel, region.start + 1, 1, region=region.id))
         region_lines = {i for r in regions for i in range(r.start, (r.end if r.end >= 0 else r.start) + 1)}
         self._inline_values(rel, lines, code | region_lines, result)
         for start, end, new in sorted(replacements, reverse=True):
@@ -205,29 +237,27 @@ class ExampleRunner:
             try:
                 ex_id, steps = split_path(b.path)
             except PathError as exc:
-                result.diagnostics.append(Diagnostic(*at, "VK203", str(exc)))
+                result.diagnostics.append(VALUE_PATH.at(*at, problem=str(exc)))
                 continue
             if ex_id in self.unreadable and ex_id not in self.examples:
                 continue  # the block itself is reported
             if ex_id not in self.examples:
-                result.diagnostics.append(Diagnostic(*at, "VK202", f"no example with id {ex_id!r}"))
+                result.diagnostics.append(VALUE_UNKNOWN_EXAMPLE.at(*at, example=ex_id))
                 continue
             if ex_id not in self.outcomes:
                 continue  # the example itself is broken and reported
             try:
                 computed = resolve(self.outcomes[ex_id].fields, steps)
             except PathError as exc:
-                result.diagnostics.append(Diagnostic(*at, "VK203", f"{b.path}: {exc}"))
+                result.diagnostics.append(VALUE_PATH.at(*at, problem=f"{b.path}: {exc}"))
                 continue
             if b.number is None:
-                result.diagnostics.append(Diagnostic(*at, "VK204", f"{b.path}: no number written before %%="))
+                result.diagnostics.append(VALUE_NOT_NUMBER.at(*at, path=b.path))
                 continue
             result.values += 1
             if not written_matches(b.number, computed):
                 new = rewrite_like(b.number, computed)
-                result.diagnostics.append(
-                    Diagnostic(*at, "VK201", f"{b.path} is {new}, written {b.number}", written=b.number, computed=new)
-                )
+                result.diagnostics.append(VALUE_WRONG.at(*at, path=b.path, written=b.number, computed=new))
                 edits.append((b.line, b.col, b.number_end, new))
         for line, start, end, new in sorted(edits, reverse=True):
             lines[line] = lines[line][:start] + new + lines[line][end:]

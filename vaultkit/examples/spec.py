@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import ERROR, Diagnostic, Rule
 from ..vault import safe_load
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -21,12 +21,56 @@ _TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
 _WRITTEN_ID = re.compile(r"^id:\s*['\"]?([A-Za-z0-9][A-Za-z0-9_-]*)", re.M)  # the id of a block YAML cannot read
 
 
-class ExampleError(Exception):
-    """A problem with one example; `key` says which line to point at."""
+EXAMPLE_YAML = Rule(
+    "VK110",
+    ERROR,
+    "example is not valid YAML",
+    "example is not valid YAML: {problem}",
+    "A ```vaultkit block is YAML; fix it where the message points (an unclosed bracket: where it opens).",
+)
+UNKNOWN_KEY = Rule(
+    "VK112",
+    ERROR,
+    "example has an unknown key",
+    "example {example}: {problem}",
+    "Each kind accepts its own keys; the message lists them (a typo is the usual cause).",
+)
+MISSING_KEY = Rule(
+    "VK113",
+    ERROR,
+    "example is missing a required key",
+    "example {example}: {problem}",
+    "Every block needs an id and a kind, and each kind its inputs (or a seed to draw them from).",
+)
+MALFORMED = Rule(
+    "VK114",
+    ERROR,
+    "example value is malformed",
+    "example {example}: {problem}",
+    "A value of the wrong type or out of range; the message says what the key takes.",
+)
+SHAPE_MISMATCH = Rule(
+    "VK115",
+    ERROR,
+    "example shapes do not match",
+    "example {example}: {problem}",
+    "Matrices, tokens and stated weights must agree in size (one row per token, one value row per key).",
+)
+OVER_LIMIT = Rule(
+    "VK116",
+    ERROR,
+    "example is over the size limit",
+    "example {example}: {problem}",
+    "Examples are bounded in size and work, so a note cannot make vaultkit run for long.",
+)
 
-    def __init__(self, code: str, message: str, key: str | None = None):
+
+class ExampleError(Exception):
+    """A problem with one example: the rule it breaks and what exactly; `key` says which line to point at."""
+
+    def __init__(self, rule: Rule, message: str, key: str | None = None):
         super().__init__(message)
-        self.code = code
+        self.rule = rule
         self.message = message
         self.key = key
 
@@ -47,7 +91,7 @@ class Example:
         return self.key_lines.get(key, self.line + 1) if key else self.line
 
     def error(self, exc: ExampleError) -> Diagnostic:
-        return Diagnostic(self.rel, self.line_of(exc.key), 1, exc.code, f"example {self.id}: {exc.message}")
+        return exc.rule.at(self.rel, self.line_of(exc.key), 1, example=self.id, problem=exc.message)
 
 
 @dataclass
@@ -93,11 +137,11 @@ def _yaml_error(exc: yaml.YAMLError, content: str, first_line: int) -> tuple[int
         return (
             first_line + opened.line,
             opened.column + 1,
-            f"example is not valid YAML: the {bracket!r} here is never closed; add the missing {closer!r} "
+            f"the {bracket!r} here is never closed; add the missing {closer!r} "
             f"(the YAML parser only noticed at line {noticed})",
         )
     at = first_line + (min(mark.line, last) if mark else 0)
-    return at, (mark.column + 1) if mark else 1, f"example is not valid YAML: {problem}"
+    return at, (mark.column + 1) if mark else 1, problem
 
 
 def read_examples(rel: str, tokens) -> tuple[list[Example], list[Diagnostic], set[str]]:
@@ -109,40 +153,37 @@ def read_examples(rel: str, tokens) -> tuple[list[Example], list[Diagnostic], se
     for start, end, content in vaultkit_fences(tokens):
         line = start + 1
         if len(content) > MAX_BLOCK_CHARS:
-            diags.append(
-                Diagnostic(
-                    rel,
-                    line,
-                    1,
-                    "VK116",
-                    f"example block is {len(content)} characters, over the {MAX_BLOCK_CHARS} limit",
-                )
-            )
+            problem = f"{len(content)} characters, over the {MAX_BLOCK_CHARS} limit"
+            diags.append(OVER_LIMIT.at(rel, line, 1, example="block", problem=problem))
             unreadable.update(_WRITTEN_ID.findall(content))
             continue
         try:
             spec = safe_load(content, exponent_floats=True)
         except yaml.YAMLError as exc:
-            at, col, message = _yaml_error(exc, content, line + 1)
-            diags.append(Diagnostic(rel, at, col, "VK110", message))
+            at, col, problem = _yaml_error(exc, content, line + 1)
+            diags.append(EXAMPLE_YAML.at(rel, at, col, problem=problem))
             unreadable.update(_WRITTEN_ID.findall(content))
             continue
         except RecursionError:
-            diags.append(Diagnostic(rel, line, 1, "VK110", "example YAML is nested too deeply"))
+            diags.append(EXAMPLE_YAML.at(rel, line, 1, problem="nested too deeply"))
             unreadable.update(_WRITTEN_ID.findall(content))
             continue
         key_lines = _key_lines(content, line + 1)
         if not isinstance(spec, dict):
-            diags.append(Diagnostic(rel, line, 1, "VK114", "example must be a YAML mapping of keys to values"))
+            problem = "must be a YAML mapping of keys to values"
+            diags.append(MALFORMED.at(rel, line, 1, example="block", problem=problem))
             continue
         ex_id, kind = spec.get("id"), spec.get("kind")
         if not isinstance(ex_id, str) or not ID_RE.match(ex_id):
             at = key_lines.get("id", line)
-            what = "has no id" if ex_id is None else f"id {ex_id!r} must be letters, digits, - and _"
-            diags.append(Diagnostic(rel, at, 1, "VK113" if ex_id is None else "VK114", f"example {what}"))
+            if ex_id is None:
+                diags.append(MISSING_KEY.at(rel, at, 1, example="block", problem="missing required key 'id'"))
+            else:
+                problem = f"id {ex_id!r} must be letters, digits, - and _"
+                diags.append(MALFORMED.at(rel, at, 1, example="block", problem=problem))
             continue
         if kind is None:
-            diags.append(Diagnostic(rel, line, 1, "VK113", f"example {ex_id} has no kind"))
+            diags.append(MISSING_KEY.at(rel, line, 1, example=ex_id, problem="missing required key 'kind'"))
             unreadable.add(ex_id)
             continue
         examples.append(

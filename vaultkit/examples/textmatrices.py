@@ -39,11 +39,40 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import ERROR, WARNING, Diagnostic, Rule
 from ..figures import vocabulary
 from ..numbers import MINUS, fmt, parse_written, rewrite_like, written_matches
 from ..syntax.positions import content_column
 from .regions import BEGIN_RE, END_RE
+
+WEIGHTS_SUM = Rule(
+    "VK420",
+    ERROR,
+    "weights row of a worked text matrix does not sum to 1",
+    "weights row {row} sums to {written}, not 1{slack}",
+    "Each row of attention weights worked in the text sums to 1, within the rounding its digits allow.",
+)
+NOT_DERIVED = Rule(
+    "VK421",
+    ERROR,
+    "number of a worked text matrix does not follow from the matrices above it",
+    "{number} is not {formula}",
+    "A score, weight or output worked in the text differs from what the matrices above it give.",
+)
+ILLUSTRATIVE = Rule(
+    "VK422",
+    WARNING,
+    "illustrative worked text matrix: its numbers are not the real ones",
+    "{problem}",
+    "The caption says the matrix is illustrative (示意); the warning gives the real numbers.",
+)
+UNCERTAIN = Rule(
+    "VK423",
+    WARNING,
+    "worked text matrix could not be read with certainty; not compared",
+    "{problem}",
+    "vaultkit could not tell for sure what a matrix is derived from, so it did not compare it.",
+)
 
 PLAIN_FENCES = ("", "text", "txt", "plain", "plaintext")  # other languages are code, not worked examples
 
@@ -500,11 +529,11 @@ class _SectionChecker:
             written = fmt(total, digits)
             name = _row_name(weights, row)
             if weights.illustrative:
-                message = f"illustrative weights row {name} sums to {written}, not 1"
-                self.add("VK422", row.cells[0], message, written, "1")
+                problem = f"illustrative weights row {name} sums to {written}, not 1"
+                self.add(ILLUSTRATIVE, row.cells[0], written, "1", problem=problem)
             else:
                 slack = f" (rounding allows ±{fmt(allowed, digits + 1)})" if allowed else ""
-                self.add("VK420", row.cells[0], f"weights row {name} sums to {written}, not 1{slack}", written, "1")
+                self.add(WEIGHTS_SUM, row.cells[0], written, "1", row=name, slack=slack)
 
     def paired(self, derived: TextMatrix, source: TextMatrix):
         """`_pair_rows` of two matrices of one width and header; None (rows counted as skipped) if not."""
@@ -580,9 +609,8 @@ class _SectionChecker:
         equal = [(row, i) for row, i in rows if len({v for v in values[i] if math.isfinite(v)}) == 1]
         rest = len(rows) - len(equal)
         if rest:
-            self.add(
-                "VK423", weights.rows[0].cells[0], f"weights not compared with the scores at line {source.line}: {why}"
-            )
+            problem = f"weights not compared with the scores at line {source.line}: {why}"
+            self.add(UNCERTAIN, weights.rows[0].cells[0], problem=problem)
             self.report.skipped += rest
         return equal, guessed
 
@@ -624,7 +652,7 @@ class _SectionChecker:
         """`divisor` of scaled scores, or None when it is not certain (a VK423 warning, rows skipped)."""
         stated = self.divisor(scaled, q, k)
         if isinstance(stated, str):
-            self.add("VK423", scaled.rows[0].cells[0], f"scaled scores not compared with {against}: {stated}")
+            self.add(UNCERTAIN, scaled.rows[0].cells[0], problem=f"scaled scores not compared with {against}: {stated}")
             self.report.skipped += len(scaled.rows)
             return None
         return stated
@@ -690,20 +718,20 @@ class _SectionChecker:
             if guessed:
                 name += f" (taken as row {source_name}, by position)"
             if illustrative:
-                code, message = "VK422", f"illustrative {what}s row {name}: the real {formula} differs"
+                rule, problem = ILLUSTRATIVE, f"illustrative {what}s row {name}: the real {formula} differs"
             else:
-                code, message = "VK423", f"{what}s row {name} is not {formula}"
-            self.add(code, wrong[0][1], message, written, real)
+                rule, problem = UNCERTAIN, f"{what}s row {name} is not {formula}"
+            self.add(rule, wrong[0][1], written, real, problem=problem)
             return [j for j, _ in wrong]
         for j, cell in wrong:
             column = matrix.header[j] if matrix.header else str(j + 1)
             computed = rewrite_like(cell.text, point[j])
-            self.add("VK421", cell, f"{what} {name}→{column} is not {formula}", cell.text, computed)
+            self.add(NOT_DERIVED, cell, cell.text, computed, number=f"{what} {name}→{column}", formula=formula)
         return [j for j, _ in wrong]
 
     # -- diagnostics
 
-    def add(self, code: str, cell: Cell, message: str, written=None, computed=None) -> None:
+    def add(self, rule: Rule, cell: Cell, written=None, computed=None, **values) -> None:
         self.report.diagnostics.append(
-            Diagnostic(self.rel, cell.line, cell.col, code, message, written=written, computed=computed)
+            rule.at(self.rel, cell.line, cell.col, written=written, computed=computed, **values)
         )

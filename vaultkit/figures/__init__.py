@@ -7,12 +7,14 @@ import re
 from . import attention, kv_cache, kv_memory, kv_walkthrough, multihead
 from .handdrawn import FigureFinding, HandDrawnReport, check_handdrawn
 from .inferred import Derivation, infer, why_not
+from .style import checksum
 
 __all__ = [
     "Derivation",
     "FigureFinding",
     "HandDrawnReport",
     "check_handdrawn",
+    "edited_by_hand",
     "generated_hash",
     "infer",
     "is_generated",
@@ -54,3 +56,10 @@ def generated_hash(svg_text: str) -> str | None:
         return None
     found = _HASH.search(_ROOT.search(svg_text).group(0))
     return found.group(1) if found else None
+
+
+def edited_by_hand(svg_text: str) -> bool:
+    """Whether a generated figure was changed after vaultkit drew it: its `data-vk-hash` is not
+    the checksum of the rest of its text (False when it carries no hash)."""
+    stored = generated_hash(svg_text)
+    return stored is not None and checksum(svg_text.replace(f' data-vk-hash="{stored}"', "", 1)) != stored

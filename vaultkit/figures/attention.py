@@ -9,7 +9,6 @@ import numpy as np
 
 from . import style as s
 
-GAP = 20
 PANEL_W = 310
 MAX_TERMS = 6  # a worked dot product longer than this is elided in the middle
 

@@ -14,12 +14,20 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
 from ..config import read_mkdocs_config
-from ..diagnostics import Diagnostic, format_text
+from ..diagnostics import ERROR, Rule, format_text
 from ..layout import find_config, holds_site, project_root
 from ..vault import SITE_DIR
 from .defaults import default_config_text
 from .meta import home_title
 from .render import build_site, renders_alike
+
+BUILD_FAILED = Rule(
+    "VK601",
+    ERROR,
+    "site build failed",
+    "site build failed: {problem}",
+    "MkDocs could not build the site (under --strict, also any MkDocs warning); the check's findings follow.",
+)
 
 
 def load_site_config(root: Path, output: str | None):
@@ -75,7 +83,7 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
         print(f"vaultkit: {exc}", file=sys.stderr)
         return 2
     except (MkDocsException, OSError) as exc:
-        failure = Diagnostic(".", 1, 1, "VK601", f"site build failed: {_why(exc, strict)}")
+        failure = BUILD_FAILED.at(".", 1, 1, problem=_why(exc, strict))
     if plugin is not None and plugin.model is not None:
         report, _ = plugin.model.pipeline.report()
     else:  # the config failed before the vault was read: check it all the same

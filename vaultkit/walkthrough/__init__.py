@@ -31,8 +31,58 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import ERROR, WARNING, Diagnostic, Rule
 from .reader import MASK, Mix, Reading, Step, Walkthrough, Weights, read
+
+CAUSAL_MATCH = Rule(
+    "VK430",
+    ERROR,
+    "walkthrough step matches keys other than those up to its own (causal)",
+    "{problem}",
+    "Under the causal mask the query of position t matches exactly the keys up to t: none later, none skipped.",
+)
+STEP_WEIGHTS = Rule(
+    "VK431",
+    ERROR,
+    "stated weights of a walkthrough step do not sum to 100 % or miss a matched position",
+    "{problem}",
+    "A step's weights sum to 100 % within their rounding and give one weight to each matched position.",
+)
+STEP_MIX = Rule(
+    "VK432",
+    ERROR,
+    "values mixed in a walkthrough step are not the weighted ones",
+    "{problem}",
+    "The values mixed are those of the weighted positions, with the stated weights.",
+)
+STEP_CACHE = Rule(
+    "VK433",
+    ERROR,
+    "cached or computed K/V of a walkthrough step are not those of the earlier steps and the new token",
+    "{problem}",
+    "At step t the cache gives the K/V of the earlier positions; only the new token's K/V are computed.",
+)
+MASK_PICTURE = Rule(
+    "VK434",
+    ERROR,
+    "mask picture does not hide exactly the future positions",
+    "{problem}",
+    "Row k of a mask picture shows the first k positions and hides the rest.",
+)
+ROUND_INPUT = Rule(
+    "VK435",
+    ERROR,
+    "generation round's input is not the previous input plus the previous output",
+    "{problem}",
+    "Each generation round feeds back the previous round's input plus the token it produced.",
+)
+FIGURE_PROMISED = Rule(
+    "VK436",
+    WARNING,
+    "a figure is promised but none follows",
+    "“{promise}” promises a figure, but none follows; {remedy}",
+    "A sentence such as 如下图 with no figure after it; `vaultkit fix --adopt` draws one from the walkthrough.",
+)
 
 __all__ = ["WalkthroughReport", "check_markdown", "read"]
 
@@ -78,15 +128,13 @@ def check_markdown(text: str, tokens, rel: str) -> WalkthroughReport:
     for promise in reading.promises:
         if promise.fulfilled:
             continue
-        how = (
-            "; vaultkit fix --adopt draws it from the walkthrough"
+        remedy = (
+            "vaultkit fix --adopt draws it from the walkthrough"
             if adoptable
-            else "; add the figure, or reword the sentence"
+            else "add the figure, or reword the sentence"
         )
         report.diagnostics.append(
-            Diagnostic(
-                rel, promise.line, promise.col, "VK436", f"“{promise.text}” promises a figure, but none follows{how}"
-            )
+            FIGURE_PROMISED.at(rel, promise.line, promise.col, promise=promise.text, remedy=remedy)
         )
         report.explained.append(
             f"{rel}:{promise.line}: walkthrough warning: “{promise.text}” promises a figure that is missing"
@@ -123,12 +171,11 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
             if listed.query is not None and listed.query.index != t:
                 if step.query_from == "the step's token" and len(matches) == 1:
                     report.diagnostics.append(
-                        Diagnostic(
+                        CAUSAL_MATCH.at(
                             rel,
                             listed.query.line,
                             listed.query.col,
-                            "VK430",
-                            f"{where}: the query of the step that processes {walk.name(t)} is Q{t}, written Q{listed.query.index}",
+                            problem=f"{where}: the query of the step that processes {walk.name(t)} is Q{t}, written Q{listed.query.index}",
                             written=f"Q{listed.query.index}",
                             computed=f"Q{t}",
                         )
@@ -139,12 +186,11 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
                 own = list(range(walk.base, q + 1))
                 if written != own:
                     report.diagnostics.append(
-                        Diagnostic(
+                        CAUSAL_MATCH.at(
                             rel,
                             listed.line,
                             listed.col,
-                            "VK430",
-                            f"with the causal mask Q{q} matches exactly {_names(walk, 'K', own)}; written {_names(walk, 'K', written)}",
+                            problem=f"with the causal mask Q{q} matches exactly {_names(walk, 'K', own)}; written {_names(walk, 'K', written)}",
                             written=_names(walk, "K", written),
                             computed=_names(walk, "K", own),
                         )
@@ -159,12 +205,11 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
                     else f"{_names(walk, 'K', missing)} {'is' if len(missing) == 1 else 'are'} skipped"
                 )
                 report.diagnostics.append(
-                    Diagnostic(
+                    CAUSAL_MATCH.at(
                         rel,
                         listed.line,
                         listed.col,
-                        "VK430",
-                        f"{where}: with the causal mask Q{t} matches exactly {_names(walk, 'K', causal)}; "
+                        problem=f"{where}: with the causal mask Q{t} matches exactly {_names(walk, 'K', causal)}; "
                         f"written {_names(walk, 'K', written)} ({why})",
                         written=_names(walk, "K", written),
                         computed=_names(walk, "K", causal),
@@ -189,12 +234,11 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
             if listed.role == "cached" and any(t in w for _, w in problems):
                 extra = f"; K{t}、V{t} are the current token's, computed at this step, not cached"
             report.diagnostics.append(
-                Diagnostic(
+                STEP_CACHE.at(
                     rel,
                     listed.line,
                     listed.col,
-                    "VK433",
-                    f"{where}: the K/V {what}: {want}; written {written_text}{extra}",
+                    problem=f"{where}: the K/V {what}: {want}; written {written_text}{extra}",
                     written=written_text,
                     computed=want,
                 )
@@ -202,12 +246,11 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
         elif listed.role == "cached" and listed.earlier_steps is not None and listed.earlier_steps != len(earlier):
             line, col = listed.earlier_at
             report.diagnostics.append(
-                Diagnostic(
+                STEP_CACHE.at(
                     rel,
                     line,
                     col,
-                    "VK433",
-                    f"{where}: the cache holds the K/V of the {len(earlier)} earlier steps; written {listed.earlier_steps}",
+                    problem=f"{where}: the cache holds the K/V of the {len(earlier)} earlier steps; written {listed.earlier_steps}",
                     written=str(listed.earlier_steps),
                     computed=str(len(earlier)),
                 )
@@ -237,12 +280,11 @@ def _check_weights(
     written = " + ".join(_pct(s.percent) for s in shares)
     if future:
         report.diagnostics.append(
-            Diagnostic(
+            STEP_WEIGHTS.at(
                 rel,
                 weights.line,
                 first.col,
-                "VK431",
-                f"{where}: weight given to {'、'.join(walk.name(p) for p in future)}, which Q{step.query} cannot see "
+                problem=f"{where}: weight given to {'、'.join(walk.name(p) for p in future)}, which Q{step.query} cannot see "
                 f"(it matches only {_names(walk, 'K', causal)})",
                 written=written,
                 computed=_names(walk, "K", causal),
@@ -264,12 +306,11 @@ def _check_weights(
         if repeated:
             parts.append("a position is given two weights")
         report.diagnostics.append(
-            Diagnostic(
+            STEP_WEIGHTS.at(
                 rel,
                 weights.line,
                 first.col,
-                "VK431",
-                f"{where}: " + "; ".join(parts),
+                problem=f"{where}: " + "; ".join(parts),
                 written=f"{_pct(round(total, 6))}",
                 computed="100 %",
             )
@@ -294,12 +335,11 @@ def _check_mix(
     if sorted(set(positions)) != expected_positions:
         want = "、".join(f"V{p}" for p in expected_positions)
         report.diagnostics.append(
-            Diagnostic(
+            STEP_MIX.at(
                 rel,
                 mix.line,
                 col,
-                "VK432",
-                f"{where}: the values mixed are those weighted: {want}; written {written}",
+                problem=f"{where}: the values mixed are those weighted: {want}; written {written}",
                 written=written,
                 computed=want,
             )
@@ -312,12 +352,11 @@ def _check_mix(
         total = sum(pct for pct, _ in given.values())
         if abs(total - 100) > sum(h for _, h in given.values()) + 1e-9:
             report.diagnostics.append(
-                Diagnostic(
+                STEP_MIX.at(
                     rel,
                     mix.line,
                     col,
-                    "VK432",
-                    f"{where}: the values are mixed with weights summing to {_pct(round(total, 6))}, not 100 % ({written})",
+                    problem=f"{where}: the values are mixed with weights summing to {_pct(round(total, 6))}, not 100 % ({written})",
                     written=_pct(round(total, 6)),
                     computed="100 %",
                 )
@@ -336,12 +375,11 @@ def _check_mix(
             for s, pct in wrong
         )
         report.diagnostics.append(
-            Diagnostic(
+            STEP_MIX.at(
                 rel,
                 mix.line,
                 col,
-                "VK432",
-                f"{where}: the values are mixed with percentages other than the weights stated at line {stated.line}: {detail}",
+                problem=f"{where}: the values are mixed with percentages other than the weights stated at line {stated.line}: {detail}",
                 written=written,
                 computed=want,
             )
@@ -387,12 +425,11 @@ def _check_mask(picture, rel: str, report: WalkthroughReport) -> None:
         else:
             why = f"it hides {'、'.join(full[i] for i in hidden)}, which it may see"
         report.diagnostics.append(
-            Diagnostic(
+            MASK_PICTURE.at(
                 rel,
                 row.line,
                 row.col,
-                "VK434",
-                f"mask row {k + 1} should show exactly the first {n} of {width} positions: {why}; expected {join.join(expected)}",
+                problem=f"mask row {k + 1} should show exactly the first {n} of {width} positions: {why}; expected {join.join(expected)}",
                 written=row.text,
                 computed=join.join(expected),
             )
@@ -406,12 +443,11 @@ def _check_rounds(rounds, rel: str, report: WalkthroughReport) -> None:
         if current.input != expected:
             shown = "[" + ", ".join(f"“{t}”" for t in expected) + "]"
             report.diagnostics.append(
-                Diagnostic(
+                ROUND_INPUT.at(
                     rel,
                     current.input_line,
                     current.input_col,
-                    "VK435",
-                    f"round {current.number}: the input is round {previous.number}'s input plus its output “{previous.output}”: "
+                    problem=f"round {current.number}: the input is round {previous.number}'s input plus its output “{previous.output}”: "
                     f"{shown}; written {current.input_text}",
                     written=current.input_text,
                     computed=shown,

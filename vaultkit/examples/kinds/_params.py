@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ... import engine
-from ..spec import COMMON_KEYS, ExampleError
+from ..spec import COMMON_KEYS, MALFORMED, MISSING_KEY, OVER_LIMIT, SHAPE_MISMATCH, UNKNOWN_KEY, ExampleError
 
 MAX_TOKENS = 64
 MAX_DIM = 1024
@@ -17,21 +17,21 @@ def check_keys(spec: dict, allowed: set[str], required: set[str] = frozenset()) 
     for key in spec:
         if key not in COMMON_KEYS and key not in allowed:
             known = ", ".join(sorted((COMMON_KEYS | allowed) - {"id", "kind"}))
-            raise ExampleError("VK112", f"unknown key {key!r} (known: {known})", key)
+            raise ExampleError(UNKNOWN_KEY, f"unknown key {key!r} (known: {known})", key)
     for key in sorted(required):
         if key not in spec:
-            raise ExampleError("VK113", f"missing required key {key!r}")
+            raise ExampleError(MISSING_KEY, f"missing required key {key!r}")
 
 
 def integer(spec: dict, key: str, default: int | None = None, *, lo: int = 1, hi: int = MAX_DIM) -> int:
     value = spec.get(key, default)
     if value is None:
-        raise ExampleError("VK113", f"missing required key {key!r}")
+        raise ExampleError(MISSING_KEY, f"missing required key {key!r}")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ExampleError("VK114", f"{key} must be a whole number, not {value!r}", key)
+        raise ExampleError(MALFORMED, f"{key} must be a whole number, not {value!r}", key)
     if not lo <= value <= hi:
-        code = "VK116" if value > hi else "VK114"
-        raise ExampleError(code, f"{key} is {value}; it must be between {lo} and {hi}", key)
+        rule = OVER_LIMIT if value > hi else MALFORMED
+        raise ExampleError(rule, f"{key} is {value}; it must be between {lo} and {hi}", key)
     return value
 
 
@@ -40,9 +40,9 @@ def number(spec: dict, key: str, default: float | None = None, *, positive: bool
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ExampleError("VK114", f"{key} must be a finite number, not {value!r}", key)
+        raise ExampleError(MALFORMED, f"{key} must be a finite number, not {value!r}", key)
     if positive and value <= 0:
-        raise ExampleError("VK114", f"{key} must be positive, not {value!r}", key)
+        raise ExampleError(MALFORMED, f"{key} must be positive, not {value!r}", key)
     return float(value)
 
 
@@ -51,7 +51,7 @@ def choice(spec: dict, key: str, options: tuple[str, ...], default: str) -> str:
     if value is None or value is False:
         value = "none"
     if str(value) not in options:
-        raise ExampleError("VK114", f"{key} must be one of {', '.join(options)}, not {value!r}", key)
+        raise ExampleError(MALFORMED, f"{key} must be one of {', '.join(options)}, not {value!r}", key)
     return str(value)
 
 
@@ -65,11 +65,11 @@ def matrix(spec: dict, key: str) -> np.ndarray:
     if isinstance(value, list) and value and all(isinstance(r, list) for r in value):
         cells = sum(len(r) for r in value)
         if cells > engine.MAX_CELLS:
-            raise ExampleError("VK116", f"{key} has {cells} cells, over the {engine.MAX_CELLS} limit", key)
+            raise ExampleError(OVER_LIMIT, f"{key} has {cells} cells, over the {engine.MAX_CELLS} limit", key)
     try:
         return engine.as_matrix(value, key)
     except ValueError as exc:
-        raise ExampleError("VK114", str(exc), key) from None
+        raise ExampleError(MALFORMED, str(exc), key) from None
 
 
 def tokens(spec: dict, n: int | None = None) -> list[str]:
@@ -77,16 +77,16 @@ def tokens(spec: dict, n: int | None = None) -> list[str]:
     value = spec.get("tokens")
     if value is None:
         if n is None:
-            raise ExampleError("VK113", "missing required key 'tokens'")
+            raise ExampleError(MISSING_KEY, "missing required key 'tokens'")
         return [f"t{i}" for i in range(n)]
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, list) or not value or any(isinstance(t, (list, dict)) or t is None for t in value):
-        raise ExampleError("VK114", "tokens must be a list of words", "tokens")
+        raise ExampleError(MALFORMED, "tokens must be a list of words", "tokens")
     if len(value) > MAX_TOKENS:
-        raise ExampleError("VK116", f"{len(value)} tokens, over the {MAX_TOKENS} limit", "tokens")
+        raise ExampleError(OVER_LIMIT, f"{len(value)} tokens, over the {MAX_TOKENS} limit", "tokens")
     if n is not None and len(value) != n:
-        raise ExampleError("VK115", f"{len(value)} tokens but the matrices have {n} rows", "tokens")
+        raise ExampleError(SHAPE_MISMATCH, f"{len(value)} tokens but the matrices have {n} rows", "tokens")
     return [str(t) for t in value]
 
 
@@ -95,4 +95,4 @@ def bounded_work(q: np.ndarray, k: np.ndarray, v: np.ndarray | None) -> None:
     try:
         engine.check_work(queries=q.shape[0], keys=k.shape[0], d=q.shape[1], dv=0 if v is None else v.shape[1])
     except ValueError as exc:
-        raise ExampleError("VK116", str(exc)) from None
+        raise ExampleError(OVER_LIMIT, str(exc)) from None

@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..spec import ExampleError, Outcome
+from ..spec import MALFORMED, SHAPE_MISMATCH, ExampleError, Outcome
 from ..tables import section, table
 from . import _params as p
 
@@ -64,7 +64,7 @@ def _percent(value, where: str) -> tuple[float, int]:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and 0 <= value <= 1:
         text = repr(float(value))
         return 100 * float(value), max(len(text.split(".")[1]) - 2, 0)
-    raise ExampleError("VK114", f"{where}: a weight is written as 30% or as a fraction 0.3, not {value!r}", "weights")
+    raise ExampleError(MALFORMED, f"{where}: a weight is written as 30% or as a fraction 0.3, not {value!r}", "weights")
 
 
 def _positions(label, tokens: list[str], where: str) -> tuple[int, ...]:
@@ -81,19 +81,19 @@ def _positions(label, tokens: list[str], where: str) -> tuple[int, ...]:
             why = (
                 "is not one of the tokens" if part.strip() not in tokens else "names a repeated token: use its position"
             )
-            raise ExampleError("VK114", f"{where}: {part!r} {why}", "weights")
+            raise ExampleError(MALFORMED, f"{where}: {part!r} {why}", "weights")
     return tuple(out)
 
 
 def parse(spec: dict) -> dict:
     if any(key in spec for key in ("seed", "Q", "K", "V")):
         raise ExampleError(
-            "VK114",
+            MALFORMED,
             "weights are either stated (weights, illustrative) or computed (seed or Q/K/V), not both",
             "weights",
         )
     if spec.get("illustrative") is not True:
-        raise ExampleError("VK114", "stated weights are not computed: mark them illustrative: true", "illustrative")
+        raise ExampleError(MALFORMED, "stated weights are not computed: mark them illustrative: true", "illustrative")
     toks = p.tokens(spec)
     prompt_len = p.integer(spec, "prompt_len", 1, hi=len(toks))
     rows = spec.get("weights")
@@ -101,7 +101,7 @@ def parse(spec: dict) -> dict:
         rows = [None] * len(toks)
     if not isinstance(rows, list) or len(rows) != len(toks):
         raise ExampleError(
-            "VK115", f"weights needs one entry per token ({len(toks)}), or null where none is stated", "weights"
+            SHAPE_MISMATCH, f"weights needs one entry per token ({len(toks)}), or null where none is stated", "weights"
         )
     steps = []
     for t, row in enumerate(rows):
@@ -113,7 +113,7 @@ def parse(spec: dict) -> dict:
             continue
         if not isinstance(row, dict) or not row:
             raise ExampleError(
-                "VK114", f"{where}: a mapping of token to weight, such as {{{toks[0]}: 100%}}", "weights"
+                MALFORMED, f"{where}: a mapping of token to weight, such as {{{toks[0]}: 100%}}", "weights"
             )
         shares, total, slack, seen = [], 0.0, 0.0, []
         for label, value in row.items():
@@ -121,7 +121,7 @@ def parse(spec: dict) -> dict:
             percent, decimals = _percent(value, where)
             if any(q > t for q in positions):
                 raise ExampleError(
-                    "VK114", f"{where}: {label} comes later; a causal query sees positions 0…{t} only", "weights"
+                    MALFORMED, f"{where}: {label} comes later; a causal query sees positions 0…{t} only", "weights"
                 )
             shares.append(StatedShare(positions, percent, str(label)))
             total += percent
@@ -137,7 +137,7 @@ def parse(spec: dict) -> dict:
                 else "name a position twice"
             )
             raise ExampleError(
-                "VK114",
+                MALFORMED,
                 f"{where}: the weights {why}; a causal split covers positions 0…{t} and sums to 100 %",
                 "weights",
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ... import engine
-from ..spec import Outcome
+from ..spec import MALFORMED, MISSING_KEY, SHAPE_MISMATCH, ExampleError, Outcome
 from ..tables import matrix_table, section
 from . import _params as p
 
@@ -22,7 +22,7 @@ def parse(spec: dict) -> dict:
     if "seed" in spec:
         for key in ("Q", "K", "V"):
             if key in spec:
-                raise p.ExampleError("VK114", f"give either seed or {key}, not both", key)
+                raise ExampleError(MALFORMED, f"give either seed or {key}, not both", key)
         toks = p.tokens(spec)
         seed = p.integer(spec, "seed", lo=0, hi=2**32 - 1)
         d_model = p.integer(spec, "d_model", 8)
@@ -31,21 +31,25 @@ def parse(spec: dict) -> dict:
         return params
     for key in ("Q", "K"):
         if key not in spec:
-            raise p.ExampleError("VK113", f"missing required key {key!r} (or give seed, d_model and d_head)")
+            raise ExampleError(MISSING_KEY, f"missing required key {key!r} (or give seed, d_model and d_head)")
     q, k = p.matrix(spec, "Q"), p.matrix(spec, "K")
     v = p.matrix(spec, "V") if "V" in spec else None
     if q.shape[1] != k.shape[1]:
-        raise p.ExampleError(
-            "VK115",
+        raise ExampleError(
+            SHAPE_MISMATCH,
             f"Q is {q.shape[0]}×{q.shape[1]} but K is {k.shape[0]}×{k.shape[1]}: rows of Q and K must have the same length",
             "K",
         )
     if v is not None and v.shape[0] != k.shape[0]:
-        raise p.ExampleError("VK115", f"K has {k.shape[0]} rows but V has {v.shape[0]}: one value row per key", "V")
+        raise ExampleError(
+            SHAPE_MISMATCH, f"K has {k.shape[0]} rows but V has {v.shape[0]}: one value row per key", "V"
+        )
     p.bounded_work(q, k, v)
     if params["mask"] == "causal" and q.shape[0] != k.shape[0]:
-        raise p.ExampleError(
-            "VK115", f"a causal mask needs as many queries as keys (Q has {q.shape[0]} rows, K {k.shape[0]})", "mask"
+        raise ExampleError(
+            SHAPE_MISMATCH,
+            f"a causal mask needs as many queries as keys (Q has {q.shape[0]} rows, K {k.shape[0]})",
+            "mask",
         )
     params.update(
         tokens=p.tokens(spec, q.shape[0]) if q.shape[0] == k.shape[0] else p.tokens(spec, k.shape[0]), q=q, k=k, v=v

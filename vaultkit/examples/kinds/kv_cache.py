@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ... import engine
 from ...numbers import fmt
-from ..spec import ExampleError, Outcome
+from ..spec import MISSING_KEY, OVER_LIMIT, SHAPE_MISMATCH, ExampleError, Outcome
 from ..tables import matrix_table, section, table
 from . import _params as p
 
@@ -37,16 +37,16 @@ def parse(spec: dict) -> dict:
                 d_q=p.integer(spec, "d_head", 4),
             )
         except ValueError as exc:
-            raise ExampleError("VK116", str(exc)) from None
+            raise ExampleError(OVER_LIMIT, str(exc)) from None
         q, k, v = seeded.q, seeded.k, seeded.v
     else:
         for key in ("Q", "K", "V"):
             if key not in spec:
-                raise ExampleError("VK113", f"missing required key {key!r} (or give seed, d_model and d_head)")
+                raise ExampleError(MISSING_KEY, f"missing required key {key!r} (or give seed, d_model and d_head)")
         q, k, v = p.matrix(spec, "Q"), p.matrix(spec, "K"), p.matrix(spec, "V")
         if not (q.shape[0] == k.shape[0] == v.shape[0]) or q.shape[1] != k.shape[1]:
             raise ExampleError(
-                "VK115",
+                SHAPE_MISMATCH,
                 f"Q is {q.shape[0]}×{q.shape[1]}, K {k.shape[0]}×{k.shape[1]}, V {v.shape[0]}×{v.shape[1]}: one row per token, Q and K of equal width",
             )
         p.bounded_work(q, k, v)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ... import engine
 from ...numbers import fmt
-from ..spec import ExampleError, Outcome
+from ..spec import MALFORMED, MISSING_KEY, OVER_LIMIT, SHAPE_MISMATCH, UNKNOWN_KEY, ExampleError, Outcome
 from ..tables import table
 from . import _params as p
 
@@ -18,7 +18,7 @@ MAX_SEQ = 10**8
 
 def _dtype(value, key: str) -> str:
     if str(value) not in engine.DTYPE_BYTES:
-        raise ExampleError("VK114", f"dtype must be one of {', '.join(engine.DTYPE_BYTES)}, not {value!r}", key)
+        raise ExampleError(MALFORMED, f"dtype must be one of {', '.join(engine.DTYPE_BYTES)}, not {value!r}", key)
     return str(value)
 
 
@@ -38,12 +38,12 @@ def parse(spec: dict) -> dict:
     models = spec["models"]
     if not isinstance(models, list) or not models or not all(isinstance(m, dict) for m in models):
         raise ExampleError(
-            "VK114",
+            MALFORMED,
             "models must be a list of mappings (name, layers, kv_heads, head_dim — or latent_dim and rope_dim for MLA)",
             "models",
         )
     if len(models) > MAX_MODELS:
-        raise ExampleError("VK116", f"{len(models)} models, over the {MAX_MODELS} limit", "models")
+        raise ExampleError(OVER_LIMIT, f"{len(models)} models, over the {MAX_MODELS} limit", "models")
     dtype = _dtype(spec.get("dtype", "fp16"), "dtype")
     rows = []
     for i, model in enumerate(models):
@@ -51,13 +51,13 @@ def parse(spec: dict) -> dict:
         for key in model:
             if key not in MODEL_KEYS:
                 raise ExampleError(
-                    "VK112", f"{where}: unknown key {key!r} (known: {', '.join(sorted(MODEL_KEYS))})", "models"
+                    UNKNOWN_KEY, f"{where}: unknown key {key!r} (known: {', '.join(sorted(MODEL_KEYS))})", "models"
                 )
         mla = "latent_dim" in model or "rope_dim" in model
         need = ("layers", "latent_dim", "rope_dim") if mla else ("layers", "kv_heads", "head_dim")
         for key in need:
             if key not in model:
-                raise ExampleError("VK113", f"{where}: missing {key!r}", "models")
+                raise ExampleError(MISSING_KEY, f"{where}: missing {key!r}", "models")
         ints = {
             key: p.integer({key: model[key]}, key, hi=MAX_LAYERS if key == "layers" else 65536)
             for key in need + (("heads",) if "heads" in model else ())
@@ -69,7 +69,7 @@ def parse(spec: dict) -> dict:
         }
         if not mla and "heads" in ints and ints["heads"] % ints["kv_heads"]:
             raise ExampleError(
-                "VK115",
+                SHAPE_MISMATCH,
                 f"{where}: heads ({ints['heads']}) is not a multiple of kv_heads ({ints['kv_heads']})",
                 "models",
             )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import engine
-from ..spec import ExampleError, Outcome
+from ..spec import OVER_LIMIT, SHAPE_MISMATCH, ExampleError, Outcome
 from ..tables import matrix_table, section, table
 from . import _params as p
 
@@ -17,7 +17,7 @@ def parse(spec: dict) -> dict:
     heads = p.integer(spec, "heads", hi=MAX_HEADS)
     kv_heads = p.integer(spec, "kv_heads", heads, hi=MAX_HEADS)
     if heads % kv_heads:
-        raise ExampleError("VK115", f"heads ({heads}) must be a multiple of kv_heads ({kv_heads})", "kv_heads")
+        raise ExampleError(SHAPE_MISMATCH, f"heads ({heads}) must be a multiple of kv_heads ({kv_heads})", "kv_heads")
     toks = p.tokens(spec)
     d_head = p.integer(spec, "d_head", 2, hi=256)
     d_model = p.integer(spec, "d_model", heads * d_head)
@@ -28,7 +28,7 @@ def parse(spec: dict) -> dict:
             toks, seed=seed, d_model=d_model, d_head=d_head, heads=heads, kv_heads=kv_heads
         )
     except ValueError as exc:
-        raise ExampleError("VK116", str(exc)) from None
+        raise ExampleError(OVER_LIMIT, str(exc)) from None
     return {
         "tokens": toks,
         "heads": heads,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...numbers import fmt
-from ..spec import ExampleError, Outcome
+from ..spec import MALFORMED, OVER_LIMIT, ExampleError, Outcome
 from ..tables import table
 from . import _params as p
 
@@ -18,13 +18,13 @@ def parse(spec: dict) -> dict:
     p.check_keys(spec, KEYS, {"logits"})
     logits = spec["logits"]
     if not isinstance(logits, list) or not logits:
-        raise ExampleError("VK114", "logits must be a list of numbers", "logits")
+        raise ExampleError(MALFORMED, "logits must be a list of numbers", "logits")
     if len(logits) > MAX_CANDIDATES:
-        raise ExampleError("VK116", f"{len(logits)} logits, over the {MAX_CANDIDATES} limit", "logits")
+        raise ExampleError(OVER_LIMIT, f"{len(logits)} logits, over the {MAX_CANDIDATES} limit", "logits")
     values = [p.number({"logits": x}, "logits") for x in logits]
     top_p = p.number(spec, "top_p", positive=True)
     if top_p is not None and top_p > 1:
-        raise ExampleError("VK114", f"top_p must be in (0, 1], not {top_p:g}", "top_p")
+        raise ExampleError(MALFORMED, f"top_p must be in (0, 1], not {top_p:g}", "top_p")
     return {
         "tokens": p.tokens(spec, len(values)),
         "logits": np.array(values, dtype=np.float64),
