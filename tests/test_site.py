@@ -237,14 +237,14 @@ def test_navigation_is_pruned_to_what_the_page_shows(tmp_path):
 
 
 def test_pages_rendered_in_worker_processes_are_the_pages_of_mkdocs_build(tmp_path):
-    """Enough notes for several worker tasks; a `status` shown in other pages' navigation."""
+    """Notes for both workers; a `status` shown in other pages' navigation."""
     from mkdocs.commands.build import build
 
     from vaultkit.site.build import load_site_config
-    from vaultkit.site.render import PAGES_PER_TASK, build_site
+    from vaultkit.site.render import build_site
 
     vault = tmp_path / "v"
-    for i in range(2 * PAGES_PER_TASK + 3):
+    for i in range(35):
         folder = vault / f"f{i % 3}"
         folder.mkdir(parents=True, exist_ok=True)
         status = "status: 草稿\n" if i % 5 == 0 else ""
@@ -278,13 +278,14 @@ def test_a_theme_without_materials_search_is_built_by_mkdocs_itself(tmp_path):
 def test_a_strict_build_renders_on_every_core_and_fails_on_a_warning_from_any_worker(tmp_path, monkeypatch, capsys):
     import logging
 
+    import os
+
     from vaultkit.site import build as site_build
-    from vaultkit.site import render
     from vaultkit.site.plugin import VaultkitPlugin
 
     vault = tmp_path / "v"
     vault.mkdir()
-    for i in range(3 * render.PAGES_PER_TASK):
+    for i in range(48):
         (vault / f"n{i:02d}.md").write_text(f"# 第{i}篇\n", encoding="utf-8")
 
     def serial_build(config):
@@ -295,11 +296,13 @@ def test_a_strict_build_renders_on_every_core_and_fails_on_a_warning_from_any_wo
     original = VaultkitPlugin.render_page
 
     def render_page(self, page):
-        if page.file.src_uri == "n40.md":  # in the last task: rendered by a worker process
+        if page.file.src_uri == "n40.md":  # not the first page: rendered by a worker process
             logging.getLogger("mkdocs.plugins.test").warning("a problem on one page")
+            (tmp_path / "n40.pid").write_text(str(os.getpid()))
         return original(self, page)
 
     monkeypatch.setattr(VaultkitPlugin, "render_page", render_page)
     assert build_command(vault, str(tmp_path / "site"), strict=False) == 0
     assert build_command(vault, str(tmp_path / "strict"), strict=True) == 1
     assert "Aborted with 1 warnings in strict mode" in capsys.readouterr().out
+    assert int((tmp_path / "n40.pid").read_text()) != os.getpid()

@@ -15,12 +15,9 @@ import gc
 import gzip
 import io
 import logging
-import multiprocessing
 import os
-import signal
-import threading
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from urllib.parse import urlsplit
 
 from material.plugins.search.plugin import SearchPlugin as MaterialSearch
@@ -30,10 +27,9 @@ from mkdocs.exceptions import Abort
 from mkdocs.structure.files import File, Files, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
 
+from ..workers import cpu_count, fork_map, usable_jobs
 from . import mkdocs_glue
 from .plugin import Progress
-
-PAGES_PER_TASK = 16  # pages a worker renders per task: few round trips, even shares
 
 
 class SiteRenderer:
@@ -169,43 +165,72 @@ def build_site(config, jobs: int | None = None) -> None:
 
 def _render_all(renderer: SiteRenderer, jobs: int | None, warnings: WarningCount) -> list:
     """Render and write every page; their search entries in page order. Workers send back
-    only each page's entries and update date (the sitemap needs it), and the warnings they
+    only each page's update date (the sitemap needs it) and entries, and the warnings they
     logged (already shown by the worker) are counted in `warnings`."""
     pages = renderer.doc_files
     progress = Progress(len(pages))
-    if jobs is None:
-        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
-        jobs = 1  # forking a process that runs threads is unsafe
+    jobs = usable_jobs(cpu_count() if jobs is None else jobs)
     # The first page is rendered here, before any fork: the theme's templates get compiled and
     # the search's word segmenter loads its dictionary once, not once per worker.
     first = 1 if jobs > 1 else len(pages)
-    chunks = [range(0, min(first, len(pages)))]
-    chunks += [range(i, min(i + PAGES_PER_TASK, len(pages))) for i in range(first, len(pages), PAGES_PER_TASK)]
-    results = []
-    for chunk in chunks[:1]:
-        results.extend(_render_chunk(chunk, renderer)[0])
-        for _ in chunk:
-            progress.step()
-    if jobs > 1 and len(chunks) > 1:
+    results = {}
+    for i in range(min(first, len(pages))):
+        results[i] = _render_page(renderer, i)
+        progress.step()
+    rest = list(range(first, len(pages)))
+    if rest:
         gc.collect()
         gc.freeze()  # the workers share the parent's objects; untouched, they are never copied
-        pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("fork"), _adopt, (renderer, warnings))
         try:
-            for chunk, counts in pool.map(_render_chunk, chunks[1:]):
-                results.extend(chunk)
+            work = partial(_render_counting, renderer, warnings)
+            size = partial(_page_size, renderer)
+            for i, (result, counts) in fork_map(work, rest, jobs, size, setup=partial(_start_worker, warnings)):
+                results[i] = result
                 warnings.counts.update(counts)
-                for _ in chunk:
-                    progress.step()
+                progress.step()
         finally:
-            pool.shutdown(cancel_futures=True)
             gc.unfreeze()
     progress.done()
     entries = []
-    for file, (update_date, page_entries) in zip(pages, results):
+    for i, file in enumerate(pages):
+        update_date, page_entries = results[i]
         file.page.update_date = update_date
         entries.extend(page_entries)
     return entries
+
+
+def _render_page(renderer: SiteRenderer, i: int) -> tuple[str, list]:
+    """Render and write page `i`; its update date and search entries. What it parsed and
+    rendered is freed: a build's memory stays bounded."""
+    file = renderer.doc_files[i]
+    html, entries = renderer.render(file)
+    if html.strip():
+        utils.write_file(html, file.abs_dest_path)
+    update_date = file.page.update_date
+    mkdocs_glue.release(file.page)
+    renderer.plugin.model.release(file.src_uri)
+    return update_date, entries
+
+
+def _render_counting(renderer: SiteRenderer, warnings: WarningCount, i: int) -> tuple[tuple[str, list], Counter]:
+    """In a worker: page `i` rendered, and the warnings logged meanwhile."""
+    result = _render_page(renderer, i)
+    counts, warnings.counts = warnings.counts, Counter()
+    return result, counts
+
+
+def _start_worker(warnings: WarningCount) -> None:
+    """A page worker counts its own warnings, and collects garbage again: what the parent
+    made is frozen (never scanned), and each page leaves cycles (the theme's templates)."""
+    gc.enable()
+    warnings.counts.clear()
+
+
+def _page_size(renderer: SiteRenderer, i: int) -> int:
+    """About how much work page `i` is: its text, and the theme's frame around it."""
+    model, rel = renderer.plugin.model, renderer.doc_files[i].src_uri
+    note = model.vault.notes.get(rel)
+    return 4000 + len(note.text if note is not None else model.generated.get(rel, ""))
 
 
 def _write_template(renderer: SiteRenderer, name: str) -> None:
@@ -222,38 +247,3 @@ def _write_template(renderer: SiteRenderer, name: str) -> None:
         ) as gz:
             gz.write(output)
         utils.write_file(buffer.getvalue(), f"{path}.gz")
-
-
-_worker: tuple[SiteRenderer, WarningCount] | None = None
-
-
-def _adopt(renderer: SiteRenderer, warnings: WarningCount) -> None:
-    """Set up a worker: the renderer whose pages it renders, the warning count it inherited
-    (started again); Ctrl-C is for the parent. The collector runs again: what the parent made
-    is frozen (never scanned), and each page leaves cycles (the theme's templates) to free."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    gc.enable()
-    global _worker
-    warnings.counts.clear()
-    _worker = renderer, warnings
-
-
-def _render_chunk(indices: range, renderer: SiteRenderer | None = None) -> tuple[list[tuple[str, list]], Counter]:
-    """Render and write pages; their update dates and search entries, and the warnings the
-    worker logged meanwhile."""
-    warnings = None
-    if renderer is None:
-        renderer, warnings = _worker
-    out = []
-    for i in indices:
-        file = renderer.doc_files[i]
-        html, entries = renderer.render(file)
-        if html.strip():
-            utils.write_file(html, file.abs_dest_path)
-        out.append((file.page.update_date, entries))
-        mkdocs_glue.release(file.page)
-        renderer.plugin.model.release(file.src_uri)
-    counts = Counter()
-    if warnings is not None:
-        counts, warnings.counts = warnings.counts, Counter()
-    return out, counts
