@@ -277,7 +277,6 @@ def test_a_theme_without_materials_search_is_built_by_mkdocs_itself(tmp_path):
 
 def test_a_strict_build_renders_on_every_core_and_fails_on_a_warning_from_any_worker(tmp_path, monkeypatch, capsys):
     import logging
-
     import os
 
     from vaultkit.site import build as site_build
