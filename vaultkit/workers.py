@@ -1,7 +1,8 @@
 """Work shared out to forked worker processes, the one way vaultkit uses more than one core.
 
-Each worker is forked with its share of the items (nothing is sent to it: it has the parent's
-objects as they were at the fork) and sends back each item's result over its own pipe. Only a
+Each worker is forked with the list of items (nothing is sent to it: it has the parent's objects
+as they were at the fork), takes the next item by a counter the workers share, and sends back
+each item's result over its own pipe. Only a
 process without threads is forked (forking one that runs threads is unsafe): `usable_jobs`
 says 1 otherwise, and the caller then does the work itself.
 """
@@ -34,33 +35,23 @@ def usable_jobs(jobs: int) -> int:
     return jobs
 
 
-def shares(items: list[Item], size: Callable[[Item], int], jobs: int) -> list[list[Item]]:
-    """`items` dealt out to `jobs` workers, the largest first to the least loaded: even shares."""
-    dealt: list[list[Item]] = [[] for _ in range(jobs)]
-    loads = [0] * jobs
-    for item in sorted(items, key=size, reverse=True):
-        least = loads.index(min(loads))
-        dealt[least].append(item)
-        loads[least] += size(item)
-    return dealt
-
-
 def fork_map(
     work: Callable[[Item], Result],
     items: list[Item],
     jobs: int,
-    size: Callable[[Item], int],
     setup: Callable[[], None] | None = None,
 ) -> Iterator[tuple[Item, Result]]:
     """`(item, work(item))` for every item, in the order they arrive from `jobs` forked
-    workers (each runs `setup` first). An exception in a worker is raised here; on any error,
-    or when the caller stops iterating, the workers still running are stopped."""
+    workers (each runs `setup` first; give the largest items first for even shares). An
+    exception in a worker is raised here; on any error, or when the caller stops iterating,
+    the workers still running are stopped."""
     fork = multiprocessing.get_context("fork")
+    taken = fork.Value("i", 0)  # how many of `items` the workers have taken
     workers = {}
     try:
-        for share in shares(items, size, jobs):
+        for _ in range(jobs):
             reader, writer = fork.Pipe(duplex=False)
-            process = fork.Process(target=_work_share, args=(work, share, writer, setup), daemon=True)
+            process = fork.Process(target=_work, args=(work, items, taken, writer, setup), daemon=True)
             process.start()
             writer.close()  # the worker's end: the reader sees the end when the worker exits
             workers[reader] = process
@@ -83,16 +74,21 @@ def fork_map(
             process.join()
 
 
-def _work_share(work: Callable, share: list, results: Connection, setup: Callable[[], None] | None) -> None:
-    """A forked worker: its share of the items, each result (or the error that stops it) sent
-    to the parent; Ctrl-C is for the parent."""
+def _work(work: Callable, items: list, taken, results: Connection, setup: Callable[[], None] | None) -> None:
+    """A forked worker: the next item not yet taken, until none is left; each result (or the
+    error that stops it) sent to the parent. Ctrl-C is for the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if setup is not None:
         setup()
-    for item in share:
-        try:
-            result = work(item)
-        except Exception as exc:
-            results.send((item, exc))
+    while True:
+        with taken.get_lock():
+            i = taken.value
+            taken.value += 1
+        if i >= len(items):
             return
-        results.send((item, result))
+        try:
+            result = work(items[i])
+        except Exception as exc:
+            results.send((items[i], exc))
+            return
+        results.send((items[i], result))

@@ -177,14 +177,13 @@ def _render_all(renderer: SiteRenderer, jobs: int | None, warnings: WarningCount
     for i in range(min(first, len(pages))):
         results[i] = _render_page(renderer, i)
         progress.step()
-    rest = list(range(first, len(pages)))
+    rest = sorted(range(first, len(pages)), key=partial(_page_size, renderer), reverse=True)  # largest first
     if rest:
         gc.collect()
         gc.freeze()  # the workers share the parent's objects; untouched, they are never copied
         try:
             work = partial(_render_counting, renderer, warnings)
-            size = partial(_page_size, renderer)
-            for i, (result, counts) in fork_map(work, rest, jobs, size, setup=partial(_start_worker, warnings)):
+            for i, (result, counts) in fork_map(work, rest, jobs, setup=partial(_start_worker, warnings)):
                 results[i] = result
                 warnings.counts.update(counts)
                 progress.step()
