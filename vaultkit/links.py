@@ -287,6 +287,16 @@ class LinkIndex:
         self._cycles = None
 
 
+def link_face(note) -> tuple:
+    """What the links to a note are checked against: whether it is read, published or ignored,
+    its headings and its block ids (a change elsewhere in it leaves them as they were)."""
+    if not note.readable:
+        return False, note.published, note.ignored
+    tokens = note.tokens
+    headings = tuple(section.text for section in sections(tokens))
+    return True, note.published, note.ignored, headings, frozenset(block_spans(tokens)), misplaced_block_ids(tokens)
+
+
 def file_name(rel: str) -> str:
     """The name links find a file by, case-folded (a note without its `.md`)."""
     return posixpath.basename(_key(rel)).casefold()
