@@ -221,8 +221,9 @@ class Pipeline:
         report.add(d for d in self.example_diagnostics if wanted(d.path))
         changes = []
         summary = report.summary
-        for note in self.vault.readable_notes:
-            if not wanted(note.rel):
+        notes = self.vault.notes
+        for note in self.vault.readable_notes if rels is None else [notes[r] for r in sorted(rels) if r in notes]:
+            if not note.checked:
                 continue
             result = self.note(note.rel)
             count_note(summary, result)

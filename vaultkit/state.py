@@ -81,10 +81,9 @@ class VaultState(Pipeline):
         examples = self._examples()
         affected = Affected()
         names: set[str] = set()  # names of files that came or went, and of aliases that changed
-        faces = {}  # changed or removed note -> its link face before the change
-        for rel in sorted(self._files(rels)):
-            if rel in self.vault.notes:
-                faces[rel] = self._face(rel)
+        before = {rel: self.vault.notes.get(rel) for rel in self._files(rels)}
+        faces = {rel: self._face(rel) for rel, note in before.items() if note is not None}
+        for rel in sorted(before):
             self._read(rel, affected, names)
         if not affected:
             return affected
@@ -93,17 +92,22 @@ class VaultState(Pipeline):
         for rel in files & faces.keys():
             self._faces.pop(rel, None)
         targets = {rel for rel in faces.keys() & files if rel not in self.vault.notes or self._face(rel) != faces[rel]}
-        self.example_diagnostics = self.runner.collect(self.vault.readable_notes)
+        texts = [note.text for rel, note in before.items() if note is not None and rel in files]
+        texts += [self.vault.notes[rel].text for rel in affected.changed if rel in self.vault.notes]
+        if any("vaultkit" in text for text in texts):  # else no example came, went or changed
+            self.example_diagnostics = self.runner.collect(self.vault.readable_notes)
         changed_ids = _changed(examples, self._examples())
         generated = frozenset(self.runner.figure_paths())
         names |= {file_name(rel) for rel in generated ^ self._generated}
         if names:
             self.index = LinkIndex(self.vault, generated=generated, graph=graph)
             self._generated = generated
-        else:
+        elif any("![[" in text for text in texts) or graph.embedding(files):  # else no embed moved
             self.index.forget_cycles()
         notes = {rel for rel in files if rel.lower().endswith(".md")}
         notes |= graph.linking_to(targets) | graph.naming(names)
+        for rel in files:  # their links now, for the embed cycles
+            self._record(rel)
         notes |= {c[0] for c in cycles ^ self.index.embed_cycles()}
         for example_id in changed_ids:
             notes |= {e.rel for e in (examples.get(example_id, (None,))[0], self.runner.examples.get(example_id)) if e}
@@ -111,15 +115,20 @@ class VaultState(Pipeline):
             notes |= {note.rel for note in self.vault.readable_notes if self._ids_named(note) & changed_ids}
         self._forget(notes, files, changed_ids)
         for rel in sorted(notes):
-            note = self.vault.notes.get(rel)
-            if note is None or not note.checked:
-                graph.drop(rel)
-                continue
-            self.note(rel)
-            self.index.record(note)
-            affected.notes.add(rel)
+            if self._record(rel):
+                self.note(rel)
+                affected.notes.add(rel)
         affected.figures = self._recheck_figures()
         return affected
+
+    def _record(self, rel: str) -> bool:
+        """Put the links of note `rel` as it is now into the link graph; whether it is checked."""
+        note = self.vault.notes.get(rel)
+        if note is None or not note.checked:
+            self.index.graph.drop(rel)
+            return False
+        self.index.record(note)
+        return True
 
     def _files(self, rels: set[str]) -> set[str]:
         """Folders (created, moved, deleted) become the files known under them or found in them."""
