@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from . import claims, links, walkthrough
 from .diagnostics import Diagnostic, Report, Summary
 from .examples import ExampleRunner, NoteOutcome, textmatrices
+from .explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
 from .figures import is_generated
 from .svgtext import SvgText, read_svg
 from .syntax.tags import inline_tags
@@ -49,7 +50,7 @@ class NoteResult:
     claims: int
     skipped_claims: int
     found_links: tuple = ()  # extract_links of the note, handed back by worker processes
-    explained: tuple = ()  # each claim read or skipped, for `check --explain`
+    explained: tuple[Explained, ...] = ()  # each claim read or skipped, for `check --explain`
     tags: tuple = ()  # the note's inline `#tags` (the site's tags index)
 
 
@@ -245,7 +246,7 @@ class Pipeline:
                 if fig.diagnostics
                 else "ok"
             )
-            report.explained.append(f"{fig.rel}:1: drawing {verdict}: {fig.explained}")
+            report.explained.append(Explained(fig.rel, 1, verdict, fig.explained, kind=DRAWING))
             if fig.new is not None and fig.new != fig.old:
                 changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
         attachments = [rel for rel in self.vault.attachments if wanted(rel)]
@@ -253,14 +254,14 @@ class Pipeline:
         for rel in attachments:
             svg_claims = self.attachment_claims(rel)
             report.add(svg_claims.diagnostics)
-            report.explained += [str(entry) for entry in svg_claims.explained]
+            report.explained += svg_claims.explained
             summary.claims += svg_claims.verified
             summary.skipped_claims += svg_claims.skipped
         report.finish()
         return report, changes
 
-    def _unread_svgs(self, attachments: list[str], read: set[str]) -> list[str]:
-        """An `--explain` line for every SVG of `attachments` not checked as a figure: why not."""
+    def _unread_svgs(self, attachments: list[str], read: set[str]) -> list[Explained]:
+        """An `--explain` entry for every SVG of `attachments` not checked as a figure: why not."""
         from .examples.figures import explain_svg
 
         lines = []
@@ -269,7 +270,7 @@ class Pipeline:
                 continue
             svg = self.svg(rel)
             why = explain_svg(svg[1]) if svg is not None else "not readable"
-            lines.append(f"{rel}:1: svg not read: {why}")
+            lines.append(Explained(rel, 1, "", why, kind=SVG_NOT_READ))
         return lines
 
     def attachment_claims(self, rel: str) -> claims.ClaimReport:
@@ -292,18 +293,15 @@ class Pipeline:
         return claims.check_svg(read[1], rel)
 
 
-def _explained(claim_report: claims.ClaimReport, note: Note, worked) -> tuple[str, ...]:
+def _explained(claim_report: claims.ClaimReport, note: Note, worked) -> tuple[Explained, ...]:
     """`--explain` for a note: its claims, and the text-matrix rows its check counts as claims."""
-    entries = [(entry.line, str(entry)) for entry in claim_report.explained]
+    entries = list(claim_report.explained)
     if worked.verified or worked.skipped:
-        if hasattr(worked, "explained"):  # each row explained by the text-matrix reader itself
-            entries += [(entry.line, str(entry)) for entry in worked.explained]
-        else:
-            sections = textmatrices.read_sections(note.text, note.tokens)
-            line = min((m.line for section in sections for m in section.matrices), default=1)
-            entries.append((line, claims.matrix_rows_entry(note.rel, line, worked.verified, worked.skipped)))
-        entries.sort(key=lambda entry: entry[0])
-    return tuple(text for _, text in entries)
+        sections = textmatrices.read_sections(note.text, note.tokens)
+        line = min((m.line for section in sections for m in section.matrices), default=1)
+        entries.append(matrix_rows(note.rel, line, worked.verified, worked.skipped))
+        entries.sort(key=lambda entry: entry.line)
+    return tuple(entries)
 
 
 def count_note(summary: Summary, result: NoteResult) -> None:
