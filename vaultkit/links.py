@@ -75,16 +75,20 @@ def extract_links(note) -> tuple[Link, ...]:
     return note.derived["links"]
 
 
-def markdown_links(note) -> list[tuple[int, str]]:
-    """(line, target path) of standard markdown links to local `.md` files."""
-    out = []
-    for block in note.tokens:
-        for token in block.children or ():
-            if token.type == "link_open":
-                href = unquote(token.attrGet("href") or "").partition("#")[0]
-                if href.lower().endswith(".md") and not _URL_SCHEME.match(href):
-                    out.append((block.map[0] + 1 if block.map else 1, href))
-    return out
+def markdown_links(note) -> tuple[tuple[int, str], ...]:
+    """(line, target path) of standard markdown links to local `.md` files.
+
+    Kept in `note.derived`, where a worker process may also have put them."""
+    if "markdown_links" not in note.derived:
+        out = []
+        for block in note.tokens:
+            for token in block.children or ():
+                if token.type == "link_open":
+                    href = unquote(token.attrGet("href") or "").partition("#")[0]
+                    if href.lower().endswith(".md") and not _URL_SCHEME.match(href):
+                        out.append((block.map[0] + 1 if block.map else 1, href))
+        note.derived["markdown_links"] = tuple(out)
+    return note.derived["markdown_links"]
 
 
 def note_headings(note) -> list[tuple[int, str]]:

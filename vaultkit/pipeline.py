@@ -50,6 +50,7 @@ class NoteResult:
     claims: int
     skipped_claims: int
     found_links: tuple = ()  # extract_links of the note, handed back by worker processes
+    found_markdown_links: tuple = ()  # and its markdown_links
     explained: tuple[Explained, ...] = ()  # each claim read or skipped, for `check --explain`
     tags: tuple = ()  # the note's inline `#tags` (the site's tags index)
 
@@ -126,7 +127,9 @@ class Pipeline:
                     if isinstance(result, BaseException):
                         raise result
                     self._notes[rel] = result
-                    self.vault.notes[rel].derived.setdefault("links", result.found_links)
+                    derived = self.vault.notes[rel].derived
+                    derived.setdefault("links", result.found_links)
+                    derived.setdefault("markdown_links", result.found_markdown_links)
         finally:  # on an error or Ctrl-C: the workers' notes are no longer wanted
             for process in workers.values():
                 process.terminate()
@@ -151,6 +154,7 @@ class Pipeline:
             claims=claim_report.verified + worked.verified + walk.verified,
             skipped_claims=claim_report.skipped + worked.skipped + walk.skipped,
             found_links=links.extract_links(note),
+            found_markdown_links=links.markdown_links(note),
             explained=_explained(claim_report, note, worked) + tuple(walk.explained),
             tags=tuple(inline_tags(note.tokens)),
         )
