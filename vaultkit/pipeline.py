@@ -101,15 +101,18 @@ class Pipeline:
                 gc.enable()
 
     def _compute_forked(self, pending: list[str], jobs: int) -> None:
-        """Compute the notes `pending` in `jobs` forked workers, each given its share at the
-        fork (nothing is sent to a worker) and sending back the results over its own pipe."""
+        """Compute the notes `pending` in `jobs` forked workers: each inherits the list at the
+        fork, takes the next note by a shared counter (nothing else is sent to a worker) and
+        sends back the results over its own pipe."""
         from . import markdown  # noqa: F401  (the parser, made once for every worker)
 
+        pending = sorted(pending, key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
         fork = multiprocessing.get_context("fork")
+        taken = fork.Value("i", 0)  # how many of `pending` the workers have taken
         workers = {}
-        for share in _shares(pending, lambda rel: len(self.vault.notes[rel].text), jobs):
+        for _ in range(jobs):
             reader, writer = fork.Pipe(duplex=False)
-            process = fork.Process(target=_compute_share, args=(self, share, writer), daemon=True)
+            process = fork.Process(target=_compute_notes, args=(self, pending, taken, writer), daemon=True)
             process.start()
             writer.close()  # the worker's end: the reader sees the end when the worker exits
             workers[reader] = process
@@ -323,22 +326,17 @@ def _cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-def _shares(rels: list[str], size, jobs: int) -> list[list[str]]:
-    """`rels` dealt out to `jobs` workers, the largest first to the least loaded: even shares."""
-    shares: list[list[str]] = [[] for _ in range(jobs)]
-    loads = [0] * jobs
-    for rel in sorted(rels, key=size, reverse=True):
-        least = loads.index(min(loads))
-        shares[least].append(rel)
-        loads[least] += size(rel)
-    return shares
-
-
-def _compute_share(pipeline: Pipeline, share: list[str], results: Connection) -> None:
-    """A forked worker: compute its share of the notes, sending each result (or the error
-    that stops it) to the parent; Ctrl-C is for the parent."""
+def _compute_notes(pipeline: Pipeline, pending: list[str], taken, results: Connection) -> None:
+    """A forked worker: compute the next note of `pending` until none is left, sending each
+    result (or the error that stops it) to the parent; Ctrl-C is for the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for rel in share:
+    while True:
+        with taken.get_lock():
+            index = taken.value
+            taken.value += 1
+        if index >= len(pending):
+            return
+        rel = pending[index]
         try:
             result = pipeline.note(rel)
         except Exception as exc:
