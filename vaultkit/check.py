@@ -12,18 +12,36 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .claims import explained_totals
 from .diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
+from .explain import SVG_NOT_READ, WALKTHROUGH, totals
 from .layout import holds_site
-from .pipeline import FileChange, Pipeline
-from .vault import SITE_DIR, UNREADABLE, Vault
+from .pipeline import FileChange
+from .state import VaultState
+from .vault import SITE_DIR, UNREADABLE
 from .writer import CHANGED_ON_DISK, StaleFileError, write_bytes
 
 
+def checked(root: Path) -> VaultState:
+    """The state of the vault at `root` with every note checked."""
+    state = VaultState.load(root)
+    state.compute_notes()  # all notes at once: paused GC, and the CPUs shared out
+    return state
+
+
 def run(root: Path) -> tuple[Report, list[FileChange]]:
-    pipeline = Pipeline(Vault.load(root))
-    pipeline.compute_notes()  # all notes at once: paused GC, and the CPUs shared out
-    return pipeline.report()
+    return checked(root).report()
+
+
+def fix(state: VaultState) -> tuple[Report, list[str]]:
+    """Write what the vault's files should be; the report of what is left, and what was written."""
+    report, changes = state.report()
+    written, refused = apply_changes(changes)
+    if written:
+        state.apply(written)
+        report, _ = state.report()
+    report.add(refused)
+    report.finish()
+    return report, written
 
 
 def _print(report: Report, fmt: str, root: Path) -> None:
@@ -38,12 +56,12 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> in
     report, _ = run(root)
     if explain:  # before the report; beside JSON or annotations it goes to stderr
         out = sys.stdout if fmt == "text" else sys.stderr
-        for line in report.explained:
-            print(line, file=out)
-        read, skipped, other = explained_totals(report.explained)
-        kinds = [line.split(": ", 2)[1] for line in report.explained if line.count(": ") >= 2]
-        unread = kinds.count("svg not read")  # SVGs that are no derivation, each with why
-        walks = sum(k.startswith("walkthrough ") for k in kinds)
+        for entry in report.explained:
+            print(entry, file=out)
+        read, skipped, other = totals(report.explained)
+        kinds = [entry.kind for entry in report.explained]
+        unread = kinds.count(SVG_NOT_READ)  # SVGs that are no derivation, each with why
+        walks = kinds.count(WALKTHROUGH)
         # the summary counts a walkthrough's statements as claims: the rest are the claims listed
         statements = report.summary.claims - report.summary.skipped_claims - read
         print(
@@ -93,7 +111,7 @@ def adopt_command(root: Path, *, quiet: bool = False) -> None:
 def _adoptions(root: Path) -> list[FileChange]:
     from .adopt import adoptions
 
-    changes, skipped = adoptions(Pipeline(Vault.load(root)))
+    changes, skipped = adoptions(VaultState.load(root))
     for why in skipped:
         print(f"vaultkit: not adopted: {why}", file=sys.stderr)
     return changes
@@ -170,10 +188,12 @@ def diff_command(root: Path, *, fmt: str = "text", adopt: bool = False) -> int:
         before: dict[str, bytes | None] = {}
         if adopt:
             _rewrite(copy, _adoptions(copy), before)
-        report, changes = run(copy)
+        state = checked(copy)
+        report, changes = state.report()
         _rewrite(copy, changes, before)
-        if before:
-            report, _ = run(copy)  # what is left once fix has written
+        if before:  # what is left once fix has written
+            state.apply(before)
+            report, _ = state.report()
         changes = [FileChange(rel, root / rel, old, (copy / rel).read_bytes()) for rel, old in before.items()]
     diffs = [unified_diff(change) for change in changes]
     if fmt == "json":
@@ -204,12 +224,7 @@ def fix_command(root: Path, *, diff: bool = False, fmt: str = "text", adopt: boo
         return diff_command(root, fmt=fmt, adopt=adopt)
     if adopt:
         adopt_command(root, quiet=fmt != "text")
-    report, changes = run(root)
-    written, refused = apply_changes(changes)
-    if written:
-        report, _ = run(root)  # what is left after fixing
-    report.add(refused)
-    report.finish()
+    report, written = fix(checked(root))
     _print(report, fmt, root)
     if fmt == "text":
         print(f"Fixed {_files(len(written))}{': ' + _names(written) if written else ''}.")

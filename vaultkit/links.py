@@ -146,16 +146,20 @@ def extract_links(note) -> tuple[Link, ...]:
     return note.derived["links"]
 
 
-def markdown_links(note) -> list[tuple[int, str]]:
-    """(line, target path) of standard markdown links to local `.md` files."""
-    out = []
-    for block in note.tokens:
-        for token in block.children or ():
-            if token.type == "link_open":
-                href = unquote(token.attrGet("href") or "").partition("#")[0]
-                if href.lower().endswith(".md") and not _URL_SCHEME.match(href):
-                    out.append((block.map[0] + 1 if block.map else 1, href))
-    return out
+def markdown_links(note) -> tuple[tuple[int, str], ...]:
+    """(line, target path) of standard markdown links to local `.md` files.
+
+    Kept in `note.derived`, where a worker process may also have put them."""
+    if "markdown_links" not in note.derived:
+        out = []
+        for block in note.tokens:
+            for token in block.children or ():
+                if token.type == "link_open":
+                    href = unquote(token.attrGet("href") or "").partition("#")[0]
+                    if href.lower().endswith(".md") and not _URL_SCHEME.match(href):
+                        out.append((block.map[0] + 1 if block.map else 1, href))
+        note.derived["markdown_links"] = tuple(out)
+    return note.derived["markdown_links"]
 
 
 def note_block_ids(note) -> set[str]:
@@ -164,7 +168,15 @@ def note_block_ids(note) -> set[str]:
 
 def target_lines(note, heading: str | None, block: str | None) -> tuple[int, int] | None:
     """0-based lines [start, end) of what `[[N#heading]]` / `[[N#^block]]` names in `note`
-    (the whole note when neither is given), or None when it has no such heading or block."""
+    (the whole note when neither is given), or None when it has no such heading or block.
+    Kept in `note.derived`."""
+    key = ("lines", heading, block)
+    if key not in note.derived:
+        note.derived[key] = _target_lines(note, heading, block)
+    return note.derived[key]
+
+
+def _target_lines(note, heading: str | None, block: str | None) -> tuple[int, int] | None:
     if block:
         span = block_spans(note.tokens).get(block)
         return (span.start, span.end) if span else None
@@ -191,9 +203,12 @@ class LinkIndex:
     """Every note (published or not) and attachment of a vault, by path and by name.
 
     `generated` are files vaultkit draws (example figures): a link to one that is not drawn yet
-    is not broken, since the example already reports the missing figure."""
+    is not broken, since the example already reports the missing figure. `graph` holds which
+    note links to what, for backlinks and for the notes a change of files can affect."""
 
-    def __init__(self, vault, generated=()):
+    def __init__(self, vault, generated=(), graph: LinkGraph | None = None):
+        """`graph`: the links of the notes, kept from an earlier index of the same vault (an
+        empty one is filled with every note's links when first asked)."""
         self.vault = vault
         self.unpublished = {rel for rel, note in vault.notes.items() if not note.published}
         self.by_path: dict[str, str] = {}
@@ -219,7 +234,7 @@ class LinkIndex:
         for rel, note in vault.notes.items():
             for alias in note.aliases:
                 self.by_alias[alias.casefold()].append(rel)
-        self._backlinks: dict[str, list[str]] | None = None
+        self.graph = graph if graph is not None else LinkGraph()
         self._cycles: set[tuple[str, int, int]] | None = None
 
     def resolve(self, path: str, source: str) -> Resolution:
@@ -266,9 +281,7 @@ class LinkIndex:
         if self._cycles is None:
             embeds: dict[str, list[tuple[int, int]]] = defaultdict(list)  # note -> (line, col)
             targets = {}  # (note, line, col) -> (target note, its lines)
-            for note in self.vault.readable_notes:
-                if "![[" not in note.text:
-                    continue  # no embed here: spare the markdown parse
+            for note in self._embedding_notes():
                 for link in extract_links(note):
                     target = self.resolve(link.path, note.rel).target if link.embed else None
                     if target in self.vault.notes and self.vault.notes[target].readable:
@@ -285,6 +298,14 @@ class LinkIndex:
             component = _components(edges)
             self._cycles = {a for a, b in edges if a == b or component.get(a) == component.get(b)}
         return self._cycles
+
+    def _embedding_notes(self) -> list:
+        """The readable notes that may embed a note: those the link graph says embed something,
+        else (no graph yet) those with a `![[` in their text."""
+        if self.graph.filled:
+            notes = self.vault.notes
+            return [notes[rel] for rel in sorted(self.graph.embedders()) if rel in notes and notes[rel].checked]
+        return [note for note in self.vault.readable_notes if "![[" in note.text]
 
     def _pick(self, candidates: list[str], source: str, status: str) -> Resolution:
         if len(candidates) == 1:
@@ -323,15 +344,105 @@ class LinkIndex:
 
     def backlinks(self, rel: str) -> list[str]:
         """Notes (sorted) with a link or embed that resolves to `rel`."""
-        if self._backlinks is None:
-            found: dict[str, set[str]] = defaultdict(set)
+        return sorted(self.links().linking_to({rel}) - {rel})
+
+    def links(self) -> LinkGraph:
+        """The link graph of every readable note, filled on first use."""
+        if not self.graph.filled:
             for note in self.vault.readable_notes:
-                for link in extract_links(note):
-                    target = self.resolve(link.path, note.rel).target
-                    if target and target != note.rel:
-                        found[target].add(note.rel)
-            self._backlinks = {target: sorted(notes) for target, notes in found.items()}
-        return self._backlinks.get(rel, [])
+                self.record(note)
+            self.graph.filled = True
+        return self.graph
+
+    def record(self, note) -> None:
+        """Put the links of `note` (as it is now) into the graph."""
+        names, targets, embedded = set(), set(), set()
+        for link in extract_links(note):  # a markdown link's check needs only that its target exists
+            names |= link_names(link.path, note.rel)
+            target = self.resolve(link.path, note.rel).target
+            if target:
+                (embedded if link.embed else targets).add(target)
+        for _, href in markdown_links(note):
+            names |= link_names(href, note.rel)
+        self.graph.put(note.rel, frozenset(names), frozenset(targets | embedded), frozenset(embedded))
+
+    def forget_cycles(self) -> None:
+        """Drop the embed cycles found so far: a note changed, they are found again when asked."""
+        self._cycles = None
+
+
+def link_face(note) -> tuple:
+    """What the links to a note are checked against: whether it is read, published or ignored,
+    its headings and its block ids (a change elsewhere in it leaves them as they were)."""
+    if not note.readable:
+        return False, note.published, note.ignored
+    tokens = note.tokens
+    headings = tuple(section.text for section in sections(tokens))
+    return True, note.published, note.ignored, headings, frozenset(block_spans(tokens)), misplaced_block_ids(tokens)
+
+
+def file_name(rel: str) -> str:
+    """The name links find a file by, case-folded (a note without its `.md`)."""
+    return posixpath.basename(_key(rel)).casefold()
+
+
+def link_names(path: str, source: str) -> set[str]:
+    """The case-folded names a link path written in `source` resolves by: every file it can
+    lead to (found, moved, ambiguous) has one of these names, and so has an alias it names."""
+    path = path.replace("\\", "/")
+    key = _key(path)
+    names = {path.casefold(), posixpath.basename(posixpath.normpath(key or ".")).casefold()}
+    names.add(posixpath.basename(posixpath.normpath(posixpath.join(posixpath.dirname(source), key))).casefold())
+    return names
+
+
+class LinkGraph:
+    """Which note links to what: by the names its links are written with (resolved or not), so
+    a file that appears or goes away finds the notes it concerns, and by the files they resolve to."""
+
+    def __init__(self):
+        self.filled = False  # every readable note's links are in it
+        self._links: dict[str, tuple[frozenset[str], ...]] = {}  # note -> (names, targets, embedded)
+        self._by_name: dict[str, set[str]] = defaultdict(set)
+        self._by_target: dict[str, set[str]] = defaultdict(set)
+        self._by_embedded: dict[str, set[str]] = defaultdict(set)
+        self._embedders: set[str] = set()
+
+    def put(self, rel: str, names: frozenset[str], targets: frozenset[str], embedded: frozenset[str]) -> None:
+        """The links of note `rel`: the names written, the files they resolve to, those it embeds."""
+        self.drop(rel)
+        self._links[rel] = names, targets, embedded
+        if embedded:
+            self._embedders.add(rel)
+        for index, keys in zip((self._by_name, self._by_target, self._by_embedded), self._links[rel]):
+            for key in keys:
+                index[key].add(rel)
+
+    def drop(self, rel: str) -> None:
+        self._embedders.discard(rel)
+        for index, keys in zip((self._by_name, self._by_target, self._by_embedded), self._links.pop(rel, ())):
+            for key in keys:
+                index[key].discard(rel)
+
+    def naming(self, names) -> set[str]:
+        """Notes with a link written with one of the case-folded `names`."""
+        return {rel for name in names for rel in self._by_name.get(name, ())}
+
+    def targets(self, notes) -> set[str]:
+        """The files the links of `notes` resolve to."""
+        return {target for rel in notes if rel in self._links for target in self._links[rel][1]}
+
+    def linking_to(self, targets) -> set[str]:
+        """Notes with a link that resolves to one of `targets`."""
+        return {rel for target in targets for rel in self._by_target.get(target, ())}
+
+    def embedders(self) -> set[str]:
+        """Notes that embed something."""
+        return self._embedders
+
+    def embedding(self, targets) -> set[str]:
+        """Notes that embed one of `targets`."""
+        return {rel for target in targets for rel in self._by_embedded.get(target, ())}
 
 
 def _components(edges: set[tuple[str, str]]) -> dict[str, str]:

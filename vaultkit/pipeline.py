@@ -12,14 +12,16 @@ import multiprocessing
 import os
 import signal
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Collection
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import claims, links, walkthrough
 from .diagnostics import Diagnostic, Report, Summary
 from .examples import ExampleRunner, NoteOutcome, textmatrices
+from .explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
 from .figures import is_generated
 from .svgtext import SvgText, read_svg
 from .syntax.tags import inline_tags
@@ -48,7 +50,8 @@ class NoteResult:
     claims: int
     skipped_claims: int
     found_links: tuple = ()  # extract_links of the note, handed back by worker processes
-    explained: tuple = ()  # each claim read or skipped, for `check --explain`
+    found_markdown_links: tuple = ()  # and its markdown_links
+    explained: tuple[Explained, ...] = ()  # each claim read or skipped, for `check --explain`
     tags: tuple = ()  # the note's inline `#tags` (the site's tags index)
 
 
@@ -59,18 +62,16 @@ class Pipeline:
         self.example_diagnostics = self.runner.collect(vault.readable_notes)
         self.index = links.LinkIndex(vault, generated=self.runner.figure_paths())
         self._notes: dict[str, NoteResult] = {}
-        self._figures: list[FigureOutcome] | None = None
+        self._texts: dict[str, str] = {}  # fresh texts computed for the site alone
+        self._figures: dict[tuple[str, str], FigureOutcome | None] = {}  # ("example", id) or ("drawing", rel)
         self._svgs: dict[str, tuple[Source, SvgText | None] | None] = {}
+        self._svg_claims: dict[str, claims.ClaimReport] = {}
 
     def note(self, rel: str) -> NoteResult:
         """Diagnostics of one note and the text it should have (cached)."""
         if rel not in self._notes:
             self._notes[rel] = self._process(self.vault.notes[rel])
         return self._notes[rel]
-
-    def keep(self, earlier: Pipeline, rels) -> None:
-        """Reuse `earlier`'s results of the notes `rels`, whose inputs the caller knows unchanged."""
-        self._notes.update((rel, earlier._notes[rel]) for rel in rels if rel in earlier._notes)
 
     def compute_notes(self, jobs: int | None = None) -> None:
         """Compute every readable note's result now, for a one-shot command (check, fix).
@@ -91,23 +92,51 @@ class Pipeline:
         gc.disable()
         try:
             if jobs > 1 and len(pending) > 1:
-                from . import markdown  # noqa: F401  (the parser, made once for every worker)
-
-                pending.sort(key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
-                fork = multiprocessing.get_context("fork")
-                pool = ProcessPoolExecutor(jobs, fork, _adopt, (self,))
-                try:
-                    for rel, result in zip(pending, pool.map(_note_in_worker, pending)):
-                        self._notes[rel] = result
-                        self.vault.notes[rel].derived.setdefault("links", result.found_links)
-                finally:
-                    pool.shutdown(cancel_futures=True)  # on Ctrl-C: finish the notes begun, no more
+                self._compute_forked(pending, jobs)
             else:
                 for rel in pending:
                     self.note(rel)
         finally:
             if paused:
                 gc.enable()
+
+    def _compute_forked(self, pending: list[str], jobs: int) -> None:
+        """Compute the notes `pending` in `jobs` forked workers: each inherits the list at the
+        fork, takes the next note by a shared counter (nothing else is sent to a worker) and
+        sends back the results over its own pipe."""
+        from . import markdown  # noqa: F401  (the parser, made once for every worker)
+
+        pending = sorted(pending, key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
+        fork = multiprocessing.get_context("fork")
+        taken = fork.Value("i", 0)  # how many of `pending` the workers have taken
+        workers = {}
+        for _ in range(jobs):
+            reader, writer = fork.Pipe(duplex=False)
+            process = fork.Process(target=_compute_notes, args=(self, pending, taken, writer), daemon=True)
+            process.start()
+            writer.close()  # the worker's end: the reader sees the end when the worker exits
+            workers[reader] = process
+        try:
+            while workers:
+                for reader in wait(list(workers)):
+                    try:
+                        rel, result = reader.recv()
+                    except EOFError:
+                        process = workers.pop(reader)
+                        process.join()
+                        if process.exitcode:
+                            raise RuntimeError(f"a worker checking notes died (exit code {process.exitcode})")
+                        continue
+                    if isinstance(result, BaseException):
+                        raise result
+                    self._notes[rel] = result
+                    derived = self.vault.notes[rel].derived
+                    derived.setdefault("links", result.found_links)
+                    derived.setdefault("markdown_links", result.found_markdown_links)
+        finally:  # on an error or Ctrl-C: the workers' notes are no longer wanted
+            for process in workers.values():
+                process.terminate()
+                process.join()
 
     def _process(self, note: Note) -> NoteResult:
         link_diags, link_count = links.check_links(note, self.index)
@@ -128,6 +157,7 @@ class Pipeline:
             claims=claim_report.verified + worked.verified + walk.verified,
             skipped_claims=claim_report.skipped + worked.skipped + walk.skipped,
             found_links=links.extract_links(note),
+            found_markdown_links=links.markdown_links(note),
             explained=_explained(claim_report, note, worked) + tuple(walk.explained),
             tags=tuple(inline_tags(note.tokens)),
         )
@@ -136,28 +166,34 @@ class Pipeline:
         """The note as `fix` would leave it (no claims check: the site needs only the text)."""
         if rel in self._notes:
             return self._notes[rel].text
-        note = self.vault.notes[rel]
-        text = links.fix_links(note.text, note, self.index)
-        return self.runner.process(note.rel, text, note.tokens).text
+        if rel not in self._texts:
+            note = self.vault.notes[rel]
+            text = links.fix_links(note.text, note, self.index)
+            self._texts[rel] = self.runner.process(note.rel, text, note.tokens).text
+        return self._texts[rel]
 
     def figures(self) -> list[FigureOutcome]:
         """Figures of examples (generated or hand-drawn), then drawings no example names that
-        imply an example of their own (their Q and K drawn)."""
-        if self._figures is None:
-            self._figures = []
-            if self.runner.outcomes:  # imported only then: the renderers need numpy
-                from .examples.figures import check_figure, figure_rel
+        imply an example of their own (their Q and K drawn); each checked once and kept."""
+        found = []
+        if self.runner.outcomes:  # imported only then: the renderers need numpy
+            from .examples.figures import check_figure, figure_rel
 
-                self._figures = [
-                    check_figure(example, self.runner.outcomes[example.id], self.vault)
-                    for example in self.runner.examples.values()
-                    if figure_rel(example) is not None and example.id in self.runner.outcomes
-                ]
-            named = {f.rel for f in self._figures}
-            for rel in self.vault.attachments:
-                if rel not in named and (drawing := self.drawing(rel)) is not None:
-                    self._figures.append(drawing)
-        return self._figures
+            for example in self.runner.examples.values():
+                if figure_rel(example) is not None and example.id in self.runner.outcomes:
+                    key = ("example", example.id)
+                    if key not in self._figures:
+                        self._figures[key] = check_figure(example, self.runner.outcomes[example.id], self.vault)
+                    found.append(self._figures[key])
+        named = {f.rel for f in found}
+        for rel in self.vault.attachments:
+            if rel not in named:
+                key = ("drawing", rel)
+                if key not in self._figures:
+                    self._figures[key] = self.drawing(rel)
+                if self._figures[key] is not None:
+                    found.append(self._figures[key])
+        return found
 
     def svg(self, rel: str) -> tuple[Source, SvgText | None] | None:
         """An SVG attachment read once, with its text model (None: not an SVG we read)."""
@@ -181,13 +217,22 @@ class Pipeline:
         """Vault-relative path → fresh SVG text of every example figure vaultkit can compute."""
         return {f.rel: f.new.decode("utf-8") for f in self.figures() if f.new is not None}
 
-    def report(self) -> tuple[Report, list[FileChange]]:
+    def report(self, rels: Collection[str] | None = None) -> tuple[Report, list[FileChange]]:
+        """The report and the file changes of the whole vault, or of the notes, figures and
+        attachments `rels` alone (each counted as the whole report counts it)."""
+
+        def wanted(rel: str) -> bool:
+            return rels is None or rel in rels
+
         report = Report()
-        report.add(self.vault.diagnostics)
-        report.add(self.example_diagnostics)
+        report.add(d for d in self.vault.diagnostics if wanted(d.path))
+        report.add(d for d in self.example_diagnostics if wanted(d.path))
         changes = []
         summary = report.summary
-        for note in self.vault.readable_notes:
+        notes = self.vault.notes
+        for note in self.vault.readable_notes if rels is None else [notes[r] for r in sorted(rels) if r in notes]:
+            if not note.checked:
+                continue
             result = self.note(note.rel)
             count_note(summary, result)
             report.add(result.diagnostics)
@@ -195,7 +240,10 @@ class Pipeline:
             if result.text != note.text:
                 changes.append(FileChange(note.rel, note.path, note.source.raw, note.source.encode(result.text)))
         summary.examples = len(self.runner.outcomes)
-        for fig in self.figures():
+        figures = self.figures()
+        for fig in figures:
+            if not wanted(fig.rel):
+                continue
             summary.figures += 1
             report.add(fig.diagnostics)
             verdict = (
@@ -205,34 +253,40 @@ class Pipeline:
                 if fig.diagnostics
                 else "ok"
             )
-            report.explained.append(f"{fig.rel}:1: drawing {verdict}: {fig.explained}")
+            report.explained.append(Explained(fig.rel, 1, verdict, fig.explained, kind=DRAWING))
             if fig.new is not None and fig.new != fig.old:
                 changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
-        report.explained += self._unread_svgs({fig.rel for fig in self.figures()})
-        for rel in self.vault.attachments:
+        attachments = [rel for rel in self.vault.attachments if wanted(rel)]
+        report.explained += self._unread_svgs(attachments, {fig.rel for fig in figures})
+        for rel in attachments:
             svg_claims = self.attachment_claims(rel)
             report.add(svg_claims.diagnostics)
-            report.explained += [str(entry) for entry in svg_claims.explained]
+            report.explained += svg_claims.explained
             summary.claims += svg_claims.verified
             summary.skipped_claims += svg_claims.skipped
         report.finish()
         return report, changes
 
-    def _unread_svgs(self, read: set[str]) -> list[str]:
-        """An `--explain` line for every SVG attachment not checked as a figure: why not."""
+    def _unread_svgs(self, attachments: list[str], read: set[str]) -> list[Explained]:
+        """An `--explain` entry for every SVG of `attachments` not checked as a figure: why not."""
         from .examples.figures import explain_svg
 
         lines = []
-        for rel in self.vault.attachments:
+        for rel in attachments:
             if rel in read or not rel.lower().endswith(".svg"):
                 continue
             svg = self.svg(rel)
             why = explain_svg(svg[1]) if svg is not None else "not readable"
-            lines.append(f"{rel}:1: svg not read: {why}")
+            lines.append(Explained(rel, 1, "", why, kind=SVG_NOT_READ))
         return lines
 
     def attachment_claims(self, rel: str) -> claims.ClaimReport:
         """The arithmetic claims drawn in an SVG attachment (an oversized one is refused: VK003)."""
+        if rel not in self._svg_claims:
+            self._svg_claims[rel] = self._check_attachment(rel)
+        return self._svg_claims[rel]
+
+    def _check_attachment(self, rel: str) -> claims.ClaimReport:
         path = self.vault.root / rel
         if not rel.lower().endswith(".svg") or not path.is_file():
             return claims.ClaimReport()
@@ -246,18 +300,15 @@ class Pipeline:
         return claims.check_svg(read[1], rel)
 
 
-def _explained(claim_report: claims.ClaimReport, note: Note, worked) -> tuple[str, ...]:
+def _explained(claim_report: claims.ClaimReport, note: Note, worked) -> tuple[Explained, ...]:
     """`--explain` for a note: its claims, and the text-matrix rows its check counts as claims."""
-    entries = [(entry.line, str(entry)) for entry in claim_report.explained]
+    entries = list(claim_report.explained)
     if worked.verified or worked.skipped:
-        if hasattr(worked, "explained"):  # each row explained by the text-matrix reader itself
-            entries += [(entry.line, str(entry)) for entry in worked.explained]
-        else:
-            sections = textmatrices.read_sections(note.text, note.tokens)
-            line = min((m.line for section in sections for m in section.matrices), default=1)
-            entries.append((line, claims.matrix_rows_entry(note.rel, line, worked.verified, worked.skipped)))
-        entries.sort(key=lambda entry: entry[0])
-    return tuple(text for _, text in entries)
+        sections = textmatrices.read_sections(note.text, note.tokens)
+        line = min((m.line for section in sections for m in section.matrices), default=1)
+        entries.append(matrix_rows(note.rel, line, worked.verified, worked.skipped))
+        entries.sort(key=lambda entry: entry.line)
+    return tuple(entries)
 
 
 def count_note(summary: Summary, result: NoteResult) -> None:
@@ -275,17 +326,21 @@ def _cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-_worker_pipeline: Pipeline | None = None  # the pipeline a forked worker computes notes of
-
-
-def _adopt(pipeline: Pipeline) -> None:
-    """Set up a worker: the pipeline whose notes it computes; Ctrl-C is for the parent."""
+def _compute_notes(pipeline: Pipeline, pending: list[str], taken, results: Connection) -> None:
+    """A forked worker: compute the next note of `pending` until none is left, sending each
+    result (or the error that stops it) to the parent; Ctrl-C is for the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    global _worker_pipeline
-    _worker_pipeline = pipeline
-
-
-def _note_in_worker(rel: str) -> NoteResult:
-    result = _worker_pipeline.note(rel)
-    _worker_pipeline.vault.notes[rel].release_tokens()  # memory stays bounded on large vaults
-    return result
+    while True:
+        with taken.get_lock():
+            index = taken.value
+            taken.value += 1
+        if index >= len(pending):
+            return
+        rel = pending[index]
+        try:
+            result = pipeline.note(rel)
+        except Exception as exc:
+            results.send((rel, exc))
+            return
+        results.send((rel, result))
+        pipeline.vault.notes[rel].release_tokens()  # memory stays bounded on large vaults
