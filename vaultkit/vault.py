@@ -590,7 +590,7 @@ class Vault:
 
     def _find_case_collisions(self) -> None:
         """VK006 again for the files there are now (a file came or went)."""
-        self.diagnostics = [d for d in self.diagnostics if d.code != "VK006"]
+        self.diagnostics = [d for d in self.diagnostics if d.code != CASE_CLASH.code]
         self.diagnostics += _case_collisions([*self.notes, *self.attachments])
 
     def reload(self, rel: str, raw: bytes | None = None) -> Note | None:
@@ -599,7 +599,7 @@ class Vault:
         Keeps the order `load` gives; returns the note, or None for an attachment or a file
         that is gone, excluded, or a symlink out of the vault.
         """
-        self.diagnostics = [d for d in self.diagnostics if d.path != rel or d.code == "VK006"]
+        self.diagnostics = [d for d in self.diagnostics if d.path != rel or d.code == CASE_CLASH.code]
         path = self.root / rel
         gone = self.excluded(PurePosixPath(rel)) or self.inside(rel) is None or not path.is_file()
         if gone and raw is None:
