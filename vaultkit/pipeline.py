@@ -8,13 +8,8 @@ Check and fix share this code: check compares, fix writes, `--diff` prints.
 from __future__ import annotations
 
 import gc
-import multiprocessing
-import os
-import signal
-import threading
 from collections.abc import Collection
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +21,7 @@ from .figures import is_generated
 from .svgtext import SvgText, read_svg
 from .syntax.tags import inline_tags
 from .vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
+from .workers import cpu_count, fork_map, usable_jobs
 
 if TYPE_CHECKING:
     from .examples.figures import FigureOutcome
@@ -85,9 +81,8 @@ class Pipeline:
         pending = [note.rel for note in self.vault.readable_notes if note.rel not in self._notes]
         chars = sum(len(self.vault.notes[rel].text) for rel in pending)
         if jobs is None:
-            jobs = min(_cpu_count(), 1 + chars // CHARS_PER_JOB)
-        if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
-            jobs = 1
+            jobs = min(cpu_count(), 1 + chars // CHARS_PER_JOB)
+        jobs = usable_jobs(jobs)
         paused = gc.isenabled()
         gc.disable()
         try:
@@ -101,42 +96,24 @@ class Pipeline:
                 gc.enable()
 
     def _compute_forked(self, pending: list[str], jobs: int) -> None:
-        """Compute the notes `pending` in `jobs` forked workers: each inherits the list at the
-        fork, takes the next note by a shared counter (nothing else is sent to a worker) and
-        sends back the results over its own pipe."""
+        """Compute the notes `pending` in `jobs` forked workers (`workers.fork_map`), each
+        parsing its notes and sending back only their results."""
         from . import markdown  # noqa: F401  (the parser, made once for every worker)
 
         pending = sorted(pending, key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
-        fork = multiprocessing.get_context("fork")
-        taken = fork.Value("i", 0)  # how many of `pending` the workers have taken
-        workers = {}
-        for _ in range(jobs):
-            reader, writer = fork.Pipe(duplex=False)
-            process = fork.Process(target=_compute_notes, args=(self, pending, taken, writer), daemon=True)
-            process.start()
-            writer.close()  # the worker's end: the reader sees the end when the worker exits
-            workers[reader] = process
-        try:
-            while workers:
-                for reader in wait(list(workers)):
-                    try:
-                        rel, result = reader.recv()
-                    except EOFError:
-                        process = workers.pop(reader)
-                        process.join()
-                        if process.exitcode:
-                            raise RuntimeError(f"a worker checking notes died (exit code {process.exitcode})")
-                        continue
-                    if isinstance(result, BaseException):
-                        raise result
-                    self._notes[rel] = result
-                    derived = self.vault.notes[rel].derived
-                    derived.setdefault("links", result.found_links)
-                    derived.setdefault("markdown_links", result.found_markdown_links)
-        finally:  # on an error or Ctrl-C: the workers' notes are no longer wanted
-            for process in workers.values():
-                process.terminate()
-                process.join()
+        for rel, result in fork_map(self._note_in_worker, pending, jobs):
+            note = self.vault.notes[rel]
+            if result.text == note.text:  # one copy of an unchanged text, not two
+                result.text = note.text
+            self._notes[rel] = result
+            note.derived.setdefault("links", result.found_links)
+            note.derived.setdefault("markdown_links", result.found_markdown_links)
+
+    def _note_in_worker(self, rel: str) -> NoteResult:
+        """A note's result, its tokens freed once done (memory stays bounded on large vaults)."""
+        result = self.note(rel)
+        self.vault.notes[rel].release_tokens()
+        return result
 
     def _process(self, note: Note) -> NoteResult:
         link_diags, link_count = links.check_links(note, self.index)
@@ -318,29 +295,3 @@ def count_note(summary: Summary, result: NoteResult) -> None:
     summary.values += result.values
     summary.claims += result.claims
     summary.skipped_claims += result.skipped_claims
-
-
-def _cpu_count() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-def _compute_notes(pipeline: Pipeline, pending: list[str], taken, results: Connection) -> None:
-    """A forked worker: compute the next note of `pending` until none is left, sending each
-    result (or the error that stops it) to the parent; Ctrl-C is for the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    while True:
-        with taken.get_lock():
-            index = taken.value
-            taken.value += 1
-        if index >= len(pending):
-            return
-        rel = pending[index]
-        try:
-            result = pipeline.note(rel)
-        except Exception as exc:
-            results.send((rel, exc))
-            return
-        results.send((rel, result))
-        pipeline.vault.notes[rel].release_tokens()  # memory stays bounded on large vaults
