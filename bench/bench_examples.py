@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from vaultkit.check import apply_changes, run
+from vaultkit.commands.check import apply_changes, run
 
 BLOCK = """```vaultkit
 id: {kind}-{i}

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 import pytest
 
-from vaultkit.site.build import build_command
+from vaultkit.commands.build import build_command
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 import pytest
 
-from vaultkit.site.build import build_command
+from vaultkit.commands.build import build_command
 
 from .conftest import CORPUS, needs_corpus
 from .test_browser import CHROMIUM, FLAGS, ROOT, serve, sync_api

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vaultkit.check import run
+from vaultkit.commands.check import run
 from vaultkit.pipeline import Pipeline
 from vaultkit.rules import RULES, with_codes_table
 from vaultkit.vault import Vault

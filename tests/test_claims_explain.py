@@ -7,7 +7,7 @@ import json
 import re
 
 from vaultkit.claims import check_markdown, claim_like
-from vaultkit.cli import main
+from vaultkit.commands.cli import main
 
 NOTE = """# 两个词的注意力
 

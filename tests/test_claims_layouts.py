@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from vaultkit.claims import check_markdown, check_svg
-from vaultkit.cli import main
+from vaultkit.commands.cli import main
 
 
 def _diagnostics(text: str) -> list[tuple[int, str]]:

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from vaultkit.cli import default_vault, main
+from vaultkit.commands.cli import default_vault, main
 
 
 def test_usage_errors_exit_2(tmp_path, capsys):

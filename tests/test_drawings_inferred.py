@@ -131,7 +131,7 @@ def test_perturbed_drawings_right_are_silent_and_wrong_are_found(name, seed, jit
 
 
 def test_watch_says_which_cells_it_fixed(tmp_path):
-    from vaultkit.watch import Syncer
+    from vaultkit.commands.watch import Syncer
 
     root = tmp_path / "v"
     (root / "assets").mkdir(parents=True)
@@ -192,7 +192,7 @@ def test_pins_settle_blocks_that_no_label_names(tmp_path):
 
 
 def test_explain_lists_every_svg_and_why_it_was_not_read(tmp_path, capsys):
-    from vaultkit.cli import main
+    from vaultkit.commands.cli import main
 
     root = vault_with(tmp_path, "arch.svg", NOT_DERIVATIONS[0])
     (root / "broken.svg").write_text("<svg><text>1</svg>", encoding="utf-8")
@@ -406,7 +406,7 @@ def test_random_right_drawings_never_give_an_error(
 
 
 def test_adopt_writes_the_implied_example_into_the_embedding_note(tmp_path, capsys):
-    from vaultkit.cli import main
+    from vaultkit.commands.cli import main
 
     svg = (FIXTURES / "cards-caption-above.svg").read_text(encoding="utf-8")
     root = vault_with(
@@ -437,7 +437,7 @@ def test_adopt_writes_the_implied_example_into_the_embedding_note(tmp_path, caps
 
 
 def test_explain_lists_the_drawing_and_what_was_read(tmp_path, capsys):
-    from vaultkit.cli import main
+    from vaultkit.commands.cli import main
 
     svg = (FIXTURES / "transposed-masked.svg").read_text(encoding="utf-8")
     root = vault_with(tmp_path, "t.svg", svg)

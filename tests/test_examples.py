@@ -203,13 +203,13 @@ def test_each_kind_runs_and_is_idempotent():
 
 
 def run(root):
-    from vaultkit.check import run as check_run
+    from vaultkit.commands.check import run as check_run
 
     return check_run(root)
 
 
 def apply_changes(changes):
-    from vaultkit.check import apply_changes as apply
+    from vaultkit.commands.check import apply_changes as apply
 
     return apply(changes)
 

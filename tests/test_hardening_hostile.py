@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.check import apply_changes, run
+from vaultkit.commands.check import apply_changes, run
 
 PYTHON = sys.executable
 SECRET = "OUTSIDE-SECRET-7f3a"
@@ -174,7 +174,7 @@ def test_note_just_under_the_limit_is_processed_in_bounded_time(tmp_path):
     (the timeout is a hang guard; bench/ measures speed)."""
     line = "[[a|" * 20 + "*_`" * 20 + "![[x]]" * 5 + "%%" + " 2 × 3 = 6 " + "|" * 40 + "\n"
     root = make_vault(tmp_path / "v", {"big.md": line * (2_000_000 // len(line.encode()))})
-    code = f"from vaultkit.check import run; r, _ = run({str(root)!r}); print(r.summary.notes)"
+    code = f"from vaultkit.commands.check import run; r, _ = run({str(root)!r}); print(r.summary.notes)"
     done = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "1"
@@ -184,7 +184,7 @@ def test_fifo_named_like_a_note_does_not_hang(tmp_path):
     root = make_vault(tmp_path / "v", {"ok.md": "# ok\n"})
     os.mkfifo(root / "pipe.md")
     os.mkfifo(root / "pipe.svg")
-    code = f"from vaultkit.check import run; r, _ = run({str(root)!r}); print(r.summary.notes)"
+    code = f"from vaultkit.commands.check import run; r, _ = run({str(root)!r}); print(r.summary.notes)"
     done = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "1"
@@ -392,7 +392,7 @@ def test_oversized_svg_attachment_is_not_read(tmp_path):
 
 
 def test_watcher_pass_over_hostile_files_reads_nothing_outside(tmp_path, outside):
-    from vaultkit.watch import Syncer
+    from vaultkit.commands.watch import Syncer
 
     root = make_vault(tmp_path / "v", {"n.md": ATTN.format(id="a", figure="assets/a.svg")})
     syncer = Syncer(root)

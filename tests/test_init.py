@@ -91,7 +91,7 @@ def test_init_then_check_and_strict_build_on_the_real_vault(tmp_path):
 def test_init_names_the_repository_and_commit_vaultkit_was_installed_from(tmp_path, monkeypatch):
     import json
 
-    from vaultkit import init
+    from vaultkit.commands import init
 
     class Installed:
         def read_text(self, name):
@@ -112,7 +112,7 @@ def test_init_names_the_github_clone_vaultkit_was_installed_from(tmp_path, monke
     remote and the tag at its HEAD (else its commit) are what the workflow and hook pin."""
     import json
 
-    from vaultkit import init
+    from vaultkit.commands import init
 
     clone = tmp_path / "vaultkit"
     git = ["git", "-C", str(clone), "-c", "user.name=t", "-c", "user.email=t@example.org"]
@@ -136,7 +136,8 @@ def test_init_names_the_github_clone_vaultkit_was_installed_from(tmp_path, monke
 
 
 def test_init_says_what_to_replace_when_it_cannot_tell_where_vaultkit_came_from(tmp_path, monkeypatch):
-    from vaultkit import __version__, init
+    from vaultkit import __version__
+    from vaultkit.commands import init
 
     monkeypatch.setattr(init, "vaultkit_source", lambda: None)
     (tmp_path / ".git").mkdir()

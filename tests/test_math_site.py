@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.test_site import render
-from vaultkit.site.build import build_command
+from vaultkit.commands.build import build_command
 from vaultkit.site.math import block_math, inline_math
 
 

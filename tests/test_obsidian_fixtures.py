@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from vaultkit.commands.build import build_command
 from vaultkit.diagnostics import text_line
 from vaultkit.pipeline import Pipeline
-from vaultkit.site.build import build_command
 from vaultkit.vault import Vault
 
 FIXTURES = Path(__file__).parent / "fixtures" / "obsidian"

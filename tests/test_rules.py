@@ -12,11 +12,11 @@ import shutil
 from pathlib import Path
 
 import vaultkit
-from vaultkit.check import apply_changes
+from vaultkit.commands.build import build_command
+from vaultkit.commands.check import apply_changes
 from vaultkit.diagnostics import ERROR, WARNING, Rule
 from vaultkit.pipeline import Pipeline
 from vaultkit.rules import RULES
-from vaultkit.site.build import build_command
 from vaultkit.vault import MAX_NOTE_BYTES, Vault
 
 from .test_drawings_inferred import DOUBTFUL

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.site.build import build_command
-from vaultkit.site.serve import RELOAD_PATH, ServedSite, SiteServer, _parse_address, start_watching
+from vaultkit.commands.build import build_command
+from vaultkit.commands.serve import RELOAD_PATH, ServedSite, SiteServer, _parse_address, start_watching
 
 TIMEOUT = 15.0
 ATTENTION = (

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.site.serve import ServedSite, SiteServer, start_watching
+from vaultkit.commands.serve import ServedSite, SiteServer, start_watching
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = [

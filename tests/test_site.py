@@ -7,8 +7,8 @@ from pathlib import Path
 
 from pymdownx.slugs import slugify
 
+from vaultkit.commands.build import build_command
 from vaultkit.markdown import parse
-from vaultkit.site.build import build_command
 from vaultkit.site.note_html import Site, Target, render_note
 
 
@@ -240,7 +240,7 @@ def test_pages_rendered_in_worker_processes_are_the_pages_of_mkdocs_build(tmp_pa
     """Notes for both workers; a `status` shown in other pages' navigation."""
     from mkdocs.commands.build import build
 
-    from vaultkit.site.build import load_site_config
+    from vaultkit.commands.build import load_site_config
     from vaultkit.site.render import build_site
 
     vault = tmp_path / "v"
@@ -279,7 +279,7 @@ def test_a_strict_build_renders_on_every_core_and_fails_on_a_warning_from_any_wo
     import logging
     import os
 
-    from vaultkit.site import build as site_build
+    from vaultkit.commands import build as site_build
     from vaultkit.site.plugin import VaultkitPlugin
 
     vault = tmp_path / "v"

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from vaultkit.site.build import build_command
+from vaultkit.commands.build import build_command
 
 from .conftest import SHARED, note_content
 

@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from vaultkit.site.build import build_command
+from vaultkit.commands.build import build_command
 from vaultkit.vault import Vault
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "vault146"
@@ -169,7 +169,7 @@ def test_excluded_files_never_reach_the_site(built):
 @pytest.mark.slow
 def test_serve_shows_the_built_pages(built, tmp_path):
     """Every 10th page of the real vault, its search index and feed: served = built, byte for byte."""
-    from vaultkit.site.serve import ServedSite
+    from vaultkit.commands.serve import ServedSite
 
     vault, site, pages = built
     served = ServedSite(vault, tmp_path / "unused")

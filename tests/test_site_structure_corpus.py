@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from vaultkit.commands.build import build_command
 from vaultkit.markdown import make_parser
-from vaultkit.site.build import build_command
 from vaultkit.vault import Vault
 
 from .conftest import CORPUS, needs_corpus, note_content

@@ -10,10 +10,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from vaultkit.check import run
+from vaultkit.commands.check import run
+from vaultkit.commands.watch import Syncer
 from vaultkit.diagnostics import format_json
 from vaultkit.state import VaultState
-from vaultkit.watch import Syncer
 
 Q = "[[0.5, 0.3], [0.1, -0.4]]"
 K = "[[0.3, -0.5], [-0.2, 0.6]]"

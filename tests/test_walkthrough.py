@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.cli import main
+from vaultkit.commands.cli import main
 from vaultkit.figures import is_generated
 from vaultkit.markdown import parse
 from vaultkit.walkthrough import check_markdown

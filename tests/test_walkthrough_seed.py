@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from vaultkit.cli import main
+from vaultkit.commands.cli import main
 from vaultkit.figures import is_generated
 
 from .conftest import SHARED

@@ -9,8 +9,8 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from vaultkit import watch
-from vaultkit.watch import Syncer, Watcher, ignored
+from vaultkit.commands import watch
+from vaultkit.commands.watch import Syncer, Watcher, ignored
 
 TIMEOUT = 10.0
 
@@ -258,7 +258,7 @@ def test_pass_counts_the_claims_in_a_changed_svg_as_check_does(vault):
     svg = '<svg xmlns="http://www.w3.org/2000/svg"><text x="1" y="1">2 × 3 = 7</text></svg>\n'
     (vault / "assets" / "drawn.svg").write_text(svg, encoding="utf-8")
     result = syncer.sync({"assets/drawn.svg"})
-    from vaultkit.check import run
+    from vaultkit.commands.check import run
 
     report, _ = run(vault)
     svg_diags = [d for d in report.diagnostics if d.path == "assets/drawn.svg"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .explain import Explained
+    from vaultkit.explain import Explained
 
 ERROR = "error"
 WARNING = "warning"

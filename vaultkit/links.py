@@ -22,9 +22,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from .diagnostics import ERROR, WARNING, Diagnostic, Rule
-from .syntax.blockids import block_spans, misplaced_block_ids
-from .syntax.headings import find_section, loose, sections
+from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
+from vaultkit.syntax.blockids import block_spans, misplaced_block_ids
+from vaultkit.syntax.headings import find_section, loose, sections
 
 LINK_MISSING = Rule(
     "VK501",

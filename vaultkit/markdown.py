@@ -14,17 +14,17 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
-from .syntax.autolinks import autolinks_plugin
-from .syntax.blockids import block_ids_plugin
-from .syntax.callouts import callouts_plugin
-from .syntax.comments import comments_plugin
-from .syntax.headings import headings_plugin
-from .syntax.highlight import highlight_plugin
-from .syntax.math import math_plugin
-from .syntax.positions import positions_plugin
-from .syntax.table_pipes import table_pipes_plugin
-from .syntax.tags import tags_plugin
-from .syntax.wikilinks import wikilinks_plugin
+from vaultkit.syntax.autolinks import autolinks_plugin
+from vaultkit.syntax.blockids import block_ids_plugin
+from vaultkit.syntax.callouts import callouts_plugin
+from vaultkit.syntax.comments import comments_plugin
+from vaultkit.syntax.headings import headings_plugin
+from vaultkit.syntax.highlight import highlight_plugin
+from vaultkit.syntax.math import math_plugin
+from vaultkit.syntax.positions import positions_plugin
+from vaultkit.syntax.table_pipes import table_pipes_plugin
+from vaultkit.syntax.tags import tags_plugin
+from vaultkit.syntax.wikilinks import wikilinks_plugin
 
 
 def make_parser() -> MarkdownIt:

@@ -13,18 +13,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import claims, links, walkthrough
-from .diagnostics import Diagnostic, Report, Summary
-from .examples import ExampleRunner, NoteOutcome, textmatrices
-from .explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
-from .figures import is_generated
-from .svgtext import SvgText, read_svg
-from .syntax.tags import inline_tags
-from .vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
-from .workers import cpu_count, fork_map, usable_jobs
+from vaultkit import claims, links, walkthrough
+from vaultkit.diagnostics import Diagnostic, Report, Summary
+from vaultkit.examples import ExampleRunner, NoteOutcome, textmatrices
+from vaultkit.explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
+from vaultkit.figures import is_generated
+from vaultkit.svgtext import SvgText, read_svg
+from vaultkit.syntax.tags import inline_tags
+from vaultkit.vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
+from vaultkit.workers import cpu_count, fork_map, usable_jobs
 
 if TYPE_CHECKING:
-    from .examples.figures import FigureOutcome
+    from vaultkit.examples.figures import FigureOutcome
 
 CHARS_PER_JOB = 250_000  # below this much note text per worker, forking costs more than it saves
 
@@ -98,7 +98,7 @@ class Pipeline:
     def _compute_forked(self, pending: list[str], jobs: int) -> None:
         """Compute the notes `pending` in `jobs` forked workers (`workers.fork_map`), each
         parsing its notes and sending back only their results."""
-        from . import markdown  # noqa: F401  (the parser, made once for every worker)
+        from vaultkit import markdown  # noqa: F401  (the parser, made once for every worker)
 
         pending = sorted(pending, key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
         for rel, result in fork_map(self._note_in_worker, pending, jobs):
@@ -154,7 +154,7 @@ class Pipeline:
         imply an example of their own (their Q and K drawn); each checked once and kept."""
         found = []
         if self.runner.outcomes:  # imported only then: the renderers need numpy
-            from .examples.figures import check_figure, figure_rel
+            from vaultkit.examples.figures import check_figure, figure_rel
 
             for example in self.runner.examples.values():
                 if figure_rel(example) is not None and example.id in self.runner.outcomes:
@@ -186,7 +186,7 @@ class Pipeline:
         read = self.svg(rel)
         if read is None or read[1] is None or is_generated(read[0].text):
             return None
-        from .examples.figures import check_drawing
+        from vaultkit.examples.figures import check_drawing
 
         return check_drawing(rel, self.vault.root / rel, *read)
 
@@ -246,7 +246,7 @@ class Pipeline:
 
     def _unread_svgs(self, attachments: list[str], read: set[str]) -> list[Explained]:
         """An `--explain` entry for every SVG of `attachments` not checked as a figure: why not."""
-        from .examples.figures import explain_svg
+        from vaultkit.examples.figures import explain_svg
 
         lines = []
         for rel in attachments:

@@ -17,10 +17,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from . import claims, links, vault, walkthrough, writer
-from .diagnostics import ERROR, WARNING, Rule
-from .examples import figures, runner, spec, textmatrices
-from .site import build
+from vaultkit import claims, links, vault, walkthrough, writer
+from vaultkit.commands import build
+from vaultkit.diagnostics import ERROR, WARNING, Rule
+from vaultkit.examples import figures, runner, spec, textmatrices
 
 RULES: tuple[Rule, ...] = (
     vault.NOT_UTF8,

@@ -22,11 +22,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .examples.runner import code_lines
-from .examples.values import PathError, find_bindings, split_path
-from .links import LinkIndex, file_name, link_face
-from .pipeline import Pipeline
-from .vault import Note, Vault
+from vaultkit.examples.runner import code_lines
+from vaultkit.examples.values import PathError, find_bindings, split_path
+from vaultkit.links import LinkIndex, file_name, link_face
+from vaultkit.pipeline import Pipeline
+from vaultkit.vault import Note, Vault
 
 
 @dataclass

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
-from .diagnostics import ERROR, WARNING, Diagnostic, Rule
+from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
 
 NOT_UTF8 = Rule(
     "VK001", ERROR, "file is not valid UTF-8", "note is {problem}; skipped", "Save the note as UTF-8; it is not read."
@@ -445,7 +445,7 @@ class Note:
     @cached_property
     def tokens(self):
         """markdown-it tokens of the whole note (front matter included, so line maps are absolute)."""
-        from .markdown import parse
+        from vaultkit.markdown import parse
 
         return parse(self.text)
 
@@ -516,7 +516,7 @@ class Vault:
 
     @classmethod
     def load(cls, root: str | os.PathLike) -> Vault:
-        from .layout import holds_site
+        from vaultkit.layout import holds_site
 
         vault = cls(root=Path(root), holds_site=holds_site(Path(root)))
         vault.settings = ObsidianSettings.load(vault.root, vault.diagnostics)

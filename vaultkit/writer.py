@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .diagnostics import ERROR, Rule
+from vaultkit.diagnostics import ERROR, Rule
 
 SETTLE_SECONDS = 0.02  # how long a late save must stay unchanged before it is put back
 

@@ -17,12 +17,9 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .. import diagnostics
-from ..diagnostics import Diagnostic, Rule
-from ..explain import Explained
-from ..svgtext import SvgText, read_svg
-from .compare import ERROR, PASS, Verdict, judge
-from .finder import (
+from vaultkit import diagnostics
+from vaultkit.claims.compare import ERROR, PASS, Verdict, judge
+from vaultkit.claims.finder import (
     Found,
     Side,
     claim_like,
@@ -33,9 +30,12 @@ from .finder import (
     may_have_claim,
     svg_pieces,
 )
-from .parser import Uncertain, written_leaf
-from .prose import ProseLine, note_lines, readable
-from .shapes import check_shapes
+from vaultkit.claims.parser import Uncertain, written_leaf
+from vaultkit.claims.prose import ProseLine, note_lines, readable
+from vaultkit.claims.shapes import check_shapes
+from vaultkit.diagnostics import Diagnostic, Rule
+from vaultkit.explain import Explained
+from vaultkit.svgtext import SvgText, read_svg
 
 __all__ = [
     "ClaimReport",

@@ -27,8 +27,17 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 
-from .parser import MAX_RATE_READINGS, Inconsistent, Neg, Node, Reading, Uncertain, conversion_factors, written_leaf
-from .units import NONE, UNITS
+from vaultkit.claims.parser import (
+    MAX_RATE_READINGS,
+    Inconsistent,
+    Neg,
+    Node,
+    Reading,
+    Uncertain,
+    conversion_factors,
+    written_leaf,
+)
+from vaultkit.claims.units import NONE, UNITS
 
 PASS, WARNING, ERROR = 0, 1, 2
 ERROR_REL = 0.05

@@ -19,8 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..svgtext import SvgText
-from .parser import (
+from vaultkit.claims.parser import (
     FUNCTIONS,
     GLUE,
     MINUSES,
@@ -37,7 +36,8 @@ from .parser import (
     tokenize,
     written_leaf,
 )
-from .units import BYTE
+from vaultkit.claims.units import BYTE
+from vaultkit.svgtext import SvgText
 
 _MAY_HAVE_CLAIM = re.compile(r"[=≈~≅≃→]")
 MAX_LHS_TOKENS = 48

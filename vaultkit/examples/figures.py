@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .. import figures
-from ..diagnostics import ERROR, WARNING, Diagnostic, Rule
-from ..vault import MAX_NOTE_BYTES, Source
-from .spec import MALFORMED, Example, ExampleError, Outcome
+from vaultkit import figures
+from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
+from vaultkit.examples.spec import MALFORMED, Example, ExampleError, Outcome
+from vaultkit.vault import MAX_NOTE_BYTES, Source
 
 FIGURE_STALE = Rule(
     "VK401",
@@ -186,7 +186,7 @@ def finding_diagnostics(rel: str, findings, origin: str, notes: dict | None = No
 
 def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome | None:
     """A drawing no block names, checked against the example it implies (None: it implies none)."""
-    from .kinds import attention
+    from vaultkit.examples.kinds import attention
 
     derivation = figures.infer(model, rel)
     if derivation is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..numbers import fmt
+from vaultkit.numbers import fmt
 
 
 def escape_cell(text: object) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..numbers import NUMBER
+from vaultkit.numbers import NUMBER
 
 BINDING_RE = re.compile(rf"(?<![\w.])(?P<number>{NUMBER})?[ \t]*%%=[ \t]*(?P<path>[^%\n]*?)[ \t]*%%")
 PATH_RE = re.compile(r"^(?P<id>[A-Za-z0-9][A-Za-z0-9_-]*)(?P<rest>(?:\.[A-Za-z_]\w*|\[\d+\])+)$")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from . import attention, kv_cache, kv_memory, kv_walkthrough, multihead
-from .handdrawn import FigureFinding, HandDrawnReport, check_handdrawn
-from .inferred import Derivation, infer, why_not
-from .style import checksum
+from vaultkit.figures import attention, kv_cache, kv_memory, kv_walkthrough, multihead
+from vaultkit.figures.handdrawn import FigureFinding, HandDrawnReport, check_handdrawn
+from vaultkit.figures.inferred import Derivation, infer, why_not
+from vaultkit.figures.style import checksum
 
 __all__ = [
     "Derivation",

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..numbers import fmt, written_matches
-from ..svgtext import Card, SvgText, TextRun, read_svg
-from . import vocabulary
-from .layouts import MASK, NUMBER, Cell, Matrix, find_matrices
+from vaultkit.figures import vocabulary
+from vaultkit.figures.layouts import MASK, NUMBER, Cell, Matrix, find_matrices
+from vaultkit.numbers import fmt, written_matches
+from vaultkit.svgtext import Card, SvgText, TextRun, read_svg
 
 PRODUCT = re.compile(rf"\(?\s*({NUMBER})\s*\)?\s*[×*·]\s*\(?\s*({NUMBER})\s*\)?")
 PRODUCTS_LINE = re.compile(rf"^\s*(?:{PRODUCT.pattern}\s*\+\s*)+{PRODUCT.pattern}\s*$")

@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from ..numbers import fmt
+from vaultkit.numbers import fmt
 
 WIDTH = 680
 

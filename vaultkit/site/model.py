@@ -7,13 +7,13 @@ from collections.abc import Callable
 from functools import cached_property
 from pathlib import PurePosixPath
 
-from ..links import LinkIndex
-from ..markdown import parse
-from ..pipeline import Pipeline
-from ..syntax.headings import unique_anchors
-from ..syntax.tags import inline_tags
-from ..vault import Vault, is_excluded
-from .note_html import Site, Target, directory_url
+from vaultkit.links import LinkIndex
+from vaultkit.markdown import parse
+from vaultkit.pipeline import Pipeline
+from vaultkit.site.note_html import Site, Target, directory_url
+from vaultkit.syntax.headings import unique_anchors
+from vaultkit.syntax.tags import inline_tags
+from vaultkit.vault import Vault, is_excluded
 
 
 class SiteModel(Site):

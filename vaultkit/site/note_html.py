@@ -31,13 +31,13 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
-from ..markdown import make_parser, parse
-from ..syntax.blockids import block_spans
-from ..syntax.headings import find_section, sections, unique_anchors
-from .cards import example_card
-from .code import highlight_code
-from .math import block_math, inline_math
-from .search import SearchSection, search_sections
+from vaultkit.markdown import make_parser, parse
+from vaultkit.site.cards import example_card
+from vaultkit.site.code import highlight_code
+from vaultkit.site.math import block_math, inline_math
+from vaultkit.site.search import SearchSection, search_sections
+from vaultkit.syntax.blockids import block_spans
+from vaultkit.syntax.headings import find_section, sections, unique_anchors
 
 IMAGE_SUFFIXES = {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".avif"}
 MISSING_CLASS = "vk-missing"

@@ -20,16 +20,16 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from pymdownx.slugs import slugify as pymdownx_slugify
 
-from ..pipeline import Pipeline
-from ..vault import Vault
-from . import meta, mkdocs_glue, pages
-from .katex import SITE_DIR as KATEX_DIR
-from .katex import find_katex_dist, katex_files
-from .mermaid import SITE_PATH as MERMAID_PATH
-from .mermaid import find_mermaid_js, missing_note, notes_with_diagrams
-from .model import SiteModel
-from .nav import build_nav, nav_order
-from .note_html import RenderedNote, render_note
+from vaultkit.pipeline import Pipeline
+from vaultkit.site import meta, mkdocs_glue, pages
+from vaultkit.site.katex import SITE_DIR as KATEX_DIR
+from vaultkit.site.katex import find_katex_dist, katex_files
+from vaultkit.site.mermaid import SITE_PATH as MERMAID_PATH
+from vaultkit.site.mermaid import find_mermaid_js, missing_note, notes_with_diagrams
+from vaultkit.site.model import SiteModel
+from vaultkit.site.nav import build_nav, nav_order
+from vaultkit.site.note_html import RenderedNote, render_note
+from vaultkit.vault import Vault
 
 log = get_plugin_logger(__name__)
 

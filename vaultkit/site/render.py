@@ -27,9 +27,9 @@ from mkdocs.exceptions import Abort
 from mkdocs.structure.files import File, Files, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
 
-from ..workers import cpu_count, fork_map, usable_jobs
-from . import mkdocs_glue
-from .plugin import Progress
+from vaultkit.site import mkdocs_glue
+from vaultkit.site.plugin import Progress
+from vaultkit.workers import cpu_count, fork_map, usable_jobs
 
 
 class SiteRenderer:

@@ -24,16 +24,16 @@ step whose query is position t:
 Weights the note calls assumed (`假设`, "suppose") are illustrative: their values are not
 compared with any engine, but their sum and coverage are. A sentence promising a figure
 (`如下图`, "see the figure below") with none following gets one warning; `fix --adopt` draws
-it from the walkthrough (see `vaultkit.adopt`). Nothing here is rewritten by `fix`.
+it from the walkthrough (see `vaultkit.commands.adopt`). Nothing here is rewritten by `fix`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..diagnostics import ERROR, WARNING, Diagnostic, Rule
-from ..explain import WALKTHROUGH, Explained
-from .reader import MASK, Mix, Reading, Step, Walkthrough, Weights, read
+from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
+from vaultkit.explain import WALKTHROUGH, Explained
+from vaultkit.walkthrough.reader import MASK, Mix, Reading, Step, Walkthrough, Weights, read
 
 CAUSAL_MATCH = Rule(
     "VK430",

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..examples.regions import BEGIN_RE, END_RE
-from ..syntax.positions import content_column
+from vaultkit.examples.regions import BEGIN_RE, END_RE
+from vaultkit.syntax.positions import content_column
 
 PLAIN_FENCES = ("", "text", "txt", "plain", "plaintext")
 

@@ -6,8 +6,16 @@ import math
 
 import numpy as np
 
-from ... import engine
-from ..spec import COMMON_KEYS, MALFORMED, MISSING_KEY, OVER_LIMIT, SHAPE_MISMATCH, UNKNOWN_KEY, ExampleError
+from vaultkit import engine
+from vaultkit.examples.spec import (
+    COMMON_KEYS,
+    MALFORMED,
+    MISSING_KEY,
+    OVER_LIMIT,
+    SHAPE_MISMATCH,
+    UNKNOWN_KEY,
+    ExampleError,
+)
 
 MAX_TOKENS = 64
 MAX_DIM = 1024

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from ... import engine
-from ...numbers import fmt
-from ..spec import MALFORMED, MISSING_KEY, OVER_LIMIT, SHAPE_MISMATCH, UNKNOWN_KEY, ExampleError, Outcome
-from ..tables import table
-from . import _params as p
+from vaultkit import engine
+from vaultkit.examples.kinds import _params as p
+from vaultkit.examples.spec import (
+    MALFORMED,
+    MISSING_KEY,
+    OVER_LIMIT,
+    SHAPE_MISMATCH,
+    UNKNOWN_KEY,
+    ExampleError,
+    Outcome,
+)
+from vaultkit.examples.tables import table
+from vaultkit.numbers import fmt
 
 NAME = "kv-memory"
 KEYS = {"models", "dtype", "seq_len", "batch"}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...numbers import fmt
-from ..spec import MALFORMED, OVER_LIMIT, ExampleError, Outcome
-from ..tables import table
-from . import _params as p
+from vaultkit.examples.kinds import _params as p
+from vaultkit.examples.spec import MALFORMED, OVER_LIMIT, ExampleError, Outcome
+from vaultkit.examples.tables import table
+from vaultkit.numbers import fmt
 
 NAME = "sampling"
 KEYS = {"tokens", "logits", "temperature", "top_k", "top_p"}

@@ -13,13 +13,13 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
-from ..config import read_mkdocs_config
-from ..diagnostics import ERROR, Rule, format_text
-from ..layout import find_config, holds_site, project_root
-from ..vault import SITE_DIR
-from .defaults import default_config_text
-from .meta import home_title
-from .render import build_site, renders_alike
+from vaultkit.config import read_mkdocs_config
+from vaultkit.diagnostics import ERROR, Rule, format_text
+from vaultkit.layout import find_config, holds_site, project_root
+from vaultkit.site.defaults import default_config_text
+from vaultkit.site.meta import home_title
+from vaultkit.site.render import build_site, renders_alike
+from vaultkit.vault import SITE_DIR
 
 BUILD_FAILED = Rule(
     "VK601",
@@ -87,7 +87,7 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
     if plugin is not None and plugin.model is not None:
         report, _ = plugin.model.pipeline.report()
     else:  # the config failed before the vault was read: check it all the same
-        from ..check import run
+        from vaultkit.commands.check import run
 
         report, _ = run(Path(root))
     if failure:

@@ -27,13 +27,13 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from mkdocs.structure.files import File
 
-from ..diagnostics import format_text
-from ..watch import PassResult, Syncer, Watcher, print_pass
-from . import pages
-from .build import load_site_config
-from .model import SiteModel
-from .plugin import FEED_PATH
-from .render import SiteRenderer
+from vaultkit.commands.build import load_site_config
+from vaultkit.commands.watch import PassResult, Syncer, Watcher, print_pass
+from vaultkit.diagnostics import format_text
+from vaultkit.site import pages
+from vaultkit.site.model import SiteModel
+from vaultkit.site.plugin import FEED_PATH
+from vaultkit.site.render import SiteRenderer
 
 RELOAD_PATH = ".vaultkit/reload"  # a dotfile path: never a file of the site
 SEARCH_PATH = "search/search_index.json"

@@ -18,11 +18,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
-from . import __version__
-from .layout import project_root, repository_root
-from .site.defaults import default_config_text
-from .site.meta import home_title
-from .vault import Vault
+from vaultkit import __version__
+from vaultkit.layout import project_root, repository_root
+from vaultkit.site.defaults import default_config_text
+from vaultkit.site.meta import home_title
+from vaultkit.vault import Vault
 
 PLACEHOLDER_REPO = "https://github.com/OWNER/vaultkit"
 _GITHUB = re.compile(r"^(?:git\+)?https://github\.com/([^/]+/[^/@]+?)(?:\.git)?/?$")

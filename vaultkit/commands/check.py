@@ -12,13 +12,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
-from .explain import SVG_NOT_READ, WALKTHROUGH, totals
-from .layout import holds_site
-from .pipeline import FileChange
-from .state import VaultState
-from .vault import SITE_DIR, UNREADABLE
-from .writer import CHANGED_ON_DISK, StaleFileError, write_bytes
+from vaultkit.diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
+from vaultkit.explain import SVG_NOT_READ, WALKTHROUGH, totals
+from vaultkit.layout import holds_site
+from vaultkit.pipeline import FileChange
+from vaultkit.state import VaultState
+from vaultkit.vault import SITE_DIR, UNREADABLE
+from vaultkit.writer import CHANGED_ON_DISK, StaleFileError, write_bytes
 
 
 def checked(root: Path) -> VaultState:
@@ -109,7 +109,7 @@ def adopt_command(root: Path, *, quiet: bool = False) -> None:
 
 
 def _adoptions(root: Path) -> list[FileChange]:
-    from .adopt import adoptions
+    from vaultkit.commands.adopt import adoptions
 
     changes, skipped = adoptions(VaultState.load(root))
     for why in skipped:

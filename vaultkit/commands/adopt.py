@@ -21,8 +21,8 @@ from pathlib import PurePosixPath
 
 import yaml
 
-from .links import extract_links
-from .pipeline import FileChange, Pipeline
+from vaultkit.links import extract_links
+from vaultkit.pipeline import FileChange, Pipeline
 
 ORDER = ("id", "kind", "tokens", "Q", "K", "V", "mask", "scale", "digits", "figure")
 
@@ -110,7 +110,7 @@ def adoptions(pipeline: Pipeline) -> tuple[list[FileChange], list[str]]:
 
 def walkthrough_adoption(note, pipeline: Pipeline, taken: set, skipped: list[str]) -> tuple[int, str] | None:
     """(0-based line, text) of the block and embed that draw the figure a walkthrough promises."""
-    from . import walkthrough
+    from vaultkit import walkthrough
 
     if not walkthrough.reader.may_have(note.text):
         return None

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__
+from vaultkit import __version__
 
 USAGE_ERROR = 2
 
@@ -20,7 +20,7 @@ class UsageError(Exception):
 def default_vault(cwd: Path | None = None) -> Path:
     """`docs_dir` of ./mkdocs.yml, or of one in a folder above up to the git repository's root;
     else ./vault."""
-    from .layout import default_vault as nearest
+    from vaultkit.layout import default_vault as nearest
 
     return nearest(cwd or Path.cwd())
 
@@ -35,7 +35,7 @@ def resolve_vault(arg: str | None) -> Path:
         raise UsageError(f"{arg} is a file; pass the vault folder that holds it, e.g. {parent}")
     if arg:
         raise UsageError(f"vault folder not found: {arg}")
-    from .layout import nearest_config
+    from vaultkit.layout import nearest_config
 
     if config := nearest_config(Path.cwd()):
         shown = os.path.relpath(config)
@@ -129,28 +129,28 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         if args.command == "init":  # a folder given is checked by init, which says what to pass
-            from .init import init_command
+            from vaultkit.commands.init import init_command
 
             return init_command(Path(args.vault) if args.vault else resolve_vault(None))
         root = resolve_vault(args.vault)
         if args.command == "check":
-            from .check import check_command
+            from vaultkit.commands.check import check_command
 
             return check_command(root, fmt=args.format, explain=args.explain)
         if args.command == "fix":
-            from .check import fix_command
+            from vaultkit.commands.check import fix_command
 
             return fix_command(root, diff=args.diff, fmt=args.format, adopt=args.adopt)
         if args.command == "build":
-            from .site.build import build_command
+            from vaultkit.commands.build import build_command
 
             return build_command(root, output=args.output, strict=args.strict)
         if args.command == "watch":
-            from .watch import watch_command
+            from vaultkit.commands.watch import watch_command
 
             return watch_command(root)
         if args.command == "serve":
-            from .site.serve import serve_command
+            from vaultkit.commands.serve import serve_command
 
             return serve_command(root, address=args.address)
     except UsageError as exc:

@@ -36,10 +36,10 @@ from watchdog.events import (
 )
 from watchdog.observers import Observer
 
-from .check import apply_changes
-from .diagnostics import Diagnostic, Report, format_text
-from .state import VaultState
-from .vault import Vault, is_excluded
+from vaultkit.commands.check import apply_changes
+from vaultkit.diagnostics import Diagnostic, Report, format_text
+from vaultkit.state import VaultState
+from vaultkit.vault import Vault, is_excluded
 
 # Events that can change a file's bytes or existence (not opens, closes without write, attributes).
 EVENTS = [

@@ -1,0 +1,1 @@
+"""The commands on top: check, fix, build, watch, serve, init, lsp."""
