@@ -24,7 +24,7 @@ from vaultkit.examples.kinds import attention
 from vaultkit.figures import check_handdrawn, infer
 from vaultkit.numbers import fmt
 from vaultkit.pipeline import Pipeline
-from vaultkit.svgtext import read_svg
+from vaultkit.readers.svgtext import read_svg
 from vaultkit.vault import Vault
 
 FIXTURES = Path(__file__).parent / "fixtures" / "handdrawn"

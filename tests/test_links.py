@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from vaultkit.links import LinkIndex, check_links, extract_links, fix_links, note_block_ids
-from vaultkit.syntax.headings import sections
+from vaultkit.readers.syntax.headings import sections
 from vaultkit.vault import Vault
 
 FILES = {

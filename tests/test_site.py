@@ -8,7 +8,7 @@ from pathlib import Path
 from pymdownx.slugs import slugify
 
 from vaultkit.commands.build import build_command
-from vaultkit.markdown import parse
+from vaultkit.readers.markdown import parse
 from vaultkit.site.note_html import Site, Target, render_note
 
 

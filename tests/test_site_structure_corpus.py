@@ -3,7 +3,7 @@ rendering of the same note: the same sequence of lists, items, tables, rows, quo
 code blocks, diagrams and headings.
 
 The vault (copied to a tmp dir) is built once with `vaultkit build`; each note is rendered with
-vaultkit's own parser (`vaultkit.markdown.make_parser()`: CommonMark + GFM + the Obsidian
+vaultkit's own parser (`vaultkit.readers.markdown.make_parser()`: CommonMark + GFM + the Obsidian
 plugins, front matter dropped) and markdown-it's HTML renderer. vault146 has no note embeds and
 no vaultkit example blocks, so nothing on a page comes from another note. Skips when the vault
 is absent.
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from vaultkit.commands.build import build_command
-from vaultkit.markdown import make_parser
+from vaultkit.readers.markdown import make_parser
 from vaultkit.vault import Vault
 
 from .conftest import CORPUS, needs_corpus, note_content

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultkit.markdown import make_parser
+from vaultkit.readers.markdown import make_parser
 
 MD = make_parser()
 

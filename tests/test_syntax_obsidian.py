@@ -1,8 +1,8 @@
 """Fixtures for tags, callouts, comments, highlight, math, headings and block ids."""
 
-from vaultkit.markdown import make_parser, parse
-from vaultkit.syntax.blockids import block_spans, misplaced_block_ids
-from vaultkit.syntax.headings import heading_anchor
+from vaultkit.readers.markdown import make_parser, parse
+from vaultkit.readers.syntax.blockids import block_spans, misplaced_block_ids
+from vaultkit.readers.syntax.headings import heading_anchor
 
 
 def children(text, kind):

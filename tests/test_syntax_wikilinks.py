@@ -1,4 +1,4 @@
-from vaultkit.markdown import parse
+from vaultkit.readers.markdown import parse
 
 
 def wikilinks(text):

@@ -11,8 +11,8 @@ from tests.conftest import CORPUS, needs_corpus
 from vaultkit import engine
 from vaultkit.diagnostics import ERROR, WARNING
 from vaultkit.examples.textmatrices import check_markdown
-from vaultkit.markdown import parse
 from vaultkit.numbers import fmt
+from vaultkit.readers.markdown import parse
 from vaultkit.vault import Vault
 
 

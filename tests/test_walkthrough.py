@@ -11,7 +11,7 @@ import pytest
 
 from vaultkit.commands.cli import main
 from vaultkit.figures import is_generated
-from vaultkit.markdown import parse
+from vaultkit.readers.markdown import parse
 from vaultkit.walkthrough import check_markdown
 
 FIXTURES = Path(__file__).parent / "fixtures" / "walkthrough"

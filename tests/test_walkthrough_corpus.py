@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.markdown import parse
+from vaultkit.readers.markdown import parse
 from vaultkit.walkthrough import check_markdown
 
 from .conftest import CORPUS, SHARED

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vaultkit.config import read_mkdocs_config
+from vaultkit.readers.config import read_mkdocs_config
 
 CONFIG = "mkdocs.yml"
 

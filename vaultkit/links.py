@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
-from vaultkit.syntax.blockids import block_spans, misplaced_block_ids
-from vaultkit.syntax.headings import find_section, loose, sections
+from vaultkit.readers.syntax.blockids import block_spans, misplaced_block_ids
+from vaultkit.readers.syntax.headings import find_section, loose, sections
 
 LINK_MISSING = Rule(
     "VK501",

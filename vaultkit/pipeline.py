@@ -18,8 +18,8 @@ from vaultkit.diagnostics import Diagnostic, Report, Summary
 from vaultkit.examples import ExampleRunner, NoteOutcome, textmatrices
 from vaultkit.explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
 from vaultkit.figures import is_generated
-from vaultkit.svgtext import SvgText, read_svg
-from vaultkit.syntax.tags import inline_tags
+from vaultkit.readers.svgtext import SvgText, read_svg
+from vaultkit.readers.syntax.tags import inline_tags
 from vaultkit.vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
 from vaultkit.workers import cpu_count, fork_map, usable_jobs
 
@@ -98,7 +98,7 @@ class Pipeline:
     def _compute_forked(self, pending: list[str], jobs: int) -> None:
         """Compute the notes `pending` in `jobs` forked workers (`workers.fork_map`), each
         parsing its notes and sending back only their results."""
-        from vaultkit import markdown  # noqa: F401  (the parser, made once for every worker)
+        from vaultkit.readers import markdown  # noqa: F401  (the parser, made once for every worker)
 
         pending = sorted(pending, key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
         for rel, result in fork_map(self._note_in_worker, pending, jobs):

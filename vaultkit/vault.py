@@ -445,7 +445,7 @@ class Note:
     @cached_property
     def tokens(self):
         """markdown-it tokens of the whole note (front matter included, so line maps are absolute)."""
-        from vaultkit.markdown import parse
+        from vaultkit.readers.markdown import parse
 
         return parse(self.text)
 

@@ -35,7 +35,7 @@ from vaultkit.claims.prose import ProseLine, note_lines, readable
 from vaultkit.claims.shapes import check_shapes
 from vaultkit.diagnostics import Diagnostic, Rule
 from vaultkit.explain import Explained
-from vaultkit.svgtext import SvgText, read_svg
+from vaultkit.readers.svgtext import SvgText, read_svg
 
 __all__ = [
     "ClaimReport",

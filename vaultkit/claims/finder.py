@@ -37,7 +37,7 @@ from vaultkit.claims.parser import (
     written_leaf,
 )
 from vaultkit.claims.units import BYTE
-from vaultkit.svgtext import SvgText
+from vaultkit.readers.svgtext import SvgText
 
 _MAY_HAVE_CLAIM = re.compile(r"[=≈~≅≃→]")
 MAX_LHS_TOKENS = 48

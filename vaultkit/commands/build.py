@@ -13,9 +13,9 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
-from vaultkit.config import read_mkdocs_config
 from vaultkit.diagnostics import ERROR, Rule, format_text
 from vaultkit.layout import find_config, holds_site, project_root
+from vaultkit.readers.config import read_mkdocs_config
 from vaultkit.site.defaults import default_config_text
 from vaultkit.site.meta import home_title
 from vaultkit.site.render import build_site, renders_alike

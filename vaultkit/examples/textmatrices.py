@@ -43,7 +43,7 @@ from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
 from vaultkit.examples.regions import BEGIN_RE, END_RE
 from vaultkit.figures import vocabulary
 from vaultkit.numbers import MINUS, fmt, parse_written, rewrite_like, written_matches
-from vaultkit.syntax.positions import content_column
+from vaultkit.readers.syntax.positions import content_column
 
 WEIGHTS_SUM = Rule(
     "VK420",

@@ -24,7 +24,7 @@ import numpy as np
 from vaultkit.figures import vocabulary
 from vaultkit.figures.layouts import MASK, NUMBER, Cell, Matrix, find_matrices
 from vaultkit.numbers import fmt, written_matches
-from vaultkit.svgtext import Card, SvgText, TextRun, read_svg
+from vaultkit.readers.svgtext import Card, SvgText, TextRun, read_svg
 
 PRODUCT = re.compile(rf"\(?\s*({NUMBER})\s*\)?\s*[×*·]\s*\(?\s*({NUMBER})\s*\)?")
 PRODUCTS_LINE = re.compile(rf"^\s*(?:{PRODUCT.pattern}\s*\+\s*)+{PRODUCT.pattern}\s*$")

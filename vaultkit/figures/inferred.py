@@ -34,7 +34,7 @@ from vaultkit.figures import vocabulary
 from vaultkit.figures.handdrawn import QUOTED, Naming, caption_runs, is_mask, name_matrices
 from vaultkit.figures.layouts import ROW_TOLERANCE, Layout, Matrix, find_layout
 from vaultkit.numbers import parse_written
-from vaultkit.svgtext import SvgText, TextRun
+from vaultkit.readers.svgtext import SvgText, TextRun
 
 NAMES = ("Q", "K", "V", "scores", "scaled", "masked", "weights", "output")
 INPUTS = ("Q", "K", "V")

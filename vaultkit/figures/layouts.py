@@ -27,7 +27,7 @@ import re
 import statistics
 from dataclasses import dataclass, field
 
-from vaultkit.svgtext import Card, SvgText, TextRun
+from vaultkit.readers.svgtext import Card, SvgText, TextRun
 
 NUMBER = r"[-−]?(?:\d+(?:\.\d*)?|\.\d+)"
 MASK = r"-?inf|[-−]∞|×|—|-(?=[\s,\]]|$)"

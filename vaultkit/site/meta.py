@@ -14,7 +14,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from vaultkit.markdown import parse
+from vaultkit.readers.markdown import parse
 from vaultkit.vault import Source, parse_front_matter
 
 HOME_NAMES = ("index.md", "readme.md")

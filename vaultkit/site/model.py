@@ -8,11 +8,11 @@ from functools import cached_property
 from pathlib import PurePosixPath
 
 from vaultkit.links import LinkIndex
-from vaultkit.markdown import parse
 from vaultkit.pipeline import Pipeline
+from vaultkit.readers.markdown import parse
+from vaultkit.readers.syntax.headings import unique_anchors
+from vaultkit.readers.syntax.tags import inline_tags
 from vaultkit.site.note_html import Site, Target, directory_url
-from vaultkit.syntax.headings import unique_anchors
-from vaultkit.syntax.tags import inline_tags
 from vaultkit.vault import Vault, is_excluded
 
 

@@ -31,13 +31,13 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
-from vaultkit.markdown import make_parser, parse
+from vaultkit.readers.markdown import make_parser, parse
+from vaultkit.readers.syntax.blockids import block_spans
+from vaultkit.readers.syntax.headings import find_section, sections, unique_anchors
 from vaultkit.site.cards import example_card
 from vaultkit.site.code import highlight_code
 from vaultkit.site.math import block_math, inline_math
 from vaultkit.site.search import SearchSection, search_sections
-from vaultkit.syntax.blockids import block_spans
-from vaultkit.syntax.headings import find_section, sections, unique_anchors
 
 IMAGE_SUFFIXES = {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".avif"}
 MISSING_CLASS = "vk-missing"

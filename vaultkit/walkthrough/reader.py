@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from vaultkit.examples.regions import BEGIN_RE, END_RE
-from vaultkit.syntax.positions import content_column
+from vaultkit.readers.syntax.positions import content_column
 
 PLAIN_FENCES = ("", "text", "txt", "plain", "plaintext")
 

@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 
-from vaultkit.syntax.dispatch import register_inline
+from vaultkit.readers.syntax.dispatch import register_inline
 
 
 def _inline_comment(state: StateInline, silent: bool) -> bool:

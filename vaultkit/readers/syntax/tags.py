@@ -13,7 +13,7 @@ from html import escape
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
-from vaultkit.syntax.dispatch import register_inline
+from vaultkit.readers.syntax.dispatch import register_inline
 
 TAG_NAME = r"[\w/-]*[^\W\d][\w/-]*"  # shared with the site, which finds tags in fresh text
 TAG = re.compile(rf"#({TAG_NAME})")

@@ -17,7 +17,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from vaultkit.syntax.dispatch import register_inline
+from vaultkit.readers.syntax.dispatch import register_inline
 
 _TEXT_GROUP = re.compile(r"\\(?:text|mathrm|textrm|operatorname|mbox)\{[^{}]*\}")
 _PROSE = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|(?<![\\\w])[A-Za-z]{2,} [A-Za-z]{2,} [A-Za-z]{2,}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
-from vaultkit.syntax.dispatch import register_inline
+from vaultkit.readers.syntax.dispatch import register_inline
 
 
 def _highlight(state: StateInline, silent: bool) -> bool:

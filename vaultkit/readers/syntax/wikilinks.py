@@ -17,8 +17,8 @@ from html import escape
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
-from vaultkit.syntax.dispatch import register_inline
-from vaultkit.syntax.table_pipes import PIPE
+from vaultkit.readers.syntax.dispatch import register_inline
+from vaultkit.readers.syntax.table_pipes import PIPE
 
 
 def split_target(inner: str) -> dict:

@@ -1,5 +1,5 @@
 """The one markdown parser of vaultkit: CommonMark + GFM tables/strikethrough/autolinks + the
-mdit-py-plugins vaultkit needs + every Obsidian syntax in `vaultkit.syntax`.
+mdit-py-plugins vaultkit needs + every Obsidian syntax in `vaultkit.readers.syntax`.
 
 `parse(text)` parses a whole note (front matter included) so token line maps are absolute.
 Parse each note once: `Note.tokens` caches the result.
@@ -14,17 +14,17 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
-from vaultkit.syntax.autolinks import autolinks_plugin
-from vaultkit.syntax.blockids import block_ids_plugin
-from vaultkit.syntax.callouts import callouts_plugin
-from vaultkit.syntax.comments import comments_plugin
-from vaultkit.syntax.headings import headings_plugin
-from vaultkit.syntax.highlight import highlight_plugin
-from vaultkit.syntax.math import math_plugin
-from vaultkit.syntax.positions import positions_plugin
-from vaultkit.syntax.table_pipes import table_pipes_plugin
-from vaultkit.syntax.tags import tags_plugin
-from vaultkit.syntax.wikilinks import wikilinks_plugin
+from vaultkit.readers.syntax.autolinks import autolinks_plugin
+from vaultkit.readers.syntax.blockids import block_ids_plugin
+from vaultkit.readers.syntax.callouts import callouts_plugin
+from vaultkit.readers.syntax.comments import comments_plugin
+from vaultkit.readers.syntax.headings import headings_plugin
+from vaultkit.readers.syntax.highlight import highlight_plugin
+from vaultkit.readers.syntax.math import math_plugin
+from vaultkit.readers.syntax.positions import positions_plugin
+from vaultkit.readers.syntax.table_pipes import table_pipes_plugin
+from vaultkit.readers.syntax.tags import tags_plugin
+from vaultkit.readers.syntax.wikilinks import wikilinks_plugin
 
 
 def make_parser() -> MarkdownIt:
