@@ -22,7 +22,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from vaultkit.vault import Vault
+from vaultkit.model.vault import Vault
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "vault146"
 

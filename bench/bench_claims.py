@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from vaultkit.claims import ClaimReport, check_markdown, check_svg
-from vaultkit.vault import Source, Vault
+from vaultkit.model.vault import Source, Vault
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 DEFAULT = CORPUS / "vault146"

@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from vaultkit import claims
+from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline
-from vaultkit.vault import Vault
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus" / "vault146"

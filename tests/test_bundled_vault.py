@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from vaultkit.commands.check import run
+from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline
 from vaultkit.rules import RULES, with_codes_table
-from vaultkit.vault import Vault
 
 VAULT = Path(__file__).resolve().parents[1] / "vault"
 

@@ -14,8 +14,8 @@ import pytest
 from vaultkit.claims import claim_like
 from vaultkit.claims.prose import note_lines
 from vaultkit.explain import totals
+from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline
-from vaultkit.vault import Vault
 
 PUBLIC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
 REPOS = ["LLM-from-scratch", "ml-engineering"]

@@ -22,10 +22,10 @@ from vaultkit import engine
 from vaultkit.diagnostics import format_text
 from vaultkit.examples.kinds import attention
 from vaultkit.figures import check_handdrawn, infer
+from vaultkit.model.vault import Vault
 from vaultkit.numbers import fmt
 from vaultkit.pipeline import Pipeline
 from vaultkit.readers.svgtext import read_svg
-from vaultkit.vault import Vault
 
 FIXTURES = Path(__file__).parent / "fixtures" / "handdrawn"
 LAYOUTS = sorted(p.stem for p in FIXTURES.glob("*.svg") if not p.stem.startswith("people-"))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from vaultkit.commands.check import apply_changes, run
-from vaultkit.vault import Vault
+from vaultkit.model.vault import Vault
 
 PYTHON = sys.executable
 NOTES = 40

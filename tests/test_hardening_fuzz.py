@@ -13,10 +13,10 @@ from vaultkit import claims, figures
 from vaultkit.examples import ExampleRunner
 from vaultkit.examples.spec import read_examples
 from vaultkit.examples.values import PathError, find_bindings, split_path
-from vaultkit.links import LinkIndex, check_links, extract_links
+from vaultkit.model.links import LinkIndex, check_links, extract_links
+from vaultkit.model.vault import Source, Vault, parse_front_matter, safe_load
 from vaultkit.pipeline import Pipeline
 from vaultkit.readers.markdown import parse
-from vaultkit.vault import Source, Vault, parse_front_matter, safe_load
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

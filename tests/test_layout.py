@@ -12,8 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from vaultkit.layout import default_vault, find_config, project_root
-from vaultkit.vault import Vault
+from vaultkit.model.layout import default_vault, find_config, project_root
+from vaultkit.model.vault import Vault
 
 
 def vaultkit(*args, cwd):

@@ -2,9 +2,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.links import LinkIndex, check_links, extract_links, fix_links, note_block_ids
+from vaultkit.model.links import LinkIndex, check_links, extract_links, fix_links, note_block_ids
+from vaultkit.model.vault import Vault
 from vaultkit.readers.syntax.headings import sections
-from vaultkit.vault import Vault
 
 FILES = {
     "index.md": "# Home\n\n[[topics/alpha]] [[Alpha]] [[alpha.md]] [[beta#Section B]] [[beta#^b1]]\n",

@@ -6,8 +6,8 @@ from collections import Counter
 import pytest
 
 from tests.conftest import CORPUS, needs_corpus
-from vaultkit.links import LinkIndex, check_links, extract_links, fix_links
-from vaultkit.vault import Vault
+from vaultkit.model.links import LinkIndex, check_links, extract_links, fix_links
+from vaultkit.model.vault import Vault
 
 pytestmark = needs_corpus
 

@@ -13,8 +13,8 @@ import yaml
 
 from vaultkit.commands.build import build_command
 from vaultkit.diagnostics import text_line
+from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline
-from vaultkit.vault import Vault
 
 FIXTURES = Path(__file__).parent / "fixtures" / "obsidian"
 RULES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.yaml").is_file())

@@ -9,8 +9,8 @@ import threading
 import pytest
 
 from vaultkit.diagnostics import format_json
+from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline
-from vaultkit.vault import Vault
 
 Q = "[[0.5, 0.3], [0.1, -0.4]]"
 NOTES = {

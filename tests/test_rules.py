@@ -15,9 +15,9 @@ import vaultkit
 from vaultkit.commands.build import build_command
 from vaultkit.commands.check import apply_changes
 from vaultkit.diagnostics import ERROR, WARNING, Rule
+from vaultkit.model.vault import MAX_NOTE_BYTES, Vault
 from vaultkit.pipeline import Pipeline
 from vaultkit.rules import RULES
-from vaultkit.vault import MAX_NOTE_BYTES, Vault
 
 from .test_drawings_inferred import DOUBTFUL
 from .test_textmatrices import RIGHT_ZH

@@ -13,7 +13,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from vaultkit.commands.build import build_command
-from vaultkit.vault import Vault
+from vaultkit.model.vault import Vault
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "vault146"
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not available at {CORPUS}")

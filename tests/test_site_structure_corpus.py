@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from vaultkit.commands.build import build_command
+from vaultkit.model.vault import Vault
 from vaultkit.readers.markdown import make_parser
-from vaultkit.vault import Vault
 
 from .conftest import CORPUS, needs_corpus, note_content
 

@@ -11,9 +11,9 @@ from tests.conftest import CORPUS, needs_corpus
 from vaultkit import engine
 from vaultkit.diagnostics import ERROR, WARNING
 from vaultkit.examples.textmatrices import check_markdown
+from vaultkit.model.vault import Vault
 from vaultkit.numbers import fmt
 from vaultkit.readers.markdown import parse
-from vaultkit.vault import Vault
 
 
 def check(text: str):

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from vaultkit.vault import Source, Vault, parse_front_matter
+from vaultkit.model.vault import Source, Vault, parse_front_matter
 
 from .conftest import CORPUS, needs_corpus
 

@@ -267,7 +267,7 @@ def test_pass_counts_the_claims_in_a_changed_svg_as_check_does(vault):
 
 
 def test_oversized_svg_is_refused_as_check_refuses_it(vault):
-    from vaultkit.vault import MAX_NOTE_BYTES
+    from vaultkit.model.vault import MAX_NOTE_BYTES
 
     syncer = Syncer(vault)
     big = '<svg xmlns="http://www.w3.org/2000/svg"><text>2 × 3 = 7</text>' + " " * MAX_NOTE_BYTES + "</svg>"

@@ -7,7 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultkit.vault import _FAST_LOADER, _SafeLoader, parse_front_matter, safe_load
+from vaultkit.model.vault import _FAST_LOADER, _SafeLoader, parse_front_matter, safe_load
 
 PIECES = list("ab1 :-?[]{},#&'\"\n%@`.0x\\eE+~é中") + [
     "- ",

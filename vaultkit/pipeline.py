@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vaultkit import claims, links, walkthrough
+from vaultkit import claims, walkthrough
 from vaultkit.diagnostics import Diagnostic, Report, Summary
 from vaultkit.examples import ExampleRunner, NoteOutcome, textmatrices
 from vaultkit.explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
 from vaultkit.figures import is_generated
+from vaultkit.model import links
+from vaultkit.model.vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
 from vaultkit.readers.svgtext import SvgText, read_svg
 from vaultkit.readers.syntax.tags import inline_tags
-from vaultkit.vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
 from vaultkit.workers import cpu_count, fork_map, usable_jobs
 
 if TYPE_CHECKING:

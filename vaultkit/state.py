@@ -24,9 +24,9 @@ from pathlib import Path
 
 from vaultkit.examples.runner import code_lines
 from vaultkit.examples.values import PathError, find_bindings, split_path
-from vaultkit.links import LinkIndex, file_name, link_face
+from vaultkit.model.links import LinkIndex, file_name, link_face
+from vaultkit.model.vault import Note, Vault
 from vaultkit.pipeline import Pipeline
-from vaultkit.vault import Note, Vault
 
 
 @dataclass

@@ -21,7 +21,7 @@ from pathlib import PurePosixPath
 
 import yaml
 
-from vaultkit.links import extract_links
+from vaultkit.model.links import extract_links
 from vaultkit.pipeline import FileChange, Pipeline
 
 ORDER = ("id", "kind", "tokens", "Q", "K", "V", "mask", "scale", "digits", "figure")

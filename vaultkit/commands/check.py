@@ -14,10 +14,10 @@ from pathlib import Path
 
 from vaultkit.diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
 from vaultkit.explain import SVG_NOT_READ, WALKTHROUGH, totals
-from vaultkit.layout import holds_site
+from vaultkit.model.layout import holds_site
+from vaultkit.model.vault import SITE_DIR, UNREADABLE
 from vaultkit.pipeline import FileChange
 from vaultkit.state import VaultState
-from vaultkit.vault import SITE_DIR, UNREADABLE
 from vaultkit.writer import CHANGED_ON_DISK, StaleFileError, write_bytes
 
 

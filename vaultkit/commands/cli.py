@@ -20,7 +20,7 @@ class UsageError(Exception):
 def default_vault(cwd: Path | None = None) -> Path:
     """`docs_dir` of ./mkdocs.yml, or of one in a folder above up to the git repository's root;
     else ./vault."""
-    from vaultkit.layout import default_vault as nearest
+    from vaultkit.model.layout import default_vault as nearest
 
     return nearest(cwd or Path.cwd())
 
@@ -35,7 +35,7 @@ def resolve_vault(arg: str | None) -> Path:
         raise UsageError(f"{arg} is a file; pass the vault folder that holds it, e.g. {parent}")
     if arg:
         raise UsageError(f"vault folder not found: {arg}")
-    from vaultkit.layout import nearest_config
+    from vaultkit.model.layout import nearest_config
 
     if config := nearest_config(Path.cwd()):
         shown = os.path.relpath(config)

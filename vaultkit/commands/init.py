@@ -19,10 +19,10 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from vaultkit import __version__
-from vaultkit.layout import project_root, repository_root
+from vaultkit.model.layout import project_root, repository_root
+from vaultkit.model.vault import Vault
 from vaultkit.site.defaults import default_config_text
 from vaultkit.site.meta import home_title
-from vaultkit.vault import Vault
 
 PLACEHOLDER_REPO = "https://github.com/OWNER/vaultkit"
 _GITHUB = re.compile(r"^(?:git\+)?https://github\.com/([^/]+/[^/@]+?)(?:\.git)?/?$")

@@ -38,8 +38,8 @@ from watchdog.observers import Observer
 
 from vaultkit.commands.check import apply_changes
 from vaultkit.diagnostics import Diagnostic, Report, format_text
+from vaultkit.model.vault import Vault, is_excluded
 from vaultkit.state import VaultState
-from vaultkit.vault import Vault, is_excluded
 
 # Events that can change a file's bytes or existence (not opens, closes without write, attributes).
 EVENTS = [

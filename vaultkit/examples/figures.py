@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 from vaultkit import figures
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
 from vaultkit.examples.spec import MALFORMED, Example, ExampleError, Outcome
-from vaultkit.vault import MAX_NOTE_BYTES, Source
+from vaultkit.model.vault import MAX_NOTE_BYTES, Source
 
 FIGURE_STALE = Rule(
     "VK401",

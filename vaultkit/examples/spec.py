@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from vaultkit.diagnostics import ERROR, Diagnostic, Rule
-from vaultkit.vault import safe_load
+from vaultkit.model.vault import safe_load
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 COMMON_KEYS = frozenset({"id", "kind", "title", "digits", "figure"})

@@ -6,7 +6,7 @@ import html
 
 import yaml
 
-from vaultkit.vault import safe_load
+from vaultkit.model.vault import safe_load
 
 
 def example_card(body: str) -> str | None:

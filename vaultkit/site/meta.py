@@ -14,8 +14,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from vaultkit.model.vault import Source, parse_front_matter
 from vaultkit.readers.markdown import parse
-from vaultkit.vault import Source, parse_front_matter
 
 HOME_NAMES = ("index.md", "readme.md")
 DATE = "date"  # the key of a note's `derived` that holds its date from history or file

@@ -7,13 +7,13 @@ from collections.abc import Callable
 from functools import cached_property
 from pathlib import PurePosixPath
 
-from vaultkit.links import LinkIndex
+from vaultkit.model.links import LinkIndex
+from vaultkit.model.vault import Vault, is_excluded
 from vaultkit.pipeline import Pipeline
 from vaultkit.readers.markdown import parse
 from vaultkit.readers.syntax.headings import unique_anchors
 from vaultkit.readers.syntax.tags import inline_tags
 from vaultkit.site.note_html import Site, Target, directory_url
-from vaultkit.vault import Vault, is_excluded
 
 
 class SiteModel(Site):

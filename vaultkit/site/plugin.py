@@ -20,6 +20,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from pymdownx.slugs import slugify as pymdownx_slugify
 
+from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline
 from vaultkit.site import meta, mkdocs_glue, pages
 from vaultkit.site.katex import SITE_DIR as KATEX_DIR
@@ -29,7 +30,6 @@ from vaultkit.site.mermaid import find_mermaid_js, missing_note, notes_with_diag
 from vaultkit.site.model import SiteModel
 from vaultkit.site.nav import build_nav, nav_order
 from vaultkit.site.note_html import RenderedNote, render_note
-from vaultkit.vault import Vault
 
 log = get_plugin_logger(__name__)
 

@@ -516,7 +516,7 @@ class Vault:
 
     @classmethod
     def load(cls, root: str | os.PathLike) -> Vault:
-        from vaultkit.layout import holds_site
+        from vaultkit.model.layout import holds_site
 
         vault = cls(root=Path(root), holds_site=holds_site(Path(root)))
         vault.settings = ObsidianSettings.load(vault.root, vault.diagnostics)
