@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from vaultkit.claims import ClaimReport, check_markdown, check_svg
+from vaultkit.checks.claims import ClaimReport, check_markdown, check_svg
 from vaultkit.model.vault import Source, Vault
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"

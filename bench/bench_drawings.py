@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from vaultkit import claims
+from vaultkit.checks import claims
 from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline
 

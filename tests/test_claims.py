@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from vaultkit.claims import check_markdown, check_svg
+from vaultkit.checks.claims import check_markdown, check_svg
 
 OK, WARN, ERR, SKIP, NONE = "ok", "VK302", "VK301", "skip", "none"
 

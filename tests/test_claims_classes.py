@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from vaultkit.claims import check_markdown
+from vaultkit.checks.claims import check_markdown
 
 
 def _errors(text: str) -> list[int]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.claims import ClaimReport, check_markdown, check_svg
+from vaultkit.checks.claims import ClaimReport, check_markdown, check_svg
 
 VAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "vault146"
 KNOWLEDGE = "07-Knowledge/llm-training/"

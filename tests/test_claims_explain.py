@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from vaultkit.claims import check_markdown, claim_like
+from vaultkit.checks.claims import check_markdown, claim_like
 from vaultkit.commands.cli import main
 
 NOTE = """# 两个词的注意力

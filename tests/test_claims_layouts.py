@@ -9,7 +9,7 @@ import math
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from vaultkit.claims import check_markdown, check_svg
+from vaultkit.checks.claims import check_markdown, check_svg
 from vaultkit.commands.cli import main
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.claims import check_markdown
+from vaultkit.checks.claims import check_markdown
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 FACTORS = (0.5, 1.3, 10.0)

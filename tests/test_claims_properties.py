@@ -9,7 +9,7 @@ import math
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from vaultkit.claims import check_markdown
+from vaultkit.checks.claims import check_markdown
 
 LAYOUTS = [
     "结果 {expr} {rel} {value}",

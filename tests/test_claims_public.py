@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.claims import claim_like
-from vaultkit.claims.prose import note_lines
+from vaultkit.checks.claims import claim_like
+from vaultkit.checks.claims.prose import note_lines
 from vaultkit.explain import totals
 from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline

@@ -1,4 +1,4 @@
-"""Properties, worked numbers and validation of vaultkit.engine."""
+"""Properties, worked numbers and validation of vaultkit.checks.examples.engine."""
 
 import math
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultkit import engine
+from vaultkit.checks.examples import engine
 
 TOL = 1e-12
 

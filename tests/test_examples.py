@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultkit.examples import ExampleRunner
+from vaultkit.checks.examples import ExampleRunner
 from vaultkit.readers.markdown import parse
 
 Q = "[[0.5, 0.3, -0.2, 0.8], [0.1, -0.4, 0.7, 0.2], [-0.3, 0.6, 0.1, -0.5], [0.7, -0.1, -0.3, 0.4]]"

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vaultkit import engine
+from vaultkit.checks.examples import engine
 from vaultkit.figures import edited_by_hand, generated_hash, is_generated, render_figure
 from vaultkit.numbers import fmt
 

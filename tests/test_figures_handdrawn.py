@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vaultkit import engine
+from vaultkit.checks.drawings.handdrawn import check_handdrawn
+from vaultkit.checks.examples import engine
 from vaultkit.figures import is_generated
-from vaultkit.figures.handdrawn import check_handdrawn
 from vaultkit.numbers import fmt
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"

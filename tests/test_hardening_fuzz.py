@@ -9,10 +9,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from vaultkit import claims, figures
-from vaultkit.examples import ExampleRunner
-from vaultkit.examples.spec import read_examples
-from vaultkit.examples.values import PathError, find_bindings, split_path
+from vaultkit.checks import claims
+from vaultkit.checks.drawings.handdrawn import check_handdrawn
+from vaultkit.checks.examples import ExampleRunner
+from vaultkit.checks.examples.spec import read_examples
+from vaultkit.checks.examples.values import PathError, find_bindings, split_path
 from vaultkit.model.links import LinkIndex, check_links, extract_links
 from vaultkit.model.vault import Source, Vault, parse_front_matter, safe_load
 from vaultkit.pipeline import Pipeline
@@ -271,10 +272,10 @@ QUANTITIES = _quantities()
 @example('<tspan>−0.5<svg xmlns="http://www.w3.org/2000/svg">')  # a number with no y: round(nan)
 def test_svg_readers_never_raise(text_):
     claims.check_svg(text_, "f.svg")
-    report = figures.check_handdrawn(text_, QUANTITIES, digits=2, tokens=["a", "b"])
+    report = check_handdrawn(text_, QUANTITIES, digits=2, tokens=["a", "b"])
     for finding in report.findings:
         assert finding.line >= 1 and finding.col >= 1
-    again = figures.check_handdrawn(report.fixed_text, QUANTITIES, digits=2, tokens=["a", "b"])
+    again = check_handdrawn(report.fixed_text, QUANTITIES, digits=2, tokens=["a", "b"])
     assert again.fixed_text == report.fixed_text, "fixing a drawing twice changes it again"
 
 

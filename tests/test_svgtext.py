@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultkit.claims import check_svg
+from vaultkit.checks.claims import check_svg
 from vaultkit.readers.svgtext import read_svg
 
 SVG = """<svg xmlns="http://www.w3.org/2000/svg" data-vk-mask="causal">

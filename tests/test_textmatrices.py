@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS, needs_corpus
-from vaultkit import engine
+from vaultkit.checks.examples import engine
+from vaultkit.checks.textmatrices import check_markdown
 from vaultkit.diagnostics import ERROR, WARNING
-from vaultkit.examples.textmatrices import check_markdown
 from vaultkit.model.vault import Vault
 from vaultkit.numbers import fmt
 from vaultkit.readers.markdown import parse
@@ -481,9 +481,9 @@ def test_rows_named_as_tokens_keep_the_caption_role():
 
 
 def test_one_vocabulary_reads_the_same_words_in_text_and_drawings():
-    from vaultkit.examples.textmatrices import _line_role
-    from vaultkit.figures import vocabulary
-    from vaultkit.figures.handdrawn import quantity_from_text
+    from vaultkit.checks.drawings import vocabulary
+    from vaultkit.checks.drawings.handdrawn import quantity_from_text
+    from vaultkit.checks.textmatrices import _line_role
 
     names = ("Q", "K", "V", "scores", "scaled", "masked", "weights", "output")
     for caption, role in [

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from vaultkit.checks.walkthrough import check_markdown
 from vaultkit.commands.cli import main
 from vaultkit.figures import is_generated
 from vaultkit.readers.markdown import parse
-from vaultkit.walkthrough import check_markdown
 
 FIXTURES = Path(__file__).parent / "fixtures" / "walkthrough"
 

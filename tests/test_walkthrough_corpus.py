@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from vaultkit.checks.walkthrough import check_markdown
 from vaultkit.readers.markdown import parse
-from vaultkit.walkthrough import check_markdown
 
 from .conftest import CORPUS, SHARED
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vaultkit import claims, walkthrough
+from vaultkit.checks import claims, textmatrices, walkthrough
+from vaultkit.checks.examples import ExampleRunner, NoteOutcome
 from vaultkit.diagnostics import Diagnostic, Report, Summary
-from vaultkit.examples import ExampleRunner, NoteOutcome, textmatrices
 from vaultkit.explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
 from vaultkit.figures import is_generated
 from vaultkit.model import links
@@ -25,7 +25,7 @@ from vaultkit.readers.syntax.tags import inline_tags
 from vaultkit.workers import cpu_count, fork_map, usable_jobs
 
 if TYPE_CHECKING:
-    from vaultkit.examples.figures import FigureOutcome
+    from vaultkit.checks.examples.figures import FigureOutcome
 
 CHARS_PER_JOB = 250_000  # below this much note text per worker, forking costs more than it saves
 
@@ -155,7 +155,7 @@ class Pipeline:
         imply an example of their own (their Q and K drawn); each checked once and kept."""
         found = []
         if self.runner.outcomes:  # imported only then: the renderers need numpy
-            from vaultkit.examples.figures import check_figure, figure_rel
+            from vaultkit.checks.examples.figures import check_figure, figure_rel
 
             for example in self.runner.examples.values():
                 if figure_rel(example) is not None and example.id in self.runner.outcomes:
@@ -187,7 +187,7 @@ class Pipeline:
         read = self.svg(rel)
         if read is None or read[1] is None or is_generated(read[0].text):
             return None
-        from vaultkit.examples.figures import check_drawing
+        from vaultkit.checks.examples.figures import check_drawing
 
         return check_drawing(rel, self.vault.root / rel, *read)
 
@@ -247,7 +247,7 @@ class Pipeline:
 
     def _unread_svgs(self, attachments: list[str], read: set[str]) -> list[Explained]:
         """An `--explain` entry for every SVG of `attachments` not checked as a figure: why not."""
-        from vaultkit.examples.figures import explain_svg
+        from vaultkit.checks.examples.figures import explain_svg
 
         lines = []
         for rel in attachments:

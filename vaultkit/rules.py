@@ -17,10 +17,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from vaultkit import claims, walkthrough, writer
+from vaultkit import writer
+from vaultkit.checks import claims, textmatrices, walkthrough
+from vaultkit.checks.examples import figures, runner, spec
 from vaultkit.commands import build
 from vaultkit.diagnostics import ERROR, WARNING, Rule
-from vaultkit.examples import figures, runner, spec, textmatrices
 from vaultkit.model import links, vault
 
 RULES: tuple[Rule, ...] = (

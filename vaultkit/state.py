@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vaultkit.examples.runner import code_lines
-from vaultkit.examples.values import PathError, find_bindings, split_path
+from vaultkit.checks.examples.runner import code_lines
+from vaultkit.checks.examples.values import PathError, find_bindings, split_path
 from vaultkit.model.links import LinkIndex, file_name, link_face
 from vaultkit.model.vault import Note, Vault
 from vaultkit.pipeline import Pipeline

@@ -1,12 +1,12 @@
 """`vaultkit fix --adopt`: make a drawing's implied example a ```vaultkit block of its own.
 
-A drawing that shows its own Q and K is checked with no block (see `figures.inferred`). Adopting
+A drawing that shows its own Q and K is checked with no block (see `checks.drawings.inferred`). Adopting
 it writes that example, as read from the drawing, into the note that embeds the drawing, right
 after the paragraph (or code block) holding the embed. From then on the block is the source:
 editing Q or K in the note recomputes the generated tables and the drawing's numbers.
 
 A decode walkthrough in prose that promises a figure it does not have (`如下图`, see
-`vaultkit.walkthrough`) is adopted too: after the block holding that sentence go a
+`vaultkit.checks.walkthrough`) is adopted too: after the block holding that sentence go a
 `kv-cache` block built from what the walkthrough states (its tokens, its weights marked
 illustrative) and the embed of the figure `fix` then draws from it.
 Nothing is adopted unless asked for.
@@ -110,7 +110,7 @@ def adoptions(pipeline: Pipeline) -> tuple[list[FileChange], list[str]]:
 
 def walkthrough_adoption(note, pipeline: Pipeline, taken: set, skipped: list[str]) -> tuple[int, str] | None:
     """(0-based line, text) of the block and embed that draw the figure a walkthrough promises."""
-    from vaultkit import walkthrough
+    from vaultkit.checks import walkthrough
 
     if not walkthrough.reader.may_have(note.text):
         return None

@@ -1,26 +1,11 @@
-"""SVG figures: generated diagrams of examples, and checks of hand-drawn ones."""
+"""SVG figures: the diagrams vaultkit draws of examples, and the marks that tell them apart."""
 
 from __future__ import annotations
 
 import re
 
 from vaultkit.figures import attention, kv_cache, kv_memory, kv_walkthrough, multihead
-from vaultkit.figures.handdrawn import FigureFinding, HandDrawnReport, check_handdrawn
-from vaultkit.figures.inferred import Derivation, infer, why_not
 from vaultkit.figures.style import checksum
-
-__all__ = [
-    "Derivation",
-    "FigureFinding",
-    "HandDrawnReport",
-    "check_handdrawn",
-    "edited_by_hand",
-    "generated_hash",
-    "infer",
-    "is_generated",
-    "render_figure",
-    "why_not",
-]
 
 RENDERERS = {
     "attention": attention.render,

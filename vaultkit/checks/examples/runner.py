@@ -11,10 +11,10 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+from vaultkit.checks.examples.regions import find_regions, region_after, render_region
+from vaultkit.checks.examples.spec import OVER_LIMIT, Example, ExampleError, Outcome, read_examples
+from vaultkit.checks.examples.values import PathError, find_bindings, resolve, split_path
 from vaultkit.diagnostics import ERROR, Diagnostic, Rule
-from vaultkit.examples.regions import find_regions, region_after, render_region
-from vaultkit.examples.spec import OVER_LIMIT, Example, ExampleError, Outcome, read_examples
-from vaultkit.examples.values import PathError, find_bindings, resolve, split_path
 from vaultkit.numbers import rewrite_like, written_matches
 
 PRESENTATION_KEYS = ("id", "title", "figure", "digits")
@@ -154,9 +154,9 @@ class ExampleRunner:
 
     def _run(self, example: Example) -> Diagnostic | None:
         # Imported here: the kinds need numpy, which a vault without examples never loads.
-        from vaultkit import engine
-        from vaultkit.examples.kinds import KINDS
-        from vaultkit.examples.kinds._params import digits
+        from vaultkit.checks.examples import engine
+        from vaultkit.checks.examples.kinds import KINDS
+        from vaultkit.checks.examples.kinds._params import digits
 
         kind = KINDS.get(example.kind)
         if kind is None:
@@ -183,7 +183,7 @@ class ExampleRunner:
         return None
 
     def region_body(self, example: Example) -> str:
-        from vaultkit.examples.kinds import KINDS
+        from vaultkit.checks.examples.kinds import KINDS
 
         return KINDS[example.kind].markdown(example, self.outcomes[example.id])
 

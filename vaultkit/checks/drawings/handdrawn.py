@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vaultkit.figures import vocabulary
-from vaultkit.figures.layouts import MASK, NUMBER, Cell, Matrix, find_matrices
+from vaultkit.checks.drawings import vocabulary
+from vaultkit.checks.drawings.layouts import MASK, NUMBER, Cell, Matrix, find_matrices
 from vaultkit.numbers import fmt, written_matches
 from vaultkit.readers.svgtext import Card, SvgText, TextRun, read_svg
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from vaultkit.examples.regions import BEGIN_RE, END_RE
+from vaultkit.checks.examples.regions import BEGIN_RE, END_RE
 from vaultkit.readers.syntax.positions import content_column
 
 PLAIN_FENCES = ("", "text", "txt", "plain", "plaintext")

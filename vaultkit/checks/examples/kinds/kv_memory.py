@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from vaultkit import engine
-from vaultkit.examples.kinds import _params as p
-from vaultkit.examples.spec import (
+from vaultkit.checks.examples import engine
+from vaultkit.checks.examples.kinds import _params as p
+from vaultkit.checks.examples.spec import (
     MALFORMED,
     MISSING_KEY,
     OVER_LIMIT,
@@ -13,7 +13,7 @@ from vaultkit.examples.spec import (
     ExampleError,
     Outcome,
 )
-from vaultkit.examples.tables import table
+from vaultkit.checks.examples.tables import table
 from vaultkit.numbers import fmt
 
 NAME = "kv-memory"

@@ -3,6 +3,6 @@ markdown(example, outcome) -> str; adding a kind is adding a module to KINDS."""
 
 from __future__ import annotations
 
-from vaultkit.examples.kinds import attention, kv_cache, kv_memory, multihead, sampling
+from vaultkit.checks.examples.kinds import attention, kv_cache, kv_memory, multihead, sampling
 
 KINDS = {m.NAME: m for m in (attention, multihead, kv_cache, kv_memory, sampling)}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from vaultkit.examples.kinds import _params as p
-from vaultkit.examples.spec import MALFORMED, OVER_LIMIT, ExampleError, Outcome
-from vaultkit.examples.tables import table
+from vaultkit.checks.examples.kinds import _params as p
+from vaultkit.checks.examples.spec import MALFORMED, OVER_LIMIT, ExampleError, Outcome
+from vaultkit.checks.examples.tables import table
 from vaultkit.numbers import fmt
 
 NAME = "sampling"

@@ -10,10 +10,10 @@ that sums to 100 %."""
 
 from __future__ import annotations
 
-from vaultkit import engine
-from vaultkit.examples.kinds import _params as p
-from vaultkit.examples.spec import MISSING_KEY, OVER_LIMIT, SHAPE_MISMATCH, ExampleError, Outcome
-from vaultkit.examples.tables import matrix_table, section, table
+from vaultkit.checks.examples import engine
+from vaultkit.checks.examples.kinds import _params as p
+from vaultkit.checks.examples.spec import MISSING_KEY, OVER_LIMIT, SHAPE_MISMATCH, ExampleError, Outcome
+from vaultkit.checks.examples.tables import matrix_table, section, table
 from vaultkit.numbers import fmt
 
 NAME = "kv-cache"
@@ -24,7 +24,7 @@ TOLERANCE = 1e-12
 def parse(spec: dict) -> dict:
     p.check_keys(spec, KEYS)
     if "weights" in spec or "illustrative" in spec:
-        from vaultkit.examples.kinds import _stated as kv_stated
+        from vaultkit.checks.examples.kinds import _stated as kv_stated
 
         return kv_stated.parse(spec)
     if "seed" in spec:
@@ -57,7 +57,7 @@ def parse(spec: dict) -> dict:
 
 def run(params: dict) -> Outcome:
     if params.get("illustrative"):
-        from vaultkit.examples.kinds import _stated as kv_stated
+        from vaultkit.checks.examples.kinds import _stated as kv_stated
 
         return kv_stated.run(params)
     result = engine.kv_decode(params["q"], params["k"], params["v"], prompt_len=params["prompt_len"])
@@ -89,7 +89,7 @@ def _names(toks: list[str], positions: list[int]) -> str:
 
 def markdown(example, outcome) -> str:
     if example.params.get("illustrative"):
-        from vaultkit.examples.kinds import _stated as kv_stated
+        from vaultkit.checks.examples.kinds import _stated as kv_stated
 
         return kv_stated.markdown(example, outcome)
     params, f, n = example.params, outcome.fields, example.digits

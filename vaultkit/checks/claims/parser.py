@@ -24,8 +24,8 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from vaultkit.claims import units as U
-from vaultkit.claims.units import NONE, SCALE_LETTERS, TIME_UNITS, UNITS, Dims, Suffix, read_cjk, read_word
+from vaultkit.checks.claims import units as U
+from vaultkit.checks.claims.units import NONE, SCALE_LETTERS, TIME_UNITS, UNITS, Dims, Suffix, read_cjk, read_word
 
 SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 MINUSES = "-−"

@@ -1,5 +1,5 @@
 """Executable examples: ```vaultkit blocks, their generated regions and inline values."""
 
-from vaultkit.examples.runner import ExampleRunner, NoteOutcome
+from vaultkit.checks.examples.runner import ExampleRunner, NoteOutcome
 
 __all__ = ["ExampleRunner", "NoteOutcome"]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from vaultkit import engine
-from vaultkit.examples.kinds import _params as p
-from vaultkit.examples.spec import OVER_LIMIT, SHAPE_MISMATCH, ExampleError, Outcome
-from vaultkit.examples.tables import matrix_table, section, table
+from vaultkit.checks.examples import engine
+from vaultkit.checks.examples.kinds import _params as p
+from vaultkit.checks.examples.spec import OVER_LIMIT, SHAPE_MISMATCH, ExampleError, Outcome
+from vaultkit.checks.examples.tables import matrix_table, section, table
 
 NAME = "multihead"
 KEYS = {"tokens", "heads", "kv_heads", "d_head", "d_model", "seed", "mask"}

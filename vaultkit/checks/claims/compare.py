@@ -27,7 +27,7 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 
-from vaultkit.claims.parser import (
+from vaultkit.checks.claims.parser import (
     MAX_RATE_READINGS,
     Inconsistent,
     Neg,
@@ -37,7 +37,7 @@ from vaultkit.claims.parser import (
     conversion_factors,
     written_leaf,
 )
-from vaultkit.claims.units import NONE, UNITS
+from vaultkit.checks.claims.units import NONE, UNITS
 
 PASS, WARNING, ERROR = 0, 1, 2
 ERROR_REL = 0.05

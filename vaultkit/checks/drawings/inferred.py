@@ -30,9 +30,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from vaultkit.figures import vocabulary
-from vaultkit.figures.handdrawn import QUOTED, Naming, caption_runs, is_mask, name_matrices
-from vaultkit.figures.layouts import ROW_TOLERANCE, Layout, Matrix, find_layout
+from vaultkit.checks.drawings import vocabulary
+from vaultkit.checks.drawings.handdrawn import QUOTED, Naming, caption_runs, is_mask, name_matrices
+from vaultkit.checks.drawings.layouts import ROW_TOLERANCE, Layout, Matrix, find_layout
 from vaultkit.numbers import parse_written
 from vaultkit.readers.svgtext import SvgText, TextRun
 

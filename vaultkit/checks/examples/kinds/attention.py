@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
-from vaultkit import engine
-from vaultkit.examples.kinds import _params as p
-from vaultkit.examples.spec import MALFORMED, MISSING_KEY, SHAPE_MISMATCH, ExampleError, Outcome
-from vaultkit.examples.tables import matrix_table, section
+from vaultkit.checks.examples import engine
+from vaultkit.checks.examples.kinds import _params as p
+from vaultkit.checks.examples.spec import MALFORMED, MISSING_KEY, SHAPE_MISMATCH, ExampleError, Outcome
+from vaultkit.checks.examples.tables import matrix_table, section
 
 NAME = "attention"
 KEYS = {"tokens", "Q", "K", "V", "mask", "scale", "seed", "d_model", "d_head"}

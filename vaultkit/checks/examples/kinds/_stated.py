@@ -17,9 +17,9 @@ import math
 import re
 from dataclasses import dataclass
 
-from vaultkit.examples.kinds import _params as p
-from vaultkit.examples.spec import MALFORMED, SHAPE_MISMATCH, ExampleError, Outcome
-from vaultkit.examples.tables import section, table
+from vaultkit.checks.examples.kinds import _params as p
+from vaultkit.checks.examples.spec import MALFORMED, SHAPE_MISMATCH, ExampleError, Outcome
+from vaultkit.checks.examples.tables import section, table
 
 
 @dataclass(frozen=True)

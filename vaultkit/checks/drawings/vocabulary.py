@@ -2,7 +2,7 @@
 
 One place says which words name which quantity (Q, K, Kᵀ, V, scores, scaled, masked, weights,
 output), which speak of a mask or of a causal one, which deny it, and how a scale is written.
-The drawing reader (`figures.handdrawn`, `figures.inferred`) and the text reader
+The drawing reader (`checks.drawings.handdrawn`, `checks.drawings.inferred`) and the text reader
 (`examples.textmatrices`) both use it, so a word added here is read everywhere.
 
 `caption_role(text)` is the one classifier: the quantity a caption (or a row's own label) names.

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
-from vaultkit import engine
-from vaultkit.examples.spec import (
+from vaultkit.checks.examples import engine
+from vaultkit.checks.examples.spec import (
     COMMON_KEYS,
     MALFORMED,
     MISSING_KEY,

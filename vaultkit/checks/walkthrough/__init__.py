@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from vaultkit.checks.walkthrough.reader import MASK, Mix, Reading, Step, Walkthrough, Weights, read
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
 from vaultkit.explain import WALKTHROUGH, Explained
-from vaultkit.walkthrough.reader import MASK, Mix, Reading, Step, Walkthrough, Weights, read
 
 CAUSAL_MATCH = Rule(
     "VK430",

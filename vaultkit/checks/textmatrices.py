@@ -39,9 +39,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from vaultkit.checks.drawings import vocabulary
+from vaultkit.checks.examples.regions import BEGIN_RE, END_RE
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
-from vaultkit.examples.regions import BEGIN_RE, END_RE
-from vaultkit.figures import vocabulary
 from vaultkit.numbers import MINUS, fmt, parse_written, rewrite_like, written_matches
 from vaultkit.readers.syntax.positions import content_column
 
@@ -548,7 +548,7 @@ class _SectionChecker:
         return pairs
 
     def check_softmax(self, weights: TextMatrix, source: TextMatrix, q, k) -> None:
-        from vaultkit import engine
+        from vaultkit.checks.examples import engine
 
         pairs = self.paired(weights, source)
         if pairs is None:
@@ -617,7 +617,7 @@ class _SectionChecker:
     def check_products(self, scores: TextMatrix, q: TextMatrix, k: TextMatrix) -> None:
         import numpy as np
 
-        from vaultkit import engine
+        from vaultkit.checks.examples import engine
 
         Q, Hq = q.values(), q.halves()
         K, Hk = (k.values().T, k.halves().T) if k.transposed else (k.values(), k.halves())

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from vaultkit import diagnostics
-from vaultkit.claims.compare import ERROR, PASS, Verdict, judge
-from vaultkit.claims.finder import (
+from vaultkit.checks.claims.compare import ERROR, PASS, Verdict, judge
+from vaultkit.checks.claims.finder import (
     Found,
     Side,
     claim_like,
@@ -30,9 +30,9 @@ from vaultkit.claims.finder import (
     may_have_claim,
     svg_pieces,
 )
-from vaultkit.claims.parser import Uncertain, written_leaf
-from vaultkit.claims.prose import ProseLine, note_lines, readable
-from vaultkit.claims.shapes import check_shapes
+from vaultkit.checks.claims.parser import Uncertain, written_leaf
+from vaultkit.checks.claims.prose import ProseLine, note_lines, readable
+from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.diagnostics import Diagnostic, Rule
 from vaultkit.explain import Explained
 from vaultkit.readers.svgtext import SvgText, read_svg

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from vaultkit.claims.parser import (
+from vaultkit.checks.claims.parser import (
     FUNCTIONS,
     GLUE,
     MINUSES,
@@ -36,7 +36,7 @@ from vaultkit.claims.parser import (
     tokenize,
     written_leaf,
 )
-from vaultkit.claims.units import BYTE
+from vaultkit.checks.claims.units import BYTE
 from vaultkit.readers.svgtext import SvgText
 
 _MAY_HAVE_CLAIM = re.compile(r"[=≈~≅≃→]")
