@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from vaultkit.checks.examples import engine
-from vaultkit.figures import edited_by_hand, generated_hash, is_generated, render_figure
 from vaultkit.numbers import fmt
+from vaultkit.renderers.figures import edited_by_hand, generated_hash, is_generated, render_figure
 
 GOLDEN = Path(__file__).parent / "golden" / "figures"
 UPDATE = os.environ.get("VAULTKIT_UPDATE_GOLDEN") == "1"

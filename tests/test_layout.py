@@ -173,7 +173,7 @@ def test_note_dates_come_from_one_git_log_else_the_file_time(tmp_path, monkeypat
     import datetime as dt
     import os
 
-    from vaultkit.site import meta, pages
+    from vaultkit.renderers.site import meta, pages
 
     repo = git_repo(tmp_path / "repo")
     vault = repo / "笔记"
@@ -211,7 +211,7 @@ def test_note_dates_come_from_one_git_log_else_the_file_time(tmp_path, monkeypat
 
 
 def test_site_url_is_the_pages_address_only_in_github_actions():
-    from vaultkit.site.meta import site_url
+    from vaultkit.renderers.site.meta import site_url
 
     actions = {"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "Someone/notes"}
     assert site_url(None, actions) == "https://someone.github.io/notes/"

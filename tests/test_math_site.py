@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.test_site import render
 from vaultkit.commands.build import build_command
-from vaultkit.site.math import block_math, inline_math
+from vaultkit.renderers.site.math import block_math, inline_math
 
 
 def test_display_math_sharing_a_line_with_words_is_inline_display_math():

@@ -9,7 +9,7 @@ from pymdownx.slugs import slugify
 
 from vaultkit.commands.build import build_command
 from vaultkit.readers.markdown import parse
-from vaultkit.site.note_html import Site, Target, render_note
+from vaultkit.renderers.site.note_html import Site, Target, render_note
 
 
 class FakeSite(Site):
@@ -241,7 +241,7 @@ def test_pages_rendered_in_worker_processes_are_the_pages_of_mkdocs_build(tmp_pa
     from mkdocs.commands.build import build
 
     from vaultkit.commands.build import load_site_config
-    from vaultkit.site.render import build_site
+    from vaultkit.renderers.site.render import build_site
 
     vault = tmp_path / "v"
     for i in range(35):
@@ -280,7 +280,7 @@ def test_a_strict_build_renders_on_every_core_and_fails_on_a_warning_from_any_wo
     import os
 
     from vaultkit.commands import build as site_build
-    from vaultkit.site.plugin import VaultkitPlugin
+    from vaultkit.renderers.site.plugin import VaultkitPlugin
 
     vault = tmp_path / "v"
     vault.mkdir()

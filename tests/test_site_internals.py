@@ -12,8 +12,8 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from tests.test_site import FakeSite
-from vaultkit.site import mkdocs_glue
-from vaultkit.site.note_html import render_note
+from vaultkit.renderers.site import mkdocs_glue
+from vaultkit.renderers.site.note_html import render_note
 
 NOTE = """# 标题
 

@@ -17,11 +17,11 @@ from vaultkit.checks import claims, textmatrices, walkthrough
 from vaultkit.checks.examples import ExampleRunner, NoteOutcome
 from vaultkit.diagnostics import Diagnostic, Report, Summary
 from vaultkit.explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
-from vaultkit.figures import is_generated
 from vaultkit.model import links
 from vaultkit.model.vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
 from vaultkit.readers.svgtext import SvgText, read_svg
 from vaultkit.readers.syntax.tags import inline_tags
+from vaultkit.renderers.figures import is_generated
 from vaultkit.workers import cpu_count, fork_map, usable_jobs
 
 if TYPE_CHECKING:

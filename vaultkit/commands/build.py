@@ -17,9 +17,9 @@ from vaultkit.diagnostics import ERROR, Rule, format_text
 from vaultkit.model.layout import find_config, holds_site, project_root
 from vaultkit.model.vault import SITE_DIR
 from vaultkit.readers.config import read_mkdocs_config
-from vaultkit.site.defaults import default_config_text
-from vaultkit.site.meta import home_title
-from vaultkit.site.render import build_site, renders_alike
+from vaultkit.renderers.site.defaults import default_config_text
+from vaultkit.renderers.site.meta import home_title
+from vaultkit.renderers.site.render import build_site, renders_alike
 
 BUILD_FAILED = Rule(
     "VK601",

@@ -21,8 +21,8 @@ from urllib.request import url2pathname
 from vaultkit import __version__
 from vaultkit.model.layout import project_root, repository_root
 from vaultkit.model.vault import Vault
-from vaultkit.site.defaults import default_config_text
-from vaultkit.site.meta import home_title
+from vaultkit.renderers.site.defaults import default_config_text
+from vaultkit.renderers.site.meta import home_title
 
 PLACEHOLDER_REPO = "https://github.com/OWNER/vaultkit"
 _GITHUB = re.compile(r"^(?:git\+)?https://github\.com/([^/]+/[^/@]+?)(?:\.git)?/?$")

@@ -30,10 +30,10 @@ from mkdocs.structure.files import File
 from vaultkit.commands.build import load_site_config
 from vaultkit.commands.watch import PassResult, Syncer, Watcher, print_pass
 from vaultkit.diagnostics import format_text
-from vaultkit.site import pages
-from vaultkit.site.model import SiteModel
-from vaultkit.site.plugin import FEED_PATH
-from vaultkit.site.render import SiteRenderer
+from vaultkit.renderers.site import pages
+from vaultkit.renderers.site.model import SiteModel
+from vaultkit.renderers.site.plugin import FEED_PATH
+from vaultkit.renderers.site.render import SiteRenderer
 
 RELOAD_PATH = ".vaultkit/reload"  # a dotfile path: never a file of the site
 SEARCH_PATH = "search/search_index.json"

@@ -22,14 +22,14 @@ from pymdownx.slugs import slugify as pymdownx_slugify
 
 from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline
-from vaultkit.site import meta, mkdocs_glue, pages
-from vaultkit.site.katex import SITE_DIR as KATEX_DIR
-from vaultkit.site.katex import find_katex_dist, katex_files
-from vaultkit.site.mermaid import SITE_PATH as MERMAID_PATH
-from vaultkit.site.mermaid import find_mermaid_js, missing_note, notes_with_diagrams
-from vaultkit.site.model import SiteModel
-from vaultkit.site.nav import build_nav, nav_order
-from vaultkit.site.note_html import RenderedNote, render_note
+from vaultkit.renderers.site import meta, mkdocs_glue, pages
+from vaultkit.renderers.site.katex import SITE_DIR as KATEX_DIR
+from vaultkit.renderers.site.katex import find_katex_dist, katex_files
+from vaultkit.renderers.site.mermaid import SITE_PATH as MERMAID_PATH
+from vaultkit.renderers.site.mermaid import find_mermaid_js, missing_note, notes_with_diagrams
+from vaultkit.renderers.site.model import SiteModel
+from vaultkit.renderers.site.nav import build_nav, nav_order
+from vaultkit.renderers.site.note_html import RenderedNote, render_note
 
 log = get_plugin_logger(__name__)
 

@@ -11,9 +11,9 @@ from email.utils import format_datetime
 from pathlib import PurePosixPath
 from urllib.parse import quote, urljoin
 
-from vaultkit.site import meta
-from vaultkit.site.model import SiteModel
-from vaultkit.site.note_html import relative_url
+from vaultkit.renderers.site import meta
+from vaultkit.renderers.site.model import SiteModel
+from vaultkit.renderers.site.note_html import relative_url
 
 FIXED_DATE = dt.date(2000, 1, 1)  # for a note with no date at all (its file unreadable)
 

@@ -35,7 +35,7 @@ from material.plugins.search.plugin import Section as MaterialSection
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from vaultkit.site.note_html import RenderedNote
+from vaultkit.renderers.site.note_html import RenderedNote
 
 
 class VaultPage(Page):

@@ -13,7 +13,7 @@ from vaultkit.pipeline import Pipeline
 from vaultkit.readers.markdown import parse
 from vaultkit.readers.syntax.headings import unique_anchors
 from vaultkit.readers.syntax.tags import inline_tags
-from vaultkit.site.note_html import Site, Target, directory_url
+from vaultkit.renderers.site.note_html import Site, Target, directory_url
 
 
 class SiteModel(Site):

@@ -34,10 +34,10 @@ from markdown_it.utils import OptionsDict
 from vaultkit.readers.markdown import make_parser, parse
 from vaultkit.readers.syntax.blockids import block_spans
 from vaultkit.readers.syntax.headings import find_section, sections, unique_anchors
-from vaultkit.site.cards import example_card
-from vaultkit.site.code import highlight_code
-from vaultkit.site.math import block_math, inline_math
-from vaultkit.site.search import SearchSection, search_sections
+from vaultkit.renderers.site.cards import example_card
+from vaultkit.renderers.site.code import highlight_code
+from vaultkit.renderers.site.math import block_math, inline_math
+from vaultkit.renderers.site.search import SearchSection, search_sections
 
 IMAGE_SUFFIXES = {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".avif"}
 MISSING_CLASS = "vk-missing"

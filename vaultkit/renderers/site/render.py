@@ -27,8 +27,8 @@ from mkdocs.exceptions import Abort
 from mkdocs.structure.files import File, Files, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
 
-from vaultkit.site import mkdocs_glue
-from vaultkit.site.plugin import Progress
+from vaultkit.renderers.site import mkdocs_glue
+from vaultkit.renderers.site.plugin import Progress
 from vaultkit.workers import cpu_count, fork_map, usable_jobs
 
 

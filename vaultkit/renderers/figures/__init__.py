@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from vaultkit.figures import attention, kv_cache, kv_memory, kv_walkthrough, multihead
-from vaultkit.figures.style import checksum
+from vaultkit.renderers.figures import attention, kv_cache, kv_memory, kv_walkthrough, multihead
+from vaultkit.renderers.figures.style import checksum
 
 RENDERERS = {
     "attention": attention.render,
