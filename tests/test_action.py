@@ -114,7 +114,8 @@ def test_install_step_installs_this_checkout(tmp_path, repo):
     if "No matching distribution found for setuptools" in done.stderr:
         pytest.skip("no package index reachable for the build backend (setuptools)")
     assert done.returncode == 0, done.stderr
-    assert (target / "vaultkit" / "cli.py").is_file() and (target / "vaultkit" / "site" / "assets").is_dir()
+    assert (target / "vaultkit" / "commands" / "cli.py").is_file()
+    assert (target / "vaultkit" / "renderers" / "site" / "assets").is_dir()
 
 
 def test_check_step_annotates_counts_and_fails_on_errors(tmp_path, repo):

@@ -14,7 +14,8 @@ from vaultkit.checks.drawings.handdrawn import check_handdrawn
 from vaultkit.checks.examples import ExampleRunner
 from vaultkit.checks.examples.spec import read_examples
 from vaultkit.checks.examples.values import PathError, find_bindings, split_path
-from vaultkit.model.links import LinkIndex, check_links, extract_links
+from vaultkit.checks.links import check_links
+from vaultkit.model.links import LinkIndex, extract_links
 from vaultkit.model.vault import Source, Vault, parse_front_matter, safe_load
 from vaultkit.pipeline import Pipeline
 from vaultkit.readers.markdown import parse

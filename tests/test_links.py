@@ -2,7 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.model.links import LinkIndex, check_links, extract_links, fix_links, note_block_ids
+from vaultkit.checks.links import check_links, fix_links
+from vaultkit.model.links import LinkIndex, extract_links, note_block_ids
 from vaultkit.model.vault import Vault
 from vaultkit.readers.syntax.headings import sections
 

@@ -6,7 +6,8 @@ from collections import Counter
 import pytest
 
 from tests.conftest import CORPUS, needs_corpus
-from vaultkit.model.links import LinkIndex, check_links, extract_links, fix_links
+from vaultkit.checks.links import check_links, fix_links
+from vaultkit.model.links import LinkIndex, extract_links
 from vaultkit.model.vault import Vault
 
 pytestmark = needs_corpus

@@ -1,4 +1,4 @@
-"""What vaultkit relies on of MkDocs' and material's internals (site/mkdocs_glue.py), checked
+"""What vaultkit relies on of MkDocs' and material's internals (renderers/site/mkdocs_glue.py), checked
 against the installed versions: the page attributes `Page.render` fills, and material's search
 entries, which vaultkit makes from tokens and material from HTML."""
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from vaultkit.checks import claims, textmatrices, walkthrough
 from vaultkit.checks.examples import ExampleRunner, NoteOutcome
+from vaultkit.checks.links import check_links, fix_links
 from vaultkit.diagnostics import Diagnostic, Report, Summary
 from vaultkit.explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
 from vaultkit.model import links
@@ -117,8 +118,8 @@ class Pipeline:
         return result
 
     def _process(self, note: Note) -> NoteResult:
-        link_diags, link_count = links.check_links(note, self.index)
-        text = links.fix_links(note.text, note, self.index)
+        link_diags, link_count = check_links(note, self.index)
+        text = fix_links(note.text, note, self.index)
         outcome: NoteOutcome = self.runner.process(note.rel, text, note.tokens)
         claim_report = claims.check_markdown(note.text, note.rel)
         worked = textmatrices.check_markdown(note.text, note.tokens, note.rel)  # rows count as claims
@@ -146,7 +147,7 @@ class Pipeline:
             return self._notes[rel].text
         if rel not in self._texts:
             note = self.vault.notes[rel]
-            text = links.fix_links(note.text, note, self.index)
+            text = fix_links(note.text, note, self.index)
             self._texts[rel] = self.runner.process(note.rel, text, note.tokens).text
         return self._texts[rel]
 

@@ -18,11 +18,11 @@ import sys
 from pathlib import Path
 
 from vaultkit import writer
-from vaultkit.checks import claims, textmatrices, walkthrough
+from vaultkit.checks import claims, links, textmatrices, walkthrough
 from vaultkit.checks.examples import figures, runner, spec
 from vaultkit.commands import build
 from vaultkit.diagnostics import ERROR, WARNING, Rule
-from vaultkit.model import links, vault
+from vaultkit.model import vault
 
 RULES: tuple[Rule, ...] = (
     vault.NOT_UTF8,
