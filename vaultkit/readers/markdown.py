@@ -18,6 +18,7 @@ from vaultkit.readers.syntax.autolinks import autolinks_plugin
 from vaultkit.readers.syntax.blockids import block_ids_plugin
 from vaultkit.readers.syntax.callouts import callouts_plugin
 from vaultkit.readers.syntax.comments import comments_plugin
+from vaultkit.readers.syntax.dispatch import InlineDispatch, dispatch_plugin
 from vaultkit.readers.syntax.headings import headings_plugin
 from vaultkit.readers.syntax.highlight import highlight_plugin
 from vaultkit.readers.syntax.math import math_plugin
@@ -31,10 +32,12 @@ def make_parser() -> MarkdownIt:
     """A fresh parser with every plugin; renderers of the Obsidian tokens are plain defaults
     that the site may replace (`md.add_render_rule`)."""
     md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    inline = InlineDispatch()  # the Obsidian inline syntaxes share one rule
     md.use(autolinks_plugin)
-    md.use(front_matter_plugin).use(footnote_plugin).use(tasklists_plugin).use(math_plugin)
-    md.use(wikilinks_plugin).use(table_pipes_plugin).use(comments_plugin).use(tags_plugin)
-    md.use(highlight_plugin).use(callouts_plugin).use(block_ids_plugin).use(headings_plugin)
+    md.use(front_matter_plugin).use(footnote_plugin).use(tasklists_plugin).use(math_plugin, inline)
+    md.use(wikilinks_plugin, inline).use(table_pipes_plugin).use(comments_plugin, inline).use(tags_plugin, inline)
+    md.use(highlight_plugin, inline).use(callouts_plugin).use(block_ids_plugin).use(headings_plugin)
+    md.use(dispatch_plugin, inline)
     md.use(positions_plugin)  # last: turns offsets of inline tokens into lines and columns
     md.core.ruler.at("normalize", _normalize)
     return md

@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 
-from vaultkit.readers.syntax.dispatch import register_inline
+from vaultkit.readers.syntax.dispatch import InlineDispatch
 
 
 def _inline_comment(state: StateInline, silent: bool) -> bool:
@@ -61,8 +61,8 @@ def _block_comment(state: StateBlock, start_line: int, end_line: int, silent: bo
     return True
 
 
-def comments_plugin(md: MarkdownIt) -> None:
+def comments_plugin(md: MarkdownIt, inline: InlineDispatch) -> None:
     md.block.ruler.before("paragraph", "comment_block", _block_comment)
-    register_inline(md, "%", _inline_comment)
+    inline.add("%", _inline_comment)
     md.add_render_rule("comment", lambda *args: "")
     md.add_render_rule("comment_block", lambda *args: "")

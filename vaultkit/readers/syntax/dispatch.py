@@ -15,16 +15,23 @@ from markdown_it.rules_inline import StateInline
 InlineRule = Callable[[StateInline, bool], bool]
 
 
-def register_inline(md: MarkdownIt, chars: str, rule: InlineRule) -> None:
-    """Run `rule` at positions starting with one of `chars` (before markdown-it's own rules)."""
-    table: dict[str, list[InlineRule]] | None = getattr(md, "_vk_inline", None)
-    if table is None:
-        table = md._vk_inline = {}
+class InlineDispatch:
+    """The one inline rule of the Obsidian syntaxes: the rules of each first character, tried in
+    the order the syntaxes were added. The parser makes one and gives it to each plugin."""
 
-        def obsidian_inline(state: StateInline, silent: bool) -> bool:
-            rules = table.get(state.src[state.pos])
-            return bool(rules) and any(rule(state, silent) for rule in rules)
+    def __init__(self):
+        self.rules: dict[str, list[InlineRule]] = {}
 
-        md.inline.ruler.after("text", "obsidian_inline", obsidian_inline)
-    for char in chars:
-        table.setdefault(char, []).append(rule)
+    def add(self, chars: str, rule: InlineRule) -> None:
+        """Run `rule` at positions starting with one of `chars`."""
+        for char in chars:
+            self.rules.setdefault(char, []).append(rule)
+
+    def __call__(self, state: StateInline, silent: bool) -> bool:
+        rules = self.rules.get(state.src[state.pos])
+        return bool(rules) and any(rule(state, silent) for rule in rules)
+
+
+def dispatch_plugin(md: MarkdownIt, inline: InlineDispatch) -> None:
+    """Install `inline` before markdown-it's own inline rules (after plain text)."""
+    md.inline.ruler.after("text", "obsidian_inline", inline)

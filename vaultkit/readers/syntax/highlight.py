@@ -7,7 +7,7 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
-from vaultkit.readers.syntax.dispatch import register_inline
+from vaultkit.readers.syntax.dispatch import InlineDispatch
 
 
 def _highlight(state: StateInline, silent: bool) -> bool:
@@ -30,5 +30,5 @@ def _highlight(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def highlight_plugin(md: MarkdownIt) -> None:
-    register_inline(md, "=", _highlight)
+def highlight_plugin(md: MarkdownIt, inline: InlineDispatch) -> None:
+    inline.add("=", _highlight)

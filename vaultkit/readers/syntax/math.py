@@ -17,7 +17,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from vaultkit.readers.syntax.dispatch import register_inline
+from vaultkit.readers.syntax.dispatch import InlineDispatch
 
 _TEXT_GROUP = re.compile(r"\\(?:text|mathrm|textrm|operatorname|mbox)\{[^{}]*\}")
 _PROSE = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|(?<![\\\w])[A-Za-z]{2,} [A-Za-z]{2,} [A-Za-z]{2,}")
@@ -68,7 +68,7 @@ def _block_bracket(state: StateBlock, start_line: int, end_line: int, silent: bo
     return True
 
 
-def math_plugin(md: MarkdownIt) -> None:
+def math_plugin(md: MarkdownIt, inline: InlineDispatch) -> None:
     dollarmath_plugin(md, allow_space=False, allow_digits=False, double_inline=True)
-    register_inline(md, "\\", _inline_paren)
+    inline.add("\\", _inline_paren)
     md.block.ruler.before("fence", "math_block_brackets", _block_bracket)

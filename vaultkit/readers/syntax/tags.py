@@ -13,7 +13,7 @@ from html import escape
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
-from vaultkit.readers.syntax.dispatch import register_inline
+from vaultkit.readers.syntax.dispatch import InlineDispatch
 
 TAG_NAME = r"[\w/-]*[^\W\d][\w/-]*"  # shared with the site, which finds tags in fresh text
 TAG = re.compile(rf"#({TAG_NAME})")
@@ -44,6 +44,6 @@ def inline_tags(tokens) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def tags_plugin(md: MarkdownIt) -> None:
-    register_inline(md, "#", _tag)
+def tags_plugin(md: MarkdownIt, inline: InlineDispatch) -> None:
+    inline.add("#", _tag)
     md.add_render_rule("tag", _render)

@@ -17,7 +17,7 @@ from html import escape
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
-from vaultkit.readers.syntax.dispatch import register_inline
+from vaultkit.readers.syntax.dispatch import InlineDispatch
 from vaultkit.readers.syntax.table_pipes import PIPE
 
 
@@ -70,7 +70,7 @@ def _render_embed(self, tokens, idx, options, env) -> str:
     return f'<span class="wikiembed" data-target="{escape(tokens[idx].meta["path"])}"></span>'
 
 
-def wikilinks_plugin(md: MarkdownIt) -> None:
-    register_inline(md, "[!", _wikilink)
+def wikilinks_plugin(md: MarkdownIt, inline: InlineDispatch) -> None:
+    inline.add("[!", _wikilink)
     md.add_render_rule("wikilink", _render_link)
     md.add_render_rule("wikiembed", _render_embed)
