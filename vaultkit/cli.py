@@ -11,6 +11,10 @@ from pathlib import Path
 from . import __version__
 
 USAGE_ERROR = 2
+REPORT_HELP = (
+    "keep the findings in a note of the vault (default: the plugin's `report:` option, else "
+    "`vaultkit 报告.md` or `vaultkit report.md` by the vault's language); never published nor checked"
+)
 
 
 class UsageError(Exception):
@@ -76,6 +80,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     check.add_argument("vault", nargs="?", help=vault_help)
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
     check.add_argument("--explain", action="store_true", help="list every claim read and every one skipped, with why")
+    check.add_argument("--report", nargs="?", const="", metavar="NOTE", help=REPORT_HELP)
 
     fix = _subparser(sub, "fix", "rewrite generated regions, inline values, figures and fixable links")
     fix.add_argument("vault", nargs="?", help=vault_help)
@@ -94,6 +99,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 
     watch = _subparser(sub, "watch", "keep generated parts and figures in sync while you edit")
     watch.add_argument("vault", nargs="?", help=vault_help)
+    watch.add_argument("--report", nargs="?", const="", metavar="NOTE", help=REPORT_HELP)
 
     serve = _subparser(sub, "serve", "watch, and serve the site with live reload")
     serve.add_argument("vault", nargs="?", help=vault_help)
@@ -136,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "check":
             from .check import check_command
 
-            return check_command(root, fmt=args.format, explain=args.explain)
+            return check_command(root, fmt=args.format, explain=args.explain, report_note=args.report)
         if args.command == "fix":
             from .check import fix_command
 

@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 import yaml
 
 from .diagnostics import Diagnostic
+from .report_note import is_report_note
 
 # Folders the person's publisher skips, plus Obsidian's own.
 EXCLUDED_DIRS = frozenset({"private", "templates", "template", "attachments-private"})
@@ -451,6 +452,9 @@ class Vault:
             self.diagnostics.append(Diagnostic(rel, 1, 1, "VK001", f"note is {source.error}; skipped"))
         if note.readable:
             note.front = parse_front_matter(source.text, rel)
+            if is_report_note(note.front.data):  # vaultkit's own findings: never checked, counted, published
+                note.ignored = "vaultkit's report note"
+                return note
             self.diagnostics.extend(note.front.diagnostics)
         return note
 
