@@ -1,4 +1,4 @@
-"""Command line: vaultkit check | fix | build | watch | serve | init."""
+"""Command line: vaultkit check | fix | build | watch | serve | lsp | init."""
 
 from __future__ import annotations
 
@@ -105,6 +105,15 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     serve.add_argument("vault", nargs="?", help=vault_help)
     serve.add_argument("-a", "--address", default="127.0.0.1:8000", help="HOST:PORT")
 
+    lsp = _subparser(
+        sub,
+        "lsp",
+        "run the language server over stdio (diagnostics, hover, fixes, links, completion in your editor)",
+    )
+    lsp.add_argument(
+        "vault", nargs="?", help="vault folder (default: the editor's workspace, or its mkdocs.yml's docs_dir)"
+    )
+
     init = _subparser(sub, "init", "set up a vault: mkdocs.yml, a CI workflow, a pre-commit hook; never overwrites")
     init.add_argument("vault", nargs="?", help=vault_help)
     return parser, sub.choices
@@ -138,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
             from .init import init_command
 
             return init_command(Path(args.vault) if args.vault else resolve_vault(None))
+        if args.command == "lsp":  # the vault is the editor's workspace unless one is given
+            from .lsp import lsp_command
+
+            return lsp_command(resolve_vault(args.vault) if args.vault else None)
         root = resolve_vault(args.vault)
         if args.command == "check":
             from .check import check_command
