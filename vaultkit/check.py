@@ -16,15 +16,33 @@ from . import report_note
 from .claims import explained_totals
 from .diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
 from .layout import holds_site
-from .pipeline import FileChange, Pipeline
-from .vault import SITE_DIR, Vault
+from .pipeline import FileChange
+from .state import VaultState
+from .vault import SITE_DIR
 from .writer import StaleFileError, write_bytes
 
 
+def checked(root: Path) -> VaultState:
+    """The state of the vault at `root` with every note checked."""
+    state = VaultState.load(root)
+    state.compute_notes()  # all notes at once: paused GC, and the CPUs shared out
+    return state
+
+
 def run(root: Path) -> tuple[Report, list[FileChange]]:
-    pipeline = Pipeline(Vault.load(root))
-    pipeline.compute_notes()  # all notes at once: paused GC, and the CPUs shared out
-    return pipeline.report()
+    return checked(root).report()
+
+
+def fix(state: VaultState) -> tuple[Report, list[str]]:
+    """Write what the vault's files should be; the report of what is left, and what was written."""
+    report, changes = state.report()
+    written, refused = apply_changes(changes)
+    if written:
+        state.apply(written)
+        report, _ = state.report()
+    report.add(refused)
+    report.finish()
+    return report, written
 
 
 def _print(report: Report, fmt: str, root: Path) -> None:
@@ -119,7 +137,7 @@ def adopt_command(root: Path, *, quiet: bool = False) -> None:
 def _adoptions(root: Path) -> list[FileChange]:
     from .adopt import adoptions
 
-    changes, skipped = adoptions(Pipeline(Vault.load(root)))
+    changes, skipped = adoptions(VaultState.load(root))
     for why in skipped:
         print(f"vaultkit: not adopted: {why}", file=sys.stderr)
     return changes
@@ -196,10 +214,12 @@ def diff_command(root: Path, *, fmt: str = "text", adopt: bool = False) -> int:
         before: dict[str, bytes | None] = {}
         if adopt:
             _rewrite(copy, _adoptions(copy), before)
-        report, changes = run(copy)
+        state = checked(copy)
+        report, changes = state.report()
         _rewrite(copy, changes, before)
-        if before:
-            report, _ = run(copy)  # what is left once fix has written
+        if before:  # what is left once fix has written
+            state.apply(before)
+            report, _ = state.report()
         changes = [FileChange(rel, root / rel, old, (copy / rel).read_bytes()) for rel, old in before.items()]
     diffs = [unified_diff(change) for change in changes]
     if fmt == "json":
@@ -230,12 +250,7 @@ def fix_command(root: Path, *, diff: bool = False, fmt: str = "text", adopt: boo
         return diff_command(root, fmt=fmt, adopt=adopt)
     if adopt:
         adopt_command(root, quiet=fmt != "text")
-    report, changes = run(root)
-    written, refused = apply_changes(changes)
-    if written:
-        report, _ = run(root)  # what is left after fixing
-    report.add(refused)
-    report.finish()
+    report, written = fix(checked(root))
     _print(report, fmt, root)
     if fmt == "text":
         print(f"Fixed {_files(len(written))}{': ' + _names(written) if written else ''}.")

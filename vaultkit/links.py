@@ -125,9 +125,12 @@ class LinkIndex:
     """Every note (published or not) and attachment of a vault, by path and by name.
 
     `generated` are files vaultkit draws (example figures): a link to one that is not drawn yet
-    is not broken, since the example already reports the missing figure."""
+    is not broken, since the example already reports the missing figure. `graph` holds which
+    note links to what, for backlinks and for the notes a change of files can affect."""
 
-    def __init__(self, vault, generated=()):
+    def __init__(self, vault, generated=(), graph: LinkGraph | None = None):
+        """`graph`: the links of the notes, kept from an earlier index of the same vault (an
+        empty one is filled with every note's links when first asked)."""
         self.vault = vault
         self.unpublished = {rel for rel, note in vault.notes.items() if not note.published}
         self.by_path: dict[str, str] = {}
@@ -153,7 +156,7 @@ class LinkIndex:
         for rel, note in vault.notes.items():
             for alias in note.aliases:
                 self.by_alias[alias.casefold()].append(rel)
-        self._backlinks: dict[str, list[str]] | None = None
+        self.graph = graph if graph is not None else LinkGraph()
         self._cycles: set[tuple[str, int, int]] | None = None
 
     def resolve(self, path: str, source: str) -> Resolution:
@@ -257,15 +260,84 @@ class LinkIndex:
 
     def backlinks(self, rel: str) -> list[str]:
         """Notes (sorted) with a link or embed that resolves to `rel`."""
-        if self._backlinks is None:
-            found: dict[str, set[str]] = defaultdict(set)
+        return sorted(self.links().linking_to({rel}) - {rel})
+
+    def links(self) -> LinkGraph:
+        """The link graph of every readable note, filled on first use."""
+        if not self.graph.filled:
             for note in self.vault.readable_notes:
-                for link in extract_links(note):
-                    target = self.resolve(link.path, note.rel).target
-                    if target and target != note.rel:
-                        found[target].add(note.rel)
-            self._backlinks = {target: sorted(notes) for target, notes in found.items()}
-        return self._backlinks.get(rel, [])
+                self.record(note)
+            self.graph.filled = True
+        return self.graph
+
+    def record(self, note) -> None:
+        """Put the links of `note` (as it is now) into the graph."""
+        names, targets = set(), set()
+        for link in extract_links(note):  # a markdown link's check needs only that its target exists
+            names |= link_names(link.path, note.rel)
+            target = self.resolve(link.path, note.rel).target
+            if target:
+                targets.add(target)
+        for _, href in markdown_links(note):
+            names |= link_names(href, note.rel)
+        self.graph.put(note.rel, frozenset(names), frozenset(targets))
+
+    def forget_cycles(self) -> None:
+        """Drop the embed cycles found so far: a note changed, they are found again when asked."""
+        self._cycles = None
+
+
+def file_name(rel: str) -> str:
+    """The name links find a file by, case-folded (a note without its `.md`)."""
+    return posixpath.basename(_key(rel)).casefold()
+
+
+def link_names(path: str, source: str) -> set[str]:
+    """The case-folded names a link path written in `source` resolves by: every file it can
+    lead to (found, moved, ambiguous) has one of these names, and so has an alias it names."""
+    path = path.replace("\\", "/")
+    key = _key(path)
+    names = {path.casefold(), posixpath.basename(posixpath.normpath(key or ".")).casefold()}
+    names.add(posixpath.basename(posixpath.normpath(posixpath.join(posixpath.dirname(source), key))).casefold())
+    return names
+
+
+class LinkGraph:
+    """Which note links to what: by the names its links are written with (resolved or not), so
+    a file that appears or goes away finds the notes it concerns, and by the files they resolve to."""
+
+    def __init__(self):
+        self.filled = False  # every readable note's links are in it
+        self._links: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # note -> (names, targets)
+        self._by_name: dict[str, set[str]] = defaultdict(set)
+        self._by_target: dict[str, set[str]] = defaultdict(set)
+
+    def put(self, rel: str, names: frozenset[str], targets: frozenset[str]) -> None:
+        self.drop(rel)
+        self._links[rel] = names, targets
+        for name in names:
+            self._by_name[name].add(rel)
+        for target in targets:
+            self._by_target[target].add(rel)
+
+    def drop(self, rel: str) -> None:
+        names, targets = self._links.pop(rel, ((), ()))
+        for name in names:
+            self._by_name[name].discard(rel)
+        for target in targets:
+            self._by_target[target].discard(rel)
+
+    def naming(self, names) -> set[str]:
+        """Notes with a link written with one of the case-folded `names`."""
+        return {rel for name in names for rel in self._by_name.get(name, ())}
+
+    def targets(self, notes) -> set[str]:
+        """The files the links of `notes` resolve to."""
+        return {target for rel in notes for target in self._links.get(rel, ((), ()))[1]}
+
+    def linking_to(self, targets) -> set[str]:
+        """Notes with a link that resolves to one of `targets`."""
+        return {rel for target in targets for rel in self._by_target.get(target, ())}
 
 
 def _components(edges: set[tuple[str, str]]) -> dict[str, str]:

@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import signal
 import threading
+from collections.abc import Collection
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,18 +60,16 @@ class Pipeline:
         self.example_diagnostics = self.runner.collect(vault.readable_notes)
         self.index = links.LinkIndex(vault, generated=self.runner.figure_paths())
         self._notes: dict[str, NoteResult] = {}
-        self._figures: list[FigureOutcome] | None = None
+        self._texts: dict[str, str] = {}  # fresh texts computed for the site alone
+        self._figures: dict[tuple[str, str], FigureOutcome | None] = {}  # ("example", id) or ("drawing", rel)
         self._svgs: dict[str, tuple[Source, SvgText | None] | None] = {}
+        self._svg_claims: dict[str, claims.ClaimReport] = {}
 
     def note(self, rel: str) -> NoteResult:
         """Diagnostics of one note and the text it should have (cached)."""
         if rel not in self._notes:
             self._notes[rel] = self._process(self.vault.notes[rel])
         return self._notes[rel]
-
-    def keep(self, earlier: Pipeline, rels) -> None:
-        """Reuse `earlier`'s results of the notes `rels`, whose inputs the caller knows unchanged."""
-        self._notes.update((rel, earlier._notes[rel]) for rel in rels if rel in earlier._notes)
 
     def compute_notes(self, jobs: int | None = None) -> None:
         """Compute every readable note's result now, for a one-shot command (check, fix).
@@ -136,28 +135,34 @@ class Pipeline:
         """The note as `fix` would leave it (no claims check: the site needs only the text)."""
         if rel in self._notes:
             return self._notes[rel].text
-        note = self.vault.notes[rel]
-        text = links.fix_links(note.text, note, self.index)
-        return self.runner.process(note.rel, text, note.tokens).text
+        if rel not in self._texts:
+            note = self.vault.notes[rel]
+            text = links.fix_links(note.text, note, self.index)
+            self._texts[rel] = self.runner.process(note.rel, text, note.tokens).text
+        return self._texts[rel]
 
     def figures(self) -> list[FigureOutcome]:
         """Figures of examples (generated or hand-drawn), then drawings no example names that
-        imply an example of their own (their Q and K drawn)."""
-        if self._figures is None:
-            self._figures = []
-            if self.runner.outcomes:  # imported only then: the renderers need numpy
-                from .examples.figures import check_figure, figure_rel
+        imply an example of their own (their Q and K drawn); each checked once and kept."""
+        found = []
+        if self.runner.outcomes:  # imported only then: the renderers need numpy
+            from .examples.figures import check_figure, figure_rel
 
-                self._figures = [
-                    check_figure(example, self.runner.outcomes[example.id], self.vault)
-                    for example in self.runner.examples.values()
-                    if figure_rel(example) is not None and example.id in self.runner.outcomes
-                ]
-            named = {f.rel for f in self._figures}
-            for rel in self.vault.attachments:
-                if rel not in named and (drawing := self.drawing(rel)) is not None:
-                    self._figures.append(drawing)
-        return self._figures
+            for example in self.runner.examples.values():
+                if figure_rel(example) is not None and example.id in self.runner.outcomes:
+                    key = ("example", example.id)
+                    if key not in self._figures:
+                        self._figures[key] = check_figure(example, self.runner.outcomes[example.id], self.vault)
+                    found.append(self._figures[key])
+        named = {f.rel for f in found}
+        for rel in self.vault.attachments:
+            if rel not in named:
+                key = ("drawing", rel)
+                if key not in self._figures:
+                    self._figures[key] = self.drawing(rel)
+                if self._figures[key] is not None:
+                    found.append(self._figures[key])
+        return found
 
     def svg(self, rel: str) -> tuple[Source, SvgText | None] | None:
         """An SVG attachment read once, with its text model (None: not an SVG we read)."""
@@ -181,13 +186,21 @@ class Pipeline:
         """Vault-relative path → fresh SVG text of every example figure vaultkit can compute."""
         return {f.rel: f.new.decode("utf-8") for f in self.figures() if f.new is not None}
 
-    def report(self) -> tuple[Report, list[FileChange]]:
+    def report(self, rels: Collection[str] | None = None) -> tuple[Report, list[FileChange]]:
+        """The report and the file changes of the whole vault, or of the notes, figures and
+        attachments `rels` alone (each counted as the whole report counts it)."""
+
+        def wanted(rel: str) -> bool:
+            return rels is None or rel in rels
+
         report = Report()
-        report.add(self.vault.diagnostics)
-        report.add(self.example_diagnostics)
+        report.add(d for d in self.vault.diagnostics if wanted(d.path))
+        report.add(d for d in self.example_diagnostics if wanted(d.path))
         changes = []
         summary = report.summary
         for note in self.vault.readable_notes:
+            if not wanted(note.rel):
+                continue
             result = self.note(note.rel)
             count_note(summary, result)
             report.add(result.diagnostics)
@@ -195,7 +208,10 @@ class Pipeline:
             if result.text != note.text:
                 changes.append(FileChange(note.rel, note.path, note.source.raw, note.source.encode(result.text)))
         summary.examples = len(self.runner.outcomes)
-        for fig in self.figures():
+        figures = self.figures()
+        for fig in figures:
+            if not wanted(fig.rel):
+                continue
             summary.figures += 1
             report.add(fig.diagnostics)
             verdict = (
@@ -208,8 +224,9 @@ class Pipeline:
             report.explained.append(f"{fig.rel}:1: drawing {verdict}: {fig.explained}")
             if fig.new is not None and fig.new != fig.old:
                 changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
-        report.explained += self._unread_svgs({fig.rel for fig in self.figures()})
-        for rel in self.vault.attachments:
+        attachments = [rel for rel in self.vault.attachments if wanted(rel)]
+        report.explained += self._unread_svgs(attachments, {fig.rel for fig in figures})
+        for rel in attachments:
             svg_claims = self.attachment_claims(rel)
             report.add(svg_claims.diagnostics)
             report.explained += [str(entry) for entry in svg_claims.explained]
@@ -218,12 +235,12 @@ class Pipeline:
         report.finish()
         return report, changes
 
-    def _unread_svgs(self, read: set[str]) -> list[str]:
-        """An `--explain` line for every SVG attachment not checked as a figure: why not."""
+    def _unread_svgs(self, attachments: list[str], read: set[str]) -> list[str]:
+        """An `--explain` line for every SVG of `attachments` not checked as a figure: why not."""
         from .examples.figures import explain_svg
 
         lines = []
-        for rel in self.vault.attachments:
+        for rel in attachments:
             if rel in read or not rel.lower().endswith(".svg"):
                 continue
             svg = self.svg(rel)
@@ -233,6 +250,11 @@ class Pipeline:
 
     def attachment_claims(self, rel: str) -> claims.ClaimReport:
         """The arithmetic claims drawn in an SVG attachment (an oversized one is refused: VK003)."""
+        if rel not in self._svg_claims:
+            self._svg_claims[rel] = self._check_attachment(rel)
+        return self._svg_claims[rel]
+
+    def _check_attachment(self, rel: str) -> claims.ClaimReport:
         path = self.vault.root / rel
         if not rel.lower().endswith(".svg") or not path.is_file():
             return claims.ClaimReport()

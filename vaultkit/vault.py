@@ -480,6 +480,12 @@ class Vault:
         if rel in self.attachments:
             self.attachments.remove(rel)
         self.diagnostics = [d for d in self.diagnostics if d.path != rel]
+        self._find_case_collisions()
+
+    def _find_case_collisions(self) -> None:
+        """VK006 again for the files there are now (a file came or went)."""
+        self.diagnostics = [d for d in self.diagnostics if d.code != "VK006"]
+        self.diagnostics += _case_collisions([*self.notes, *self.attachments])
 
     def reload(self, rel: str, raw: bytes | None = None) -> Note | None:
         """Re-read one file after it changed on disk (or take `raw`, the bytes just written to it).
@@ -487,7 +493,7 @@ class Vault:
         Keeps the order `load` gives; returns the note, or None for an attachment or a file
         that is gone, excluded, or a symlink out of the vault.
         """
-        self.diagnostics = [d for d in self.diagnostics if d.path != rel]
+        self.diagnostics = [d for d in self.diagnostics if d.path != rel or d.code == "VK006"]
         path = self.root / rel
         gone = self.excluded(PurePosixPath(rel)) or self.inside(rel) is None or not path.is_file()
         if gone and raw is None:
@@ -496,13 +502,19 @@ class Vault:
         if not rel.lower().endswith(".md"):
             if rel not in self.attachments:
                 self.attachments = sorted([*self.attachments, rel], key=_load_order)
+                self._find_case_collisions()
             return None
-        self.notes.pop(rel, None)
+        known = rel in self.notes  # a note read again keeps its place in `notes`
         if raw is not None:
             note = self.notes[rel] = self.note_from_source(rel, Source.from_bytes(path, raw))
         else:
             note = self.add_note(rel, path)
-        self.notes = dict(sorted(self.notes.items(), key=lambda item: _load_order(item[0])))
+        if note is None:
+            self.notes.pop(rel, None)
+        elif not known:
+            self.notes = dict(sorted(self.notes.items(), key=lambda item: _load_order(item[0])))
+        if known != (note is not None):
+            self._find_case_collisions()
         return note
 
 

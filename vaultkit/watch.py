@@ -13,7 +13,6 @@ read, and the newer save is handled by the next pass.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import threading
@@ -39,9 +38,7 @@ from watchdog.observers import Observer
 
 from .check import apply_changes
 from .diagnostics import Diagnostic, Report, format_text
-from .examples import ExampleRunner
-from .examples.figures import check_figure, figure_rel
-from .pipeline import FileChange, Pipeline, count_note
+from .state import VaultState
 from .vault import Vault, is_excluded
 
 # Events that can change a file's bytes or existence (not opens, closes without write, attributes).
@@ -68,10 +65,6 @@ def ignored(rel: PurePosixPath) -> bool:
     return is_excluded(rel) or name in TEMP_NAMES or name.startswith("#") or name.endswith(TEMP_SUFFIXES)
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 @dataclass
 class PassResult:
     """What one pass saw and did."""
@@ -86,11 +79,6 @@ class PassResult:
     seconds: float = 0.0
     fixes: dict[str, list[str]] = field(default_factory=dict)  # figure -> what its rewrite fixes
 
-    @property
-    def structure_changed(self) -> bool:
-        """Files appeared or disappeared (link targets, navigation and backlinks may change)."""
-        return bool(self.removed or self.added)
-
     def status(self) -> str:
         """What the pass did: a line per number it fixed in a drawing, then what it wrote."""
         now = time.strftime("%H:%M:%S")
@@ -101,15 +89,16 @@ class PassResult:
 
 
 class Syncer:
-    """The incremental pipeline: one kept Vault and ExampleRunner, and a pass per batch of paths."""
+    """The watcher's passes: one kept `VaultState`, brought up to date with each batch of paths."""
 
-    def __init__(self, root: Path, pipeline: Pipeline | None = None):
-        """`pipeline`: one already made for this vault (`vaultkit serve` shares its own)."""
+    def __init__(self, root: Path, state: VaultState | None = None):
+        """`state`: one already loaded for this vault (`vaultkit serve` shares its own)."""
         self.root = Path(root)
-        self.pipeline = pipeline or Pipeline(Vault.load(self.root), ExampleRunner())
-        self.vault = self.pipeline.vault
-        self.runner = self.pipeline.runner
-        self._digests: dict[str, str] = {}  # attachment rel -> digest of the bytes last seen or written
+        self.state = state or VaultState.load(self.root)
+
+    @property
+    def vault(self) -> Vault:
+        return self.state.vault
 
     def sync(self, rels: set[str]) -> PassResult | None:
         """Bring the vault in line with the files `rels` (vault-relative); None when nothing changed.
@@ -117,168 +106,26 @@ class Syncer:
         The pass writes what the affected notes and figures should be, then reports what is
         left after its own writes, counted as `check` counts it."""
         started = time.perf_counter()
-        result = PassResult()
-        for rel in sorted(self._expand(rels)):
-            self._reload(rel, result)
-        if not result.changed and not result.removed:
+        affected = self.state.apply(rel for rel in rels if not ignored(PurePosixPath(rel)))
+        if not affected:
             return None
-        before = dict(self.runner.outcomes)
-        self.pipeline = pipeline = Pipeline(self.vault, self.runner)
-        after = self.runner.outcomes
-        changed_ids = {i for i in before.keys() | after.keys() if before.get(i) is not after.get(i)}
-        notes = self._affected_notes(result, changed_ids)
-        examples = self._affected_examples(notes, changed_ids, result)
-        changes = self._note_changes(pipeline, notes) + self._figure_changes(pipeline, examples, result)
+        result = PassResult(changed=affected.changed, added=set(affected.added), removed=affected.removed)
+        _, changes = self.state.report(affected.rels)
+        result.fixes = {fig.rel: fig.fixes for fig in self.state.figures() if fig.fixes and fig.rel in affected.rels}
         written, result.refused = apply_changes(changes)
-        for change in changes:
-            if change.rel in written:
-                self._remember(change)
-                if change.old is None:
-                    result.added.add(change.rel)
-        if written:  # report the state after the writes
-            self.pipeline = Pipeline(self.vault, self.runner)
-            if not result.added.intersection(written):  # no new file: notes not rewritten are as they were
-                self.pipeline.keep(pipeline, notes.difference(written))
-            pipeline = self.pipeline
+        result.added |= {change.rel for change in changes if change.rel in written and change.old is None}
+        checked = affected.rels
+        if written:  # report the state after the writes (reading them is how their events are known as ours)
+            after = self.state.apply(written)
+            checked |= after.rels
+            affected.notes |= after.notes
         result.written = written
-        result.checked = sorted(notes)
-        self._report(pipeline, notes, examples, result)
+        result.checked = sorted(affected.notes)
+        result.report, _ = self.state.report(checked)
+        result.report.add(result.refused)
+        result.report.finish()
         result.seconds = time.perf_counter() - started
         return result
-
-    def _report(self, pipeline: Pipeline, notes: set[str], examples: list, result: PassResult) -> None:
-        """Diagnostics and counts of what the pass checked, as the vault now is."""
-        report = result.report
-        summary = report.summary
-        report.add(d for d in pipeline.example_diagnostics if d.path in notes)
-        report.add(d for d in self.vault.diagnostics if d.path in result.changed)
-        for rel in sorted(notes):
-            try:
-                fresh = pipeline.note(rel)
-            except Exception:  # one bad note never stops the watcher
-                print(f"vaultkit: internal error on {rel}:\n{traceback.format_exc()}", file=sys.stderr)
-                continue
-            count_note(summary, fresh)
-            report.add(fresh.diagnostics)
-        for fig in self._figures(pipeline, examples, result):
-            summary.figures += 1
-            report.add(fig.diagnostics)
-        for rel in result.changed:
-            if rel in self.vault.attachments:
-                svg_claims = pipeline.attachment_claims(rel)
-                report.add(svg_claims.diagnostics)
-                summary.claims += svg_claims.verified
-                summary.skipped_claims += svg_claims.skipped
-        summary.examples = len(self.runner.outcomes)
-        report.add(result.refused)
-        report.finish()
-
-    def _expand(self, rels: set[str]) -> set[str]:
-        """Folders (created, moved, deleted) become the files known under them or found in them."""
-        out = set()
-        for rel in rels:
-            path = self.root / rel
-            if not path.is_dir():
-                prefix = rel.rstrip("/") + "/"
-                known = [r for r in [*self.vault.notes, *self.vault.attachments] if r.startswith(prefix)]
-                out.update(known or [rel])
-                continue
-            for dirpath, dirnames, filenames in os.walk(path):
-                for name in filenames:
-                    out.add(Path(dirpath, name).relative_to(self.root).as_posix())
-            prefix = rel.rstrip("/") + "/"
-            out.update(r for r in [*self.vault.notes, *self.vault.attachments] if r.startswith(prefix))
-        return {r for r in out if not ignored(PurePosixPath(r))}
-
-    def _reload(self, rel: str, result: PassResult) -> None:
-        path = self.root / rel
-        known = rel in self.vault.notes or rel in self.vault.attachments
-        try:
-            raw = path.read_bytes() if path.is_file() else None
-        except OSError:
-            raw = None
-        if raw is None:
-            if known:
-                self.vault.remove(rel)
-                self._digests.pop(rel, None)
-                result.removed.append(rel)
-            return
-        note = self.vault.notes.get(rel)
-        if note is not None and note.source.raw == raw:
-            return  # vaultkit's own write, or a save that changed nothing
-        if rel in self.vault.attachments and self._digests.get(rel) == _digest(raw):
-            return
-        self.vault.reload(rel)
-        if rel in self.vault.attachments:
-            self._digests[rel] = _digest(raw)
-        elif rel not in self.vault.notes:  # too large, a symlink out of the vault, or gone meanwhile
-            if known:
-                result.removed.append(rel)
-            return
-        if not known:
-            result.added.add(rel)
-        result.changed.append(rel)
-
-    def _affected_notes(self, result: PassResult, changed_ids: set[str]) -> set[str]:
-        """Changed notes, notes bound to examples whose outcome changed, notes naming a changed file."""
-        notes = {rel for rel in result.changed if rel in self.vault.notes}
-        names = {PurePosixPath(rel).stem for rel in (*result.removed, *result.added)}
-        names |= {PurePosixPath(rel).stem for rel in notes}
-        for note in self.vault.readable_notes:
-            if "%%=" in note.text and any(i in note.text for i in changed_ids):
-                notes.add(note.rel)
-            elif ("[[" in note.text or "](" in note.text) and any(n in note.text for n in names):
-                notes.add(note.rel)
-        return {rel for rel in notes if self.vault.notes[rel].checked}
-
-    def _note_changes(self, pipeline: Pipeline, notes: set[str]) -> list[FileChange]:
-        changes = []
-        for rel in sorted(notes):
-            note = self.vault.notes[rel]
-            try:
-                fresh = pipeline.note(rel)
-            except Exception:  # reported by `_report`
-                continue
-            if fresh.text != note.text:
-                changes.append(FileChange(rel, note.path, note.source.raw, note.source.encode(fresh.text)))
-        return changes
-
-    def _affected_examples(self, notes: set[str], changed_ids: set[str], result: PassResult) -> list:
-        """Examples with a figure, in the affected notes, with a changed outcome, or whose SVG changed."""
-        found = []
-        for example in self.runner.examples.values():
-            rel = figure_rel(example)
-            if rel is None or example.id not in self.runner.outcomes:
-                continue
-            if example.rel in notes or example.id in changed_ids or rel.lstrip("/") in result.changed:
-                found.append(example)
-        return found
-
-    def _figures(self, pipeline: Pipeline, examples: list, result: PassResult) -> list:
-        """Checks of the pass's figures: the affected examples', then the changed drawings no
-        example names that show their own Q and K."""
-        figures = [check_figure(example, self.runner.outcomes[example.id], self.vault) for example in examples]
-        named = {fig.rel for fig in figures}
-        for rel in result.changed:
-            if rel in self.vault.attachments and rel not in named and (drawing := pipeline.drawing(rel)) is not None:
-                figures.append(drawing)
-        return figures
-
-    def _figure_changes(self, pipeline: Pipeline, examples: list, result: PassResult) -> list[FileChange]:
-        figures = [
-            fig for fig in self._figures(pipeline, examples, result) if fig.new is not None and fig.new != fig.old
-        ]
-        result.fixes = {fig.rel: fig.fixes for fig in figures if fig.fixes}
-        return [FileChange(fig.rel, fig.path, fig.old, fig.new) for fig in figures]
-
-    def _remember(self, change: FileChange) -> None:
-        """Record the bytes vaultkit wrote, so the events of its own write are not a change."""
-        if change.rel in self.vault.notes:
-            self.vault.reload(change.rel, raw=change.new)
-        else:
-            if change.rel not in self.vault.attachments:
-                self.vault.reload(change.rel)
-            self._digests[change.rel] = _digest(change.new)
 
 
 class _Queue(FileSystemEventHandler):
@@ -388,7 +235,8 @@ def print_pass(result: PassResult) -> None:
 
 def watch_command(root: Path) -> int:
     watcher = Watcher(root)
-    summary = f"{len(watcher.syncer.vault.readable_notes)} notes, {len(watcher.syncer.runner.outcomes)} examples"
+    state = watcher.syncer.state
+    summary = f"{len(state.vault.readable_notes)} notes, {len(state.runner.outcomes)} examples"
     watcher.start()
     print(f"Watching {root} ({summary}). Press Ctrl-C to stop.", flush=True)
     try:

@@ -1,6 +1,6 @@
 """`vaultkit serve`: the watcher plus the site, each page rendered when a browser asks for it.
 
-Ready as soon as the vault is checked (the same pipeline as `vaultkit check`, on every core) and
+Ready as soon as the vault is checked (the same `VaultState` as `vaultkit check`, on every core) and
 MkDocs has gathered the files and the navigation: no page is rendered before it is requested.
 Pages are rendered by `render.SiteRenderer`, as `vaultkit build` renders them. A rendered page
 is cached with the inputs it was made from: the navigation, its note's title, tags and date, its
@@ -101,8 +101,8 @@ class ServedSite:
         self.stopping = False
         config = load_site_config(self.root, str(site_dir))  # site_dir: never written
         self.syncer = Syncer(self.root)
-        self.syncer.pipeline.compute_notes()  # before any thread starts: on every core, as check
-        self.renderer = SiteRenderer(config, self.syncer.pipeline)
+        self.syncer.state.compute_notes()  # before any thread starts: on every core, as check
+        self.renderer = SiteRenderer(config, self.syncer.state)
         self.config, self.plugin = self.renderer.config, self.renderer.plugin
         gc.enable()  # the plugin pauses the collector for a build; a server runs for hours
         self.cache: dict[str, Rendered] = {}
@@ -121,7 +121,7 @@ class ServedSite:
         """After a watch pass (under `lock`): the new model, files and navigation; pages are
         rendered again when asked for and their inputs differ."""
         affected = {*result.checked, *result.changed, *result.removed, *result.written}
-        model = self.plugin.model.after_pass(self.syncer.pipeline, affected)
+        model = self.plugin.model.after_pass(self.syncer.state, affected)
         self.plugin.use_model(model, self.config)
         self.renderer.gather()
         self._index_files()
@@ -310,7 +310,7 @@ def serve_command(root: Path, address: str) -> int:
         except OSError as exc:  # the address is taken or not ours
             print(f"vaultkit: cannot serve on {address}: {exc.strerror}", file=sys.stderr)
             return 2
-        report, _ = site.syncer.pipeline.report()
+        report, _ = site.syncer.state.report()
         sys.stdout.write(format_text(report))  # the check of the vault, as `vaultkit check` prints it
         watcher = start_watching(site)
         print(f"Serving {root} on {server.url} (live reload). Press Ctrl-C to stop.", flush=True)

@@ -1,0 +1,241 @@
+"""The state of a vault, built once and kept up to date file by file.
+
+`VaultState.load(root)` reads the vault, runs its examples and indexes its links: what `check`
+computes once. `watch`, `serve` and an editor keep one and `apply` each change to it: the
+changed files are read again and only what they can affect is checked again, so that its
+`report()` stays the report a fresh `check` of the same files gives.
+
+What a change affects: the changed notes; the notes whose links resolved to a changed or
+removed file (the link graph as it was before the change); the notes with a link written with
+the name of a file that appeared or went away, or of an alias that changed (resolved or not: a
+dangling link may now resolve, a resolved one may now be ambiguous); the notes whose embeds
+enter or leave a cycle; the notes that hold or name an example whose outcome changed; the
+figures of those examples and the changed SVGs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .examples.runner import code_lines
+from .examples.values import PathError, find_bindings, split_path
+from .links import LinkIndex, file_name
+from .pipeline import Pipeline
+from .vault import Note, Vault
+
+
+@dataclass
+class Affected:
+    """What one `apply` changed and checked again."""
+
+    changed: list[str] = field(default_factory=list)  # notes and attachments whose bytes changed
+    added: set[str] = field(default_factory=set)  # of `changed`, the files that are new
+    removed: list[str] = field(default_factory=list)  # notes and attachments that are gone
+    notes: set[str] = field(default_factory=set)  # notes checked again
+    figures: set[str] = field(default_factory=set)  # figures (vault-relative SVG paths) checked again
+
+    def __bool__(self) -> bool:
+        return bool(self.changed or self.removed)
+
+    @property
+    def rels(self) -> set[str]:
+        """What a report of the change covers: the files changed or removed, and what was checked again."""
+        return {*self.changed, *self.removed, *self.notes, *self.figures}
+
+
+class VaultState(Pipeline):
+    """A vault's files, link index, examples and per-note and per-SVG results, kept up to date.
+
+    `buffers` holds unsaved editor texts that stand for the disk text of their notes."""
+
+    def __init__(self, vault: Vault, runner=None):
+        super().__init__(vault, runner)
+        self.buffers: dict[str, str] = {}
+        self._digests: dict[str, str] = {}  # attachment -> digest of the bytes last read
+        self._named_ids: dict[str, frozenset[str]] = {}  # note -> ids its inline values name
+        self._generated = frozenset(self.runner.figure_paths())  # figures the index knows, drawn or not
+
+    @classmethod
+    def load(cls, root: Path) -> VaultState:
+        return cls(Vault.load(root))
+
+    def apply(self, changed: Iterable[str], buffers: Mapping[str, str | None] | None = None) -> Affected:
+        """Read the vault-relative paths `changed` again (files created, modified or deleted,
+        folders) and check again what they can affect. `buffers`: note -> unsaved text that
+        replaces its disk text, or None to go back to the disk text."""
+        rels = set(changed)
+        for rel, text in (buffers or {}).items():
+            if text is None:
+                self.buffers.pop(rel, None)
+            else:
+                self.buffers[rel] = text
+            rels.add(rel)
+        graph = self.index.links()  # the links as they were: who linked to what changes now
+        cycles = self.index.embed_cycles()
+        examples = self._examples()
+        affected = Affected()
+        names: set[str] = set()  # names of files that came or went, and of aliases that changed
+        for rel in sorted(self._files(rels)):
+            self._read(rel, affected, names)
+        if not affected:
+            return affected
+        affected.changed.sort()
+        files = {*affected.changed, *affected.removed}
+        self.example_diagnostics = self.runner.collect(self.vault.readable_notes)
+        changed_ids = _changed(examples, self._examples())
+        generated = frozenset(self.runner.figure_paths())
+        names |= {file_name(rel) for rel in generated ^ self._generated}
+        if names:
+            self.index = LinkIndex(self.vault, generated=generated, graph=graph)
+            self._generated = generated
+        else:
+            self.index.forget_cycles()
+        notes = {rel for rel in files if rel.lower().endswith(".md")}
+        notes |= graph.linking_to(files) | graph.naming(names)
+        notes |= {c[0] for c in cycles ^ self.index.embed_cycles()}
+        for example_id in changed_ids:
+            notes |= {e.rel for e in (examples.get(example_id, (None,))[0], self.runner.examples.get(example_id)) if e}
+        if changed_ids:
+            notes |= {note.rel for note in self.vault.readable_notes if self._ids_named(note) & changed_ids}
+        self._forget(notes, files, changed_ids)
+        for rel in sorted(notes):
+            note = self.vault.notes.get(rel)
+            if note is None or not note.checked:
+                graph.drop(rel)
+                continue
+            self.note(rel)
+            self.index.record(note)
+            affected.notes.add(rel)
+        affected.figures = self._recheck_figures()
+        return affected
+
+    def _files(self, rels: set[str]) -> set[str]:
+        """Folders (created, moved, deleted) become the files known under them or found in them."""
+        known = [*self.vault.notes, *self.vault.attachments]
+        out = set()
+        for rel in rels:
+            path = self.vault.root / rel
+            prefix = rel.rstrip("/") + "/"
+            under = [r for r in known if r.startswith(prefix)]
+            if path.is_dir():
+                for folder, _, names in os.walk(path):
+                    out.update(Path(folder, name).relative_to(self.vault.root).as_posix() for name in names)
+                out.update(under)
+            else:
+                out.update(under or [rel])
+        return out
+
+    def _read(self, rel: str, affected: Affected, names: set[str]) -> None:
+        """Read one file again into the vault; note in `affected` whether it changed, came or went."""
+        old = self.vault.notes.get(rel)
+        known = old is not None or rel in self.vault.attachments
+        raw = self._bytes(rel)
+        if raw is None:
+            if known:
+                self.vault.remove(rel)
+                self._digests.pop(rel, None)
+                affected.removed.append(rel)
+                names.update(_names(rel, old))
+            return
+        if old is not None and old.source.raw == raw:
+            return  # vaultkit's own write, or a save that changed nothing
+        digest = hashlib.sha256(raw).hexdigest()
+        if rel in self.vault.attachments and self._digests.get(rel) == digest:
+            return
+        note = self.vault.reload(rel, raw=raw if rel in self.buffers else None)
+        if rel in self.vault.attachments:
+            self._digests[rel] = digest
+        elif note is None:  # too large, a symlink out of the vault, excluded, or gone meanwhile
+            if known:
+                affected.removed.append(rel)
+                names.update(_names(rel, old))
+            return
+        if not known:
+            affected.added.add(rel)
+            names.update(_names(rel, note))
+        elif old is not None and (old.aliases != note.aliases or old.published != note.published):
+            names.update(_names(rel, old) | _names(rel, note))
+        affected.changed.append(rel)
+
+    def _bytes(self, rel: str) -> bytes | None:
+        """The bytes of a file as an editor or the disk has them (None: no such file)."""
+        if rel in self.buffers:
+            return self.buffers[rel].encode("utf-8")
+        path = self.vault.root / rel
+        try:
+            return path.read_bytes() if path.is_file() else None
+        except OSError:
+            return None
+
+    def _examples(self) -> dict[str, tuple]:
+        """Example id -> (example, outcome, whether a block with the id could not be read)."""
+        runner = self.runner
+        ids = {*runner.examples, *runner.unreadable}
+        return {i: (runner.examples.get(i), runner.outcomes.get(i), i in runner.unreadable) for i in ids}
+
+    def _ids_named(self, note: Note) -> frozenset[str]:
+        """Ids of the examples the inline values of a note name (kept until the note changes)."""
+        if note.rel not in self._named_ids:
+            ids = set()
+            if "%%=" in note.text:
+                for binding in find_bindings(note.text.split("\n"), code_lines(note.tokens)):
+                    try:
+                        ids.add(split_path(binding.path)[0])
+                    except PathError:
+                        continue
+            self._named_ids[note.rel] = frozenset(ids)
+        return self._named_ids[note.rel]
+
+    def _forget(self, notes: set[str], files: set[str], changed_ids: set[str]) -> None:
+        """Drop the results the change makes stale."""
+        for rel in notes | files:
+            self._notes.pop(rel, None)
+            self._texts.pop(rel, None)
+            self._named_ids.pop(rel, None)
+        embedded = {rel for rel in self.index.links().targets(notes) if rel.lower().endswith(".svg")}
+        for rel in files | embedded:
+            self._svgs.pop(rel, None)
+            self._svg_claims.pop(rel, None)
+            self._figures.pop(("drawing", rel), None)
+        for key, figure in list(self._figures.items()):
+            if key[0] != "example":
+                continue
+            example = self.runner.examples.get(key[1])
+            if key[1] in changed_ids or example is None or example.rel in notes or figure.rel in files:
+                del self._figures[key]
+
+    def _recheck_figures(self) -> set[str]:
+        """Check the figures whose results were dropped; their paths."""
+        kept = set(self._figures)
+        figures = self.figures()
+        fresh = [key for key in self._figures if key not in kept]
+        return {self._figures[key].rel for key in fresh if self._figures[key] is not None} & {f.rel for f in figures}
+
+
+def _names(rel: str, note: Note | None) -> set[str]:
+    """The names links find a file by: its own, and a note's aliases."""
+    return {file_name(rel), *(alias.casefold() for alias in (note.aliases if note is not None else ()))}
+
+
+def _changed(before: dict[str, tuple], after: dict[str, tuple]) -> set[str]:
+    """Ids of the examples that came, went, were edited or whose outcome is another."""
+    changed = set()
+    for example_id in before.keys() | after.keys():
+        (old, old_outcome, old_unread), (new, new_outcome, new_unread) = (
+            before.get(example_id, (None, None, False)),
+            after.get(example_id, (None, None, False)),
+        )
+        if old_outcome is not new_outcome or old_unread != new_unread or _spec(old) != _spec(new):
+            changed.add(example_id)
+    return changed
+
+
+def _spec(example) -> tuple | None:
+    """What of an example its notes and figure show: where it is and what it says."""
+    if example is None:
+        return None
+    return example.rel, example.line, example.end_line, example.key_lines, example.spec
