@@ -41,12 +41,12 @@ class Editor:
         self.versions: dict[str, int] = {}
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        def on_diagnostics(client, params: types.PublishDiagnosticsParams) -> None:
+        def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
             self.published[params.uri] = params
             self.arrived.set()
 
         @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
-        def on_register(client, params: types.RegistrationParams) -> None:
+        def on_register(params: types.RegistrationParams) -> None:
             return None
 
     def uri(self, rel: str) -> str:
@@ -77,7 +77,9 @@ class Editor:
         self.versions[rel] = 1
         text = (self.root / rel).read_text(encoding="utf-8")
         self.client.text_document_did_open(
-            types.DidOpenTextDocumentParams(types.TextDocumentItem(self.uri(rel), "markdown", 1, text))
+            types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(uri=self.uri(rel), language_id="markdown", version=1, text=text)
+            )
         )
         return await self.diagnostics(rel)
 
@@ -86,8 +88,8 @@ class Editor:
         self.versions[rel] += 1
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
-                types.VersionedTextDocumentIdentifier(self.uri(rel), self.versions[rel]),
-                [types.TextDocumentContentChangeWholeDocument(text)],
+                types.VersionedTextDocumentIdentifier(version=self.versions[rel], uri=self.uri(rel)),
+                [types.TextDocumentContentChangeWholeDocument(text=text)],
             )
         )
         return await self.diagnostics(rel)
@@ -99,7 +101,7 @@ class Editor:
             while True:
                 got = self.published.get(self.uri(rel))
                 if got is not None and got.version == self.versions[rel]:
-                    return got.diagnostics
+                    return list(got.diagnostics)
                 self.arrived.clear()
                 await self.arrived.wait()
 
@@ -152,7 +154,9 @@ def test_diagnostics_of_unsaved_text_on_the_claims_range_and_as_check_reports(tm
         [claim] = editor.published[editor.uri("topics/sizes.md")].diagnostics
         assert claim.code == "VK301" and claim.severity == types.DiagnosticSeverity.Error
         at = SIZES.split("\n")[2].index("33")
-        assert claim.range == types.Range(types.Position(2, at), types.Position(2, at + 2))  # the written `33`
+        assert claim.range == types.Range(
+            start=types.Position(line=2, character=at), end=types.Position(line=2, character=at + 2)
+        )  # the written `33`
         assert "computed 32" in claim.message
         fixed = await editor.change("topics/sizes.md", SIZES.replace("= 33", "= 32"))
         assert fixed == []
@@ -186,7 +190,10 @@ def test_hover_shows_what_a_claim_and_an_inline_value_compute_to(tmp_path):
 
     async def session(editor: Editor) -> None:
         await editor.open("topics/sizes.md")
-        hover = await editor.client.text_document_hover_async(types.HoverParams(**editor.at("topics/sizes.md", 2, 25)))
+        at = SIZES.split("\n")[2].index("33")
+        hover = await editor.client.text_document_hover_async(
+            types.HoverParams(**editor.at("topics/sizes.md", 2, at + 1))
+        )
         assert "VK301" in hover.contents.value and "computed `32`" in hover.contents.value
         await editor.open("topics/attention.md")
         line = NOTES["topics/attention.md"].split("\n").index("The first weight is 0.50%%= attn.weights[0][0] %%.")
@@ -213,7 +220,7 @@ def test_a_code_action_writes_what_fix_would_and_the_diagnostic_goes_away(tmp_pa
         [diagnostic] = [d for d in found if d.code == code]
         actions = await editor.client.text_document_code_action_async(
             types.CodeActionParams(
-                text_document=types.TextDocumentIdentifier(editor.uri(rel)),
+                text_document=types.TextDocumentIdentifier(uri=editor.uri(rel)),
                 range=diagnostic.range,
                 context=types.CodeActionContext(diagnostics=[diagnostic]),
             )
@@ -271,7 +278,7 @@ def test_completion_of_names_headings_and_block_ids(tmp_path):
         result = await editor.client.text_document_completion_async(
             types.CompletionParams(**editor.at("index.md", 2, len(typed)))
         )
-        return [item.label for item in result.items]
+        return [item.label for item in result.items] if result is not None else []
 
     async def session(editor: Editor) -> None:
         await editor.open("index.md")
@@ -292,7 +299,7 @@ def test_changes_on_disk_are_followed(tmp_path):
         (root / "topics" / "sizes.md").unlink()
         editor.client.workspace_did_change_watched_files(
             types.DidChangeWatchedFilesParams(
-                [types.FileEvent(editor.uri("topics/sizes.md"), types.FileChangeType.Deleted)]
+                [types.FileEvent(uri=editor.uri("topics/sizes.md"), type=types.FileChangeType.Deleted)]
             )
         )
         while not editor.published[editor.uri("index.md")].diagnostics:

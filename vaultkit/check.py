@@ -55,11 +55,10 @@ def _print(report: Report, fmt: str, root: Path) -> None:
 
 def check_command(root: Path, *, fmt: str = "text", explain: bool = False, report_note: str | None = None) -> int:
     """`report_note`: also write the findings into that note of the vault ("": its default name)."""
-    pipeline = Pipeline(Vault.load(root))
-    pipeline.compute_notes()
-    report, _ = pipeline.report()
+    state = checked(root)
+    report, _ = state.report()
     if report_note is not None:
-        write_report_note(pipeline.vault, report_note, report)
+        write_report_note(state.vault, report_note, report)
     if explain:  # before the report; beside JSON or annotations it goes to stderr
         out = sys.stdout if fmt == "text" else sys.stderr
         for line in report.explained:
@@ -81,7 +80,7 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False, repor
     return 1 if report.summary.errors else 0
 
 
-def write_report_note(vault: Vault, written: str, report: Report) -> None:
+def write_report_note(vault, written: str, report: Report) -> None:
     """Write the report note (`--report`), saying so on stderr; a UsageError when it cannot be."""
     from .cli import UsageError
 

@@ -240,24 +240,49 @@ def inline_value(state: VaultState, lines, line: int, char: int) -> str | None:
     return None
 
 
-def fix_edits(old: str, new: str, first: int, last: int) -> list[tuple[int, int, int, int, str]]:
-    """The edits (0-based start line, start char, end line, end char, new text) that turn the
-    lines `first`..`last` of `old` into what `new`, the text `fix` writes, has there."""
+Edit = tuple[int, int, int, int, str]  # 0-based start line, start char, end line, end char, new text
+SAME_LINE = 0.6  # a line at least this similar to the one fix writes is that line, edited in place
+
+
+def fix_edits(old: str, new: str, first: int, last: int) -> list[Edit]:
+    """What `fix`, which turns `old` into `new`, writes on the lines `first`..`last` of `old`:
+    each line it rewrites in place, and each run of lines it replaces (or inserts) whole."""
     old_lines, new_lines = old.split("\n"), new.split("\n")
-    edits = []
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    matcher = difflib.SequenceMatcher(lambda line: not line.strip(), old_lines, new_lines, autojunk=False)
+    found = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal" or i2 < first or i1 > last + 1 and i1 != i2:
+        if tag != "equal":
+            found += _line_changes(old_lines, new_lines, i1, i2, j1, j2)
+    return [edit for edit, lines in found if any(first <= line <= last for line in lines)]
+
+
+def _line_changes(old_lines, new_lines, i1: int, i2: int, j1: int, j2: int) -> list[tuple[Edit, range]]:
+    """The edits of one differing block, each with the old lines it is about: each old line fix
+    rewrites in place (the most similar line of the block, in order), and the lines between."""
+    found, i, j = [], i1, j1
+    for k in range(i1, i2):
+        candidates = [(difflib.SequenceMatcher(None, old_lines[k], new_lines[m]).ratio(), m) for m in range(j, j2)]
+        ratio, m = max(candidates, key=lambda c: (c[0], -c[1]), default=(0.0, j))
+        if ratio < SAME_LINE:
             continue
-        if tag == "replace" and i2 - i1 == j2 - j1:  # lines rewritten in place: only the part that differs
-            for k in range(i2 - i1):
-                a, b = old_lines[i1 + k], new_lines[j1 + k]
-                head, tail = _differing(a, b)
-                edits.append((i1 + k, head, i1 + k, len(a) - tail, b[head : len(b) - tail]))
-            continue
-        inserted = "".join(line + "\n" for line in new_lines[j1:j2])
-        edits.append((i1, 0, i2, 0, inserted))
-    return [edit for edit in edits if edit[0] <= last and (edit[2] >= first)]
+        found += _replaced(old_lines, new_lines, i, k, j, m)
+        a, b = old_lines[k], new_lines[m]
+        if a != b:
+            head, tail = _differing(a, b)
+            found.append(((k, head, k, len(a) - tail, b[head : len(b) - tail]), range(k, k + 1)))
+        i, j = k + 1, m + 1
+    return found + _replaced(old_lines, new_lines, i, i2, j, j2)
+
+
+def _replaced(old_lines, new_lines, i1: int, i2: int, j1: int, j2: int) -> list[tuple[Edit, range]]:
+    """Old lines [i1, i2) replaced whole by new lines [j1, j2); an insertion is about the block
+    above it (the line before it, and the one before that when it is blank)."""
+    if old_lines[i1:i2] == new_lines[j1:j2]:
+        return []
+    lines = range(i1, i2)
+    if i1 == i2:
+        lines = range(max(i1 - 1 - (i1 >= 2 and not old_lines[i1 - 1].strip()), 0), i1)
+    return [((i1, 0, i2, 0, "".join(line + "\n" for line in new_lines[j1:j2])), lines)]
 
 
 def _differing(a: str, b: str) -> tuple[int, int]:
@@ -405,19 +430,20 @@ def make_server(root: Path | None = None) -> VaultkitServer:
         last, _ = ls.server_position(document, params.range.end)
         note = ls.state.vault.notes[rel]
         actions = []
-        for start_line, start, end_line, end, new in fix_edits(note.text, ls.state.note(rel).text, first, last):
-            found = [
-                d for d in note_diagnostics(ls.state, rel) if start_line <= d.line - 1 <= max(start_line, end_line)
-            ]
-            edit = types.TextEdit(range=ls.client_range(document, start_line, start, end, end_line), new_text=new)
-            what = f"write `{new.strip()}`" if new.strip() and "\n" not in new.strip() else "rewrite the generated part"
+        for edit in fix_edits(note.text, ls.state.note(rel).text, first, last):
+            start_line, start, end_line, end, text = edit
+            lines = range(start_line, max(start_line, end_line - 1) + 1)
+            found = [d for d in note_diagnostics(ls.state, rel) if d.line - 1 in lines]
+            shown = text.strip()
+            what = f"write `{shown}`" if shown and "\n" not in shown else "rewrite what is generated here"
+            change = types.TextEdit(range=ls.client_range(document, start_line, start, end, end_line), new_text=text)
             actions.append(
                 types.CodeAction(
                     title=f"vaultkit fix: {what}" + (f" ({found[0].code})" if found else ""),
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[ls.lsp_diagnostic(document, d) for d in found] or None,
-                    edit=types.WorkspaceEdit(changes={params.text_document.uri: [edit]}),
-                    is_preferred=True,
+                    edit=types.WorkspaceEdit(changes={params.text_document.uri: [change]}),
+                    is_preferred=bool(found),
                 )
             )
         return actions
