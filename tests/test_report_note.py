@@ -4,6 +4,7 @@ never published, never checked, never counted, rewritten only when the findings 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from vaultkit.diagnostics import Diagnostic, Report
 from vaultkit.links import LinkIndex, check_links
 from vaultkit.site.build import build_command
 from vaultkit.vault import Vault
+from vaultkit.watch import Syncer, Watcher, keep_report
 
 WRONG_CLAIM = "2 × 3 = 7"
 
@@ -149,3 +151,58 @@ def test_the_site_builds_with_the_plugin_option_and_leaves_the_note_out(tmp_path
     assert build_command(root, str(tmp_path / "site"), strict=False) == 0
     assert (tmp_path / "site" / "beta" / "index.html").is_file()
     assert not (tmp_path / "site" / "findings").exists()
+
+
+def expected_note(root: Path) -> str:
+    """The report note a fresh `vaultkit check` of the vault's files gives."""
+    report, _ = run(root)
+    vault = Vault.load(root)
+    return report_note.render(report, vault.notes, report_note.language_of(vault))
+
+
+def test_after_a_sequence_of_saves_the_kept_note_is_what_check_reports(tmp_path):
+    root = make_vault(tmp_path / "v")
+    syncer = Syncer(root)
+    keeper = report_note.Keeper(syncer.state, "")
+    keeper.update()
+    note = root / "vaultkit report.md"
+    assert note.read_text(encoding="utf-8") == expected_note(root)
+    alpha, beta = root / "topics" / "alpha.md", root / "beta.md"
+    saves = [
+        (alpha, lambda text: text.replace(WRONG_CLAIM, "2 × 3 = 6")),  # a claim fixed
+        (beta, lambda text: text.replace("#Sizes", "#Sizing")),  # a heading link broken
+        (alpha, lambda text: text.replace("## Sizes", "## Sizing")),  # and mended from the other side
+        (alpha, None),  # the linked note deleted: beta's link is broken
+        (root / "missing note.md", lambda text: "# Missing\n\n3 + 4 = 8\n"),  # a dangling link resolves; a wrong claim
+    ]
+    for path, edit in saves:
+        if edit is None:
+            path.unlink()
+        else:
+            path.write_text(edit(path.read_text(encoding="utf-8") if path.exists() else ""), encoding="utf-8")
+        syncer.sync({path.relative_to(root).as_posix()})
+        keeper.update()
+        assert note.read_text(encoding="utf-8") == expected_note(root), path.name
+    text = note.read_text(encoding="utf-8")
+    assert "VK501" in text and "missing note" in text and "computed `7`" in text
+
+
+def test_watch_keeps_the_note_without_passes_of_its_own(tmp_path):
+    root = make_vault(tmp_path / "v")
+    passes = []
+    watcher = Watcher(root, on_pass=passes.append)
+    keep_report(watcher, "status")
+    note = root / "status.md"
+    assert "VK301" in note.read_text(encoding="utf-8")
+    watcher.start()
+    try:
+        alpha = root / "topics" / "alpha.md"
+        alpha.write_text(alpha.read_text(encoding="utf-8").replace(WRONG_CLAIM, "2 × 3 = 6"), encoding="utf-8")
+        deadline = time.monotonic() + 10
+        while "VK301" in note.read_text(encoding="utf-8") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)  # the note's own write would make a pass by now
+    finally:
+        watcher.stop()
+    assert note.read_text(encoding="utf-8") == expected_note(root)
+    assert [result.changed for result in passes] == [["topics/alpha.md"]]

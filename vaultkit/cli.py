@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "watch":
             from .watch import watch_command
 
-            return watch_command(root)
+            return watch_command(root, report=args.report)
         if args.command == "serve":
             from .site.serve import serve_command
 

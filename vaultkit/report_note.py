@@ -175,3 +175,21 @@ def write(root: Path, rel: str, text: str) -> bool:
 def update(vault, rel: str, report: Report) -> bool:
     """Bring the report note `rel` of `vault` in line with `report`; whether it was rewritten."""
     return write(vault.root, rel, render(report, vault.notes, language_of(vault)))
+
+
+class Keeper:
+    """Keeps the report note of a vault state in line with the state's whole report (`watch`)."""
+
+    def __init__(self, state, written: str | None):
+        """`written`: the note's path as given ("" or None: the configured or default name)."""
+        self.state = state
+        self.rel = note_rel(state.vault, written)
+
+    def update(self) -> bool:
+        """Rewrite the note when the findings changed; the state reads what it wrote, so the
+        watcher knows the file's next event as vaultkit's own. Whether it wrote."""
+        report, _ = self.state.report()
+        if not update(self.state.vault, self.rel, report):
+            return False
+        self.state.apply([self.rel])
+        return True

@@ -28,7 +28,8 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 from mkdocs.structure.files import File
 
 from ..diagnostics import format_text
-from ..watch import PassResult, Syncer, Watcher, print_pass
+from ..report_note import configured
+from ..watch import PassResult, Syncer, Watcher, keep_report, print_pass
 from . import pages
 from .build import load_site_config
 from .model import SiteModel
@@ -289,6 +290,8 @@ class Reloader:
 
 def start_watching(site: ServedSite) -> Watcher:
     watcher = Watcher(site.root, on_pass=Reloader(site), syncer=site.syncer, lock=site.lock)
+    if configured(site.root):  # the plugin's `report:` option: the report note kept as `watch --report` keeps it
+        keep_report(watcher, None)
     watcher.start()
     return watcher
 
