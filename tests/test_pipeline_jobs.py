@@ -8,7 +8,6 @@ import threading
 
 import pytest
 
-import vaultkit.pipeline
 from vaultkit.diagnostics import format_json
 from vaultkit.pipeline import Pipeline
 from vaultkit.vault import Vault
@@ -73,7 +72,7 @@ def test_a_process_with_threads_is_not_forked(tmp_path, monkeypatch):
     def no_fork(*args, **kwargs):
         raise AssertionError("forked a process that runs threads")
 
-    monkeypatch.setattr(vaultkit.pipeline, "ProcessPoolExecutor", no_fork)
+    monkeypatch.setattr(Pipeline, "_compute_forked", no_fork)
     root = make_vault(tmp_path)
     expected = outcome(Pipeline(Vault.load(root)))
     stop = threading.Event()
@@ -86,3 +85,18 @@ def test_a_process_with_threads_is_not_forked(tmp_path, monkeypatch):
         stop.set()
         thread.join()
     assert outcome(pipeline) == expected
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="needs fork")
+def test_an_error_in_a_worker_reaches_the_caller(tmp_path, monkeypatch):
+    real = Pipeline._process
+
+    def fails_on_c(self, note):
+        if note.rel == "c.md":
+            raise ValueError("broken on c.md")
+        return real(self, note)
+
+    monkeypatch.setattr(Pipeline, "_process", fails_on_c)
+    pipeline = Pipeline(Vault.load(make_vault(tmp_path)))
+    with pytest.raises(ValueError, match="broken on c.md"):
+        pipeline.compute_notes(2)

@@ -13,8 +13,8 @@ import os
 import signal
 import threading
 from collections.abc import Collection
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -90,23 +90,46 @@ class Pipeline:
         gc.disable()
         try:
             if jobs > 1 and len(pending) > 1:
-                from . import markdown  # noqa: F401  (the parser, made once for every worker)
-
-                pending.sort(key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
-                fork = multiprocessing.get_context("fork")
-                pool = ProcessPoolExecutor(jobs, fork, _adopt, (self,))
-                try:
-                    for rel, result in zip(pending, pool.map(_note_in_worker, pending)):
-                        self._notes[rel] = result
-                        self.vault.notes[rel].derived.setdefault("links", result.found_links)
-                finally:
-                    pool.shutdown(cancel_futures=True)  # on Ctrl-C: finish the notes begun, no more
+                self._compute_forked(pending, jobs)
             else:
                 for rel in pending:
                     self.note(rel)
         finally:
             if paused:
                 gc.enable()
+
+    def _compute_forked(self, pending: list[str], jobs: int) -> None:
+        """Compute the notes `pending` in `jobs` forked workers, each given its share at the
+        fork (nothing is sent to a worker) and sending back the results over its own pipe."""
+        from . import markdown  # noqa: F401  (the parser, made once for every worker)
+
+        fork = multiprocessing.get_context("fork")
+        workers = {}
+        for share in _shares(pending, lambda rel: len(self.vault.notes[rel].text), jobs):
+            reader, writer = fork.Pipe(duplex=False)
+            process = fork.Process(target=_compute_share, args=(self, share, writer), daemon=True)
+            process.start()
+            writer.close()  # the worker's end: the reader sees the end when the worker exits
+            workers[reader] = process
+        try:
+            while workers:
+                for reader in wait(list(workers)):
+                    try:
+                        rel, result = reader.recv()
+                    except EOFError:
+                        process = workers.pop(reader)
+                        process.join()
+                        if process.exitcode:
+                            raise RuntimeError(f"a worker checking notes died (exit code {process.exitcode})")
+                        continue
+                    if isinstance(result, BaseException):
+                        raise result
+                    self._notes[rel] = result
+                    self.vault.notes[rel].derived.setdefault("links", result.found_links)
+        finally:  # on an error or Ctrl-C: the workers' notes are no longer wanted
+            for process in workers.values():
+                process.terminate()
+                process.join()
 
     def _process(self, note: Note) -> NoteResult:
         link_diags, link_count = links.check_links(note, self.index)
@@ -297,17 +320,26 @@ def _cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-_worker_pipeline: Pipeline | None = None  # the pipeline a forked worker computes notes of
+def _shares(rels: list[str], size, jobs: int) -> list[list[str]]:
+    """`rels` dealt out to `jobs` workers, the largest first to the least loaded: even shares."""
+    shares: list[list[str]] = [[] for _ in range(jobs)]
+    loads = [0] * jobs
+    for rel in sorted(rels, key=size, reverse=True):
+        least = loads.index(min(loads))
+        shares[least].append(rel)
+        loads[least] += size(rel)
+    return shares
 
 
-def _adopt(pipeline: Pipeline) -> None:
-    """Set up a worker: the pipeline whose notes it computes; Ctrl-C is for the parent."""
+def _compute_share(pipeline: Pipeline, share: list[str], results: Connection) -> None:
+    """A forked worker: compute its share of the notes, sending each result (or the error
+    that stops it) to the parent; Ctrl-C is for the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    global _worker_pipeline
-    _worker_pipeline = pipeline
-
-
-def _note_in_worker(rel: str) -> NoteResult:
-    result = _worker_pipeline.note(rel)
-    _worker_pipeline.vault.notes[rel].release_tokens()  # memory stays bounded on large vaults
-    return result
+    for rel in share:
+        try:
+            result = pipeline.note(rel)
+        except Exception as exc:
+            results.send((rel, exc))
+            return
+        results.send((rel, result))
+        pipeline.vault.notes[rel].release_tokens()  # memory stays bounded on large vaults
