@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from tests.conftest import CORPUS, needs_corpus
 from vaultkit.cli import main
 
 TIMEOUT = 60.0  # for any one answer; loading the vault happens once, on `initialized`
@@ -202,6 +204,13 @@ def test_hover_shows_what_a_claim_and_an_inline_value_compute_to(tmp_path):
         )
         assert "attn.weights[0][0]" in hover.contents.value and "example `attn`" in hover.contents.value
         assert "**1.00**" in hover.contents.value  # the first token attends only to itself (causal)
+        heading = await editor.client.text_document_hover_async(
+            types.HoverParams(**editor.at("topics/attention.md", 0, 2))
+        )
+        assert heading is None
+        await editor.change("topics/sizes.md", SIZES.replace("= 33", "= 32"))
+        hover = await editor.client.text_document_hover_async(types.HoverParams(**editor.at("topics/sizes.md", 2, at)))
+        assert hover.contents.value == "claim ok: `4 × 8 = 32` — computed 32"
         nothing = await editor.client.text_document_hover_async(types.HoverParams(**editor.at("topics/sizes.md", 0, 1)))
         assert nothing is None
 
@@ -306,5 +315,27 @@ def test_changes_on_disk_are_followed(tmp_path):
             editor.arrived.clear()
             await asyncio.wait_for(editor.arrived.wait(), TIMEOUT)
         assert [d.code for d in editor.published[editor.uri("index.md")].diagnostics] == ["VK501"]
+
+    drive(root, session)
+
+
+@needs_corpus
+def test_every_note_of_the_real_vault_gets_what_check_reports(tmp_path, capsys):
+    root = tmp_path / "vault146"
+    shutil.copytree(CORPUS, root)
+    capsys.readouterr()
+    main(["check", str(root), "--format", "json"])
+    expected: dict[str, list] = {}
+    for d in json.loads(capsys.readouterr().out)["diagnostics"]:
+        expected.setdefault(d["path"], []).append((d["line"], d["code"], d["message"]))
+    notes = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md") if ".obsidian" not in p.parts)
+
+    async def session(editor: Editor) -> None:
+        for rel in notes:
+            found = await editor.open(rel)
+            got = [(d.range.start.line + 1, d.code, d.message) for d in found]
+            want = [(line, code, message) for line, code, message in expected.get(rel, [])]
+            assert [(line, code) for line, code, _ in got] == [(line, code) for line, code, _ in want], rel
+            assert all(message.startswith(w) for (_, _, message), (_, _, w) in zip(got, want)), rel
 
     drive(root, session)

@@ -24,7 +24,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from . import __version__
+from . import __version__, claims
 from .diagnostics import ERROR, Diagnostic
 from .examples.values import PathError, find_bindings, resolve, split_path
 from .links import Link, extract_links, target_lines
@@ -33,7 +33,7 @@ from .state import VaultState
 from .syntax.blockids import block_spans
 from .syntax.headings import sections
 
-PAUSE = 0.05  # seconds of no typing before a note is checked again: a burst of keys is one check
+PAUSE = 0.02  # seconds of no typing before a note is checked again: a burst of keys is one check
 SEVERITY = {ERROR: types.DiagnosticSeverity.Error}
 _WORD = re.compile(r"[\w.,/\-]")  # a character of a number, a name or a path
 _NAME_TYPED = re.compile(r"!?\[\[([^\[\]|#^]*)$")  # `[[na` : a note name being typed
@@ -78,9 +78,10 @@ class VaultkitServer(LanguageServer):
         uri = self.uri(rel)
         document = self.workspace.get_text_document(uri)
         found = note_diagnostics(self.state, rel) if self.checked(rel) else []
+        lines = document.lines  # split once: pygls splits the text on every access
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
-                uri=uri, version=document.version, diagnostics=[self.lsp_diagnostic(document, d) for d in found]
+                uri=uri, version=document.version, diagnostics=[self.lsp_diagnostic(document, lines, d) for d in found]
             )
         )
 
@@ -95,19 +96,21 @@ class VaultkitServer(LanguageServer):
         for rel in sorted((affected.notes | {r for r, text in buffers.items() if text is not None}) & opened.keys()):
             self.publish(rel)
 
-    def lsp_diagnostic(self, document, d: Diagnostic) -> types.Diagnostic:
+    def lsp_diagnostic(self, document, lines, d: Diagnostic) -> types.Diagnostic:
         return types.Diagnostic(
-            range=self.client_range(document, d.line - 1, *finding_span(document.lines, d)),
+            range=self.client_range(document, d.line - 1, *finding_span(lines, d), lines=lines),
             message=d.message + (f" (written {d.written}, computed {d.computed})" if _adds_values(d) else ""),
             severity=SEVERITY.get(d.severity, types.DiagnosticSeverity.Warning),
             code=d.code,
             source="vaultkit",
         )
 
-    def client_range(self, document, line: int, start: int, end: int, end_line: int | None = None) -> types.Range:
+    def client_range(
+        self, document, line: int, start: int, end: int, end_line: int | None = None, lines=None
+    ) -> types.Range:
         """A range of 0-based characters on `line` (to `end_line`) in the client's units."""
         codec = document.position_codec
-        lines = document.lines
+        lines = document.lines if lines is None else lines
         return types.Range(
             codec.position_to_client_units(lines, types.Position(line, start)),
             codec.position_to_client_units(lines, types.Position(line if end_line is None else end_line, end)),
@@ -215,9 +218,10 @@ def hover_text(state: VaultState, rel: str, lines, line: int, char: int) -> str 
     value = inline_value(state, lines, line, char)
     if value:
         parts.append(value)
-    for entry in state.note(rel).explained:
-        if getattr(entry, "line", None) == line + 1:
-            parts.append(f"`{entry}`")
+    for entry in claims.check_markdown(state.vault.notes[rel].text, rel).explained:
+        if entry.line == line + 1:
+            computed = f" — {entry.note}" if entry.note else ""
+            parts.append(f"claim {entry.verdict}: `{entry.text}`{computed}")
     return "\n\n".join(dict.fromkeys(parts)) or None
 
 
@@ -441,7 +445,7 @@ def make_server(root: Path | None = None) -> VaultkitServer:
                 types.CodeAction(
                     title=f"vaultkit fix: {what}" + (f" ({found[0].code})" if found else ""),
                     kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[ls.lsp_diagnostic(document, d) for d in found] or None,
+                    diagnostics=[ls.lsp_diagnostic(document, document.lines, d) for d in found] or None,
                     edit=types.WorkspaceEdit(changes={params.text_document.uri: [change]}),
                     is_preferred=bool(found),
                 )
