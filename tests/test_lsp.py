@@ -35,8 +35,10 @@ NOTES = {
 class Editor:
     """An LSP client that starts `vaultkit lsp` and keeps what it publishes, by document."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, reports_files: bool = True):
+        """`reports_files`: whether the editor reports changes on disk (didChangeWatchedFiles)."""
         self.root = root
+        self.reports_files = reports_files
         self.client = LanguageClient("vaultkit-test-editor", "1")
         self.published: dict[str, types.PublishDiagnosticsParams] = {}
         self.arrived = asyncio.Event()
@@ -56,10 +58,9 @@ class Editor:
 
     async def start(self) -> None:
         await self.client.start_io(sys.executable, "-m", "vaultkit", "lsp")
+        watched = types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=self.reports_files)
         capabilities = types.ClientCapabilities(
-            workspace=types.WorkspaceClientCapabilities(
-                did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
-            )
+            workspace=types.WorkspaceClientCapabilities(did_change_watched_files=watched)
         )
         folder = types.WorkspaceFolder(uri=from_fs_path(str(self.root)), name="vault")
         await asyncio.wait_for(
@@ -123,11 +124,11 @@ def make_vault(root: Path) -> Path:
     return root
 
 
-def drive(root: Path, session) -> None:
+def drive(root: Path, session, reports_files: bool = True) -> None:
     """Run `session(editor)` against a fresh server on the vault `root`."""
 
     async def run() -> None:
-        editor = Editor(root)
+        editor = Editor(root, reports_files)
         await editor.start()
         try:
             await session(editor)
@@ -300,23 +301,25 @@ def test_completion_of_names_headings_and_block_ids(tmp_path):
     drive(root, session)
 
 
-def test_changes_on_disk_are_followed(tmp_path):
+@pytest.mark.parametrize("reports_files", [True, False], ids=["told-by-the-editor", "seen-by-its-own-observer"])
+def test_changes_on_disk_are_followed(tmp_path, reports_files):
     root = make_vault(tmp_path / "v")
 
     async def session(editor: Editor) -> None:
         assert await editor.open("index.md") == []
         (root / "topics" / "sizes.md").unlink()
-        editor.client.workspace_did_change_watched_files(
-            types.DidChangeWatchedFilesParams(
-                [types.FileEvent(uri=editor.uri("topics/sizes.md"), type=types.FileChangeType.Deleted)]
+        if reports_files:
+            editor.client.workspace_did_change_watched_files(
+                types.DidChangeWatchedFilesParams(
+                    [types.FileEvent(uri=editor.uri("topics/sizes.md"), type=types.FileChangeType.Deleted)]
+                )
             )
-        )
         while not editor.published[editor.uri("index.md")].diagnostics:
             editor.arrived.clear()
             await asyncio.wait_for(editor.arrived.wait(), TIMEOUT)
         assert [d.code for d in editor.published[editor.uri("index.md")].diagnostics] == ["VK501"]
 
-    drive(root, session)
+    drive(root, session, reports_files)
 
 
 @needs_corpus

@@ -2,7 +2,7 @@
 
 The server reads the vault once into a `VaultState`, the state `watch` keeps, and follows the
 editor's unsaved text (`didOpen`/`didChange`/`didClose`) and changes on disk (`didSave`,
-`didChangeWatchedFiles`) through `VaultState.apply`. For each open note it publishes the
+`didChangeWatchedFiles`, else a watchdog observer of its own) through `VaultState.apply`. For each open note it publishes the
 diagnostics `check` reports for it, and answers hover (what a number or claim was computed to),
 code actions (what `fix` writes there), definition and references of wikilinks, and completion
 of note names, headings and block ids after `[[`, `#` and `^`.
@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import os
 import posixpath
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
 
 from . import __version__, claims
 from .diagnostics import ERROR, Diagnostic
@@ -32,7 +35,9 @@ from .numbers import rewrite_like
 from .state import VaultState
 from .syntax.blockids import block_spans
 from .syntax.headings import sections
+from .watch import ignored
 
+DISK_QUIET = 0.1  # seconds after a change on disk to wait for the rest of its burst (a git checkout)
 PAUSE = 0.02  # seconds of no typing before a note is checked again: a burst of keys is one check
 SEVERITY = {ERROR: types.DiagnosticSeverity.Error}
 _WORD = re.compile(r"[\w.,/\-]")  # a character of a number, a name or a path
@@ -48,6 +53,8 @@ class VaultkitServer(LanguageServer):
         super().__init__("vaultkit", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.root = Path(root).resolve() if root else None
         self.state: VaultState | None = None
+        self.disk: DiskWatcher | None = None  # when the editor does not report changes on disk
+        self.pending: set[str] = set()  # files changed on disk, applied after a quiet moment
 
     def load(self, workspace_root: str | None) -> None:
         """Read the vault: the folder given on the command line, else the workspace's vault."""
@@ -96,6 +103,17 @@ class VaultkitServer(LanguageServer):
         for rel in sorted((affected.notes | {r for r, text in buffers.items() if text is not None}) & opened.keys()):
             self.publish(rel)
 
+    def disk_changed(self, rel: str) -> None:
+        """A file changed on disk (the event loop's thread): applied with the others of its burst."""
+        if not self.pending:
+            asyncio.get_running_loop().call_later(DISK_QUIET, self.apply_pending)
+        self.pending.add(rel)
+
+    def apply_pending(self) -> None:
+        rels, self.pending = sorted(self.pending), set()
+        if self.state:
+            self.edited({}, rels)
+
     def lsp_diagnostic(self, document, lines, d: Diagnostic) -> types.Diagnostic:
         return types.Diagnostic(
             range=self.client_range(document, d.line - 1, *finding_span(lines, d), lines=lines),
@@ -135,6 +153,33 @@ class VaultkitServer(LanguageServer):
         """(0-based line, 0-based character) of a client position."""
         at = document.position_codec.position_from_client_units(document.lines, position)
         return at.line, at.character
+
+
+class DiskWatcher(FileSystemEventHandler):
+    """A watchdog observer on the vault that hands each changed path to `changed` on the event loop."""
+
+    def __init__(self, root: Path, loop: asyncio.AbstractEventLoop, changed):
+        self.root, self.loop, self.changed = root, loop, changed
+        self.observer = Observer()
+        self.observer.schedule(self, str(root), recursive=True)
+
+    def start(self) -> None:
+        self.observer.start()
+
+    def stop(self) -> None:
+        self.observer.stop()
+        self.observer.join()
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        for raw in (event.src_path, getattr(event, "dest_path", "")):
+            try:
+                rel = PurePosixPath(Path(os.fsdecode(raw)).relative_to(self.root).as_posix()) if raw else None
+            except ValueError:
+                continue
+            if rel is not None and rel.parts and not ignored(rel):
+                self.loop.call_soon_threadsafe(self.changed, rel.as_posix())
 
 
 def vault_of(folder: Path) -> Path:
@@ -348,7 +393,10 @@ def make_server(root: Path | None = None) -> VaultkitServer:
         folders = list(ls.workspace.folders.values())
         ls.load(to_fs_path(folders[0].uri) if folders else ls.workspace.root_path)
         watched = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
-        if watched and watched.dynamic_registration:
+        if not (watched and watched.dynamic_registration):  # the editor will not say: watch the disk ourselves
+            ls.disk = DiskWatcher(ls.root, asyncio.get_running_loop(), ls.disk_changed)
+            ls.disk.start()
+        else:
             options = types.DidChangeWatchedFilesRegistrationOptions(
                 watchers=[types.FileSystemWatcher(glob_pattern="**/*")]
             )
@@ -363,6 +411,11 @@ def make_server(root: Path | None = None) -> VaultkitServer:
                     ]
                 )
             )
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: VaultkitServer, params: None) -> None:
+        if ls.disk is not None:
+            ls.disk.stop()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: VaultkitServer, params: types.DidOpenTextDocumentParams) -> None:
