@@ -2,10 +2,11 @@
 
 The server reads the vault once into a `VaultState`, the state `watch` keeps, and follows the
 editor's unsaved text (`didOpen`/`didChange`/`didClose`) and changes on disk (`didSave`,
-`didChangeWatchedFiles`, else a watchdog observer of its own) through `VaultState.apply`. For each open note it publishes the
-diagnostics `check` reports for it, and answers hover (what a number or claim was computed to),
-code actions (what `fix` writes there), definition and references of wikilinks, and completion
-of note names, headings and block ids after `[[`, `#` and `^`.
+`didChangeWatchedFiles`, else a watchdog observer of its own) through `VaultState.apply`. For
+each open note it publishes the diagnostics `check` reports for it, and answers hover (what a
+number or claim was computed to), code actions (what `fix` writes there), definition and
+references of wikilinks, and completion of note names, headings and block ids after `[[`, `#`
+and `^`. It never writes a file.
 
 Positions: vaultkit counts lines from 1 and columns in characters from 1; the client counts
 both from 0 and columns in the encoding it negotiated (UTF-16 by default), converted by
