@@ -26,7 +26,10 @@ ATTENTION = (
 SIZES = "# Sizes\n\nA tile holds 4 × 8 = 33 values.\n\n## Memory\n\nHalf of it ^half\n"
 NOTES = {
     "topics/sizes.md": SIZES,
-    "topics/attention.md": f"# Attention\n\n{ATTENTION}\nThe first weight is 0.50%%= attn.weights[0][0] %%.\n",
+    "topics/attention.md": (
+        f"---\naliases: [Attn]\n---\n# Attention\n\n{ATTENTION}\nThe first weight is 0.50%%= attn.weights[0][0] %%.\n"
+    ),
+    "alias.md": "# Alias\n\nSee [[Attn]] for more.\n",
     "index.md": "# Index\n\nSee [[sizes#Memory]] and [[topics/attention]].\n",
     "other/old.md": "# Old\n\nMoved: [[wrong/place/sizes]].\n",
 }
@@ -206,7 +209,7 @@ def test_hover_shows_what_a_claim_and_an_inline_value_compute_to(tmp_path):
         assert "attn.weights[0][0]" in hover.contents.value and "example `attn`" in hover.contents.value
         assert "**1.00**" in hover.contents.value  # the first token attends only to itself (causal)
         heading = await editor.client.text_document_hover_async(
-            types.HoverParams(**editor.at("topics/attention.md", 0, 2))
+            types.HoverParams(**editor.at("topics/attention.md", 3, 2))
         )
         assert heading is None
         await editor.change("topics/sizes.md", SIZES.replace("= 33", "= 32"))
@@ -220,7 +223,11 @@ def test_hover_shows_what_a_claim_and_an_inline_value_compute_to(tmp_path):
 
 @pytest.mark.parametrize(
     ("rel", "code", "new"),
-    [("topics/attention.md", "VK201", "1.00"), ("other/old.md", "VK502", "topics/sizes")],
+    [
+        ("topics/attention.md", "VK201", "1.00"),  # a number
+        ("other/old.md", "VK502", "topics/sizes"),  # a link path
+        ("alias.md", "VK501", "topics/attention|Attn"),  # a link to an alias
+    ],
 )
 def test_a_code_action_writes_what_fix_would_and_the_diagnostic_goes_away(tmp_path, rel, code, new):
     root = make_vault(tmp_path / "v")
