@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.claims import claim_like, explained_totals
+from vaultkit.claims import claim_like
 from vaultkit.claims.prose import note_lines
+from vaultkit.explain import totals
 from vaultkit.pipeline import Pipeline
 from vaultkit.vault import Vault
 
@@ -88,8 +89,7 @@ def test_every_line_with_a_sign_between_numbers_is_explained(runs):
     for repo, (vault, report) in runs.items():
         listed = set()
         for entry in report.explained:
-            path, line, _ = entry.split(":", 2)
-            listed.add((path, int(line)))
+            listed.add((entry.path, entry.line))
         for note in vault.readable_notes:
             for line in note_lines(note.text):
                 if claim_like(line.raw) and (note.rel, line.number) not in listed:
@@ -99,7 +99,7 @@ def test_every_line_with_a_sign_between_numbers_is_explained(runs):
 
 def test_explain_totals_equal_the_summary(runs):
     for repo, (_, report) in runs.items():
-        read, skipped, _ = explained_totals(report.explained)
+        read, skipped, _ = totals(report.explained)
         assert (read, skipped) == (report.summary.claims, report.summary.skipped_claims), repo
 
 
@@ -109,5 +109,5 @@ def test_code_spans_with_results_outside_are_read(runs):
         if finding["verdict"] != "correct_skipped":
             continue
         repo, _, rel = finding["path"].partition("/")
-        entries = [e for e in runs[repo][1].explained if e.startswith(f"{rel}:{finding['line']}: claim ok")]
+        entries = [e for e in runs[repo][1].explained if str(e).startswith(f"{rel}:{finding['line']}: claim ok")]
         assert entries, finding["path"] + f":{finding['line']}"

@@ -36,6 +36,7 @@ NOTE_TEXTS = [
     "The value 0.25%%= tiny.scores[0][0] %% and [[pic]] and [markdown](beta.md).\n",
     "---\npublish: false\n---\n# Hidden\n\n[[Alpha]]\n",
     "# Embeds\n\n![[alpha]]\n",
+    "---\naliases: [al]\n---\n# Beta\n\n## Other part\n\nA block ^other\n",
 ]
 SVG_TEXTS = [
     '<svg xmlns="http://www.w3.org/2000/svg"><text x="1" y="1">2 × 3 = 7</text></svg>\n',
@@ -84,9 +85,10 @@ def fresh(root: Path) -> tuple[str, list[str]]:
     return outcome(run(root)[0])
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=steps)
 @example(steps=[("write", "alpha.md", 6)])  # x.md embeds the figure the example now names
+@example(steps=[("write", "beta.md", 10)])  # the heading and block x.md links to are gone, the alias kept
 def test_applied_state_reports_as_a_fresh_check(tmp_path_factory, steps):
     root = seed(tmp_path_factory.mktemp("vault"))
     state = VaultState.load(root)
@@ -146,7 +148,9 @@ def test_a_save_checks_again_only_what_it_affects(tmp_path):
     state.compute_notes(1)
 
     (tmp_path / "a.md").write_text("# A\n\n## Renamed part\n", encoding="utf-8")
-    assert state.apply(["a.md"]).notes == {"a.md", "links-a.md"}
+    assert state.apply(["a.md"]).notes == {"a.md", "links-a.md"}  # a heading it links to changed
+    (tmp_path / "a.md").write_text("# A\n\n## Renamed part\n\nMore text.\n", encoding="utf-8")
+    assert state.apply(["a.md"]).notes == {"a.md"}  # what links to it sees nothing new
 
     (tmp_path / "b.md").write_text("# B\n", encoding="utf-8")
     affected = state.apply(["b.md"])

@@ -13,8 +13,8 @@ import tempfile
 from pathlib import Path
 
 from . import report_note
-from .claims import explained_totals
 from .diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
+from .explain import SVG_NOT_READ, WALKTHROUGH, totals
 from .layout import holds_site
 from .pipeline import FileChange
 from .state import VaultState
@@ -61,12 +61,12 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False, repor
         write_report_note(state.vault, report_note, report)
     if explain:  # before the report; beside JSON or annotations it goes to stderr
         out = sys.stdout if fmt == "text" else sys.stderr
-        for line in report.explained:
-            print(line, file=out)
-        read, skipped, other = explained_totals(report.explained)
-        kinds = [line.split(": ", 2)[1] for line in report.explained if line.count(": ") >= 2]
-        unread = kinds.count("svg not read")  # SVGs that are no derivation, each with why
-        walks = sum(k.startswith("walkthrough ") for k in kinds)
+        for entry in report.explained:
+            print(entry, file=out)
+        read, skipped, other = totals(report.explained)
+        kinds = [entry.kind for entry in report.explained]
+        unread = kinds.count(SVG_NOT_READ)  # SVGs that are no derivation, each with why
+        walks = kinds.count(WALKTHROUGH)
         # the summary counts a walkthrough's statements as claims: the rest are the claims listed
         statements = report.summary.claims - report.summary.skipped_claims - read
         print(

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .explain import Explained
 
 ERROR = "error"
 WARNING = "warning"
@@ -173,7 +177,7 @@ def _count(n: int, noun: str) -> str:
 class Report:
     summary: Summary = field(default_factory=Summary)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    explained: list[str] = field(default_factory=list)  # `check --explain`: what was read, and how it fared
+    explained: list[Explained] = field(default_factory=list)  # `check --explain`: what was read, and how it fared
 
     def add(self, diags) -> None:
         self.diagnostics.extend(diags)

@@ -75,16 +75,20 @@ def extract_links(note) -> tuple[Link, ...]:
     return note.derived["links"]
 
 
-def markdown_links(note) -> list[tuple[int, str]]:
-    """(line, target path) of standard markdown links to local `.md` files."""
-    out = []
-    for block in note.tokens:
-        for token in block.children or ():
-            if token.type == "link_open":
-                href = unquote(token.attrGet("href") or "").partition("#")[0]
-                if href.lower().endswith(".md") and not _URL_SCHEME.match(href):
-                    out.append((block.map[0] + 1 if block.map else 1, href))
-    return out
+def markdown_links(note) -> tuple[tuple[int, str], ...]:
+    """(line, target path) of standard markdown links to local `.md` files.
+
+    Kept in `note.derived`, where a worker process may also have put them."""
+    if "markdown_links" not in note.derived:
+        out = []
+        for block in note.tokens:
+            for token in block.children or ():
+                if token.type == "link_open":
+                    href = unquote(token.attrGet("href") or "").partition("#")[0]
+                    if href.lower().endswith(".md") and not _URL_SCHEME.match(href):
+                        out.append((block.map[0] + 1 if block.map else 1, href))
+        note.derived["markdown_links"] = tuple(out)
+    return note.derived["markdown_links"]
 
 
 def note_headings(note) -> list[tuple[int, str]]:
@@ -98,7 +102,15 @@ def note_block_ids(note) -> set[str]:
 
 def target_lines(note, heading: str | None, block: str | None) -> tuple[int, int] | None:
     """0-based lines [start, end) of what `[[N#heading]]` / `[[N#^block]]` names in `note`
-    (the whole note when neither is given), or None when it has no such heading or block."""
+    (the whole note when neither is given), or None when it has no such heading or block.
+    Kept in `note.derived`."""
+    key = ("lines", heading, block)
+    if key not in note.derived:
+        note.derived[key] = _target_lines(note, heading, block)
+    return note.derived[key]
+
+
+def _target_lines(note, heading: str | None, block: str | None) -> tuple[int, int] | None:
     if block:
         span = block_spans(note.tokens).get(block)
         return (span.start, span.end) if span else None
@@ -203,9 +215,7 @@ class LinkIndex:
         if self._cycles is None:
             embeds: dict[str, list[tuple[int, int]]] = defaultdict(list)  # note -> (line, col)
             targets = {}  # (note, line, col) -> (target note, its lines)
-            for note in self.vault.readable_notes:
-                if "![[" not in note.text:
-                    continue  # no embed here: spare the markdown parse
+            for note in self._embedding_notes():
                 for link in extract_links(note):
                     target = self.resolve(link.path, note.rel).target if link.embed else None
                     if target in self.vault.notes and self.vault.notes[target].readable:
@@ -222,6 +232,14 @@ class LinkIndex:
             component = _components(edges)
             self._cycles = {a for a, b in edges if a == b or component.get(a) == component.get(b)}
         return self._cycles
+
+    def _embedding_notes(self) -> list:
+        """The readable notes that may embed a note: those the link graph says embed something,
+        else (no graph yet) those with a `![[` in their text."""
+        if self.graph.filled:
+            notes = self.vault.notes
+            return [notes[rel] for rel in sorted(self.graph.embedders()) if rel in notes and notes[rel].checked]
+        return [note for note in self.vault.readable_notes if "![[" in note.text]
 
     def _pick(self, candidates: list[str], source: str, status: str) -> Resolution:
         if len(candidates) == 1:
@@ -272,19 +290,29 @@ class LinkIndex:
 
     def record(self, note) -> None:
         """Put the links of `note` (as it is now) into the graph."""
-        names, targets = set(), set()
+        names, targets, embedded = set(), set(), set()
         for link in extract_links(note):  # a markdown link's check needs only that its target exists
             names |= link_names(link.path, note.rel)
             target = self.resolve(link.path, note.rel).target
             if target:
-                targets.add(target)
+                (embedded if link.embed else targets).add(target)
         for _, href in markdown_links(note):
             names |= link_names(href, note.rel)
-        self.graph.put(note.rel, frozenset(names), frozenset(targets))
+        self.graph.put(note.rel, frozenset(names), frozenset(targets | embedded), frozenset(embedded))
 
     def forget_cycles(self) -> None:
         """Drop the embed cycles found so far: a note changed, they are found again when asked."""
         self._cycles = None
+
+
+def link_face(note) -> tuple:
+    """What the links to a note are checked against: whether it is read, published or ignored,
+    its headings and its block ids (a change elsewhere in it leaves them as they were)."""
+    if not note.readable:
+        return False, note.published, note.ignored
+    tokens = note.tokens
+    headings = tuple(section.text for section in sections(tokens))
+    return True, note.published, note.ignored, headings, frozenset(block_spans(tokens)), misplaced_block_ids(tokens)
 
 
 def file_name(rel: str) -> str:
@@ -308,24 +336,27 @@ class LinkGraph:
 
     def __init__(self):
         self.filled = False  # every readable note's links are in it
-        self._links: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # note -> (names, targets)
+        self._links: dict[str, tuple[frozenset[str], ...]] = {}  # note -> (names, targets, embedded)
         self._by_name: dict[str, set[str]] = defaultdict(set)
         self._by_target: dict[str, set[str]] = defaultdict(set)
+        self._by_embedded: dict[str, set[str]] = defaultdict(set)
+        self._embedders: set[str] = set()
 
-    def put(self, rel: str, names: frozenset[str], targets: frozenset[str]) -> None:
+    def put(self, rel: str, names: frozenset[str], targets: frozenset[str], embedded: frozenset[str]) -> None:
+        """The links of note `rel`: the names written, the files they resolve to, those it embeds."""
         self.drop(rel)
-        self._links[rel] = names, targets
-        for name in names:
-            self._by_name[name].add(rel)
-        for target in targets:
-            self._by_target[target].add(rel)
+        self._links[rel] = names, targets, embedded
+        if embedded:
+            self._embedders.add(rel)
+        for index, keys in zip((self._by_name, self._by_target, self._by_embedded), self._links[rel]):
+            for key in keys:
+                index[key].add(rel)
 
     def drop(self, rel: str) -> None:
-        names, targets = self._links.pop(rel, ((), ()))
-        for name in names:
-            self._by_name[name].discard(rel)
-        for target in targets:
-            self._by_target[target].discard(rel)
+        self._embedders.discard(rel)
+        for index, keys in zip((self._by_name, self._by_target, self._by_embedded), self._links.pop(rel, ())):
+            for key in keys:
+                index[key].discard(rel)
 
     def naming(self, names) -> set[str]:
         """Notes with a link written with one of the case-folded `names`."""
@@ -333,11 +364,19 @@ class LinkGraph:
 
     def targets(self, notes) -> set[str]:
         """The files the links of `notes` resolve to."""
-        return {target for rel in notes for target in self._links.get(rel, ((), ()))[1]}
+        return {target for rel in notes if rel in self._links for target in self._links[rel][1]}
 
     def linking_to(self, targets) -> set[str]:
         """Notes with a link that resolves to one of `targets`."""
         return {rel for target in targets for rel in self._by_target.get(target, ())}
+
+    def embedders(self) -> set[str]:
+        """Notes that embed something."""
+        return self._embedders
+
+    def embedding(self, targets) -> set[str]:
+        """Notes that embed one of `targets`."""
+        return {rel for target in targets for rel in self._by_embedded.get(target, ())}
 
 
 def _components(edges: set[tuple[str, str]]) -> dict[str, str]:

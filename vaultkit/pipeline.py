@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from . import claims, links, walkthrough
 from .diagnostics import Diagnostic, Report, Summary
 from .examples import ExampleRunner, NoteOutcome, textmatrices
+from .explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
 from .figures import is_generated
 from .svgtext import SvgText, read_svg
 from .syntax.tags import inline_tags
@@ -49,7 +50,8 @@ class NoteResult:
     claims: int
     skipped_claims: int
     found_links: tuple = ()  # extract_links of the note, handed back by worker processes
-    explained: tuple = ()  # each claim read or skipped, for `check --explain`
+    found_markdown_links: tuple = ()  # and its markdown_links
+    explained: tuple[Explained, ...] = ()  # each claim read or skipped, for `check --explain`
     tags: tuple = ()  # the note's inline `#tags` (the site's tags index)
 
 
@@ -99,15 +101,18 @@ class Pipeline:
                 gc.enable()
 
     def _compute_forked(self, pending: list[str], jobs: int) -> None:
-        """Compute the notes `pending` in `jobs` forked workers, each given its share at the
-        fork (nothing is sent to a worker) and sending back the results over its own pipe."""
+        """Compute the notes `pending` in `jobs` forked workers: each inherits the list at the
+        fork, takes the next note by a shared counter (nothing else is sent to a worker) and
+        sends back the results over its own pipe."""
         from . import markdown  # noqa: F401  (the parser, made once for every worker)
 
+        pending = sorted(pending, key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
         fork = multiprocessing.get_context("fork")
+        taken = fork.Value("i", 0)  # how many of `pending` the workers have taken
         workers = {}
-        for share in _shares(pending, lambda rel: len(self.vault.notes[rel].text), jobs):
+        for _ in range(jobs):
             reader, writer = fork.Pipe(duplex=False)
-            process = fork.Process(target=_compute_share, args=(self, share, writer), daemon=True)
+            process = fork.Process(target=_compute_notes, args=(self, pending, taken, writer), daemon=True)
             process.start()
             writer.close()  # the worker's end: the reader sees the end when the worker exits
             workers[reader] = process
@@ -125,7 +130,9 @@ class Pipeline:
                     if isinstance(result, BaseException):
                         raise result
                     self._notes[rel] = result
-                    self.vault.notes[rel].derived.setdefault("links", result.found_links)
+                    derived = self.vault.notes[rel].derived
+                    derived.setdefault("links", result.found_links)
+                    derived.setdefault("markdown_links", result.found_markdown_links)
         finally:  # on an error or Ctrl-C: the workers' notes are no longer wanted
             for process in workers.values():
                 process.terminate()
@@ -150,6 +157,7 @@ class Pipeline:
             claims=claim_report.verified + worked.verified + walk.verified,
             skipped_claims=claim_report.skipped + worked.skipped + walk.skipped,
             found_links=links.extract_links(note),
+            found_markdown_links=links.markdown_links(note),
             explained=_explained(claim_report, note, worked) + tuple(walk.explained),
             tags=tuple(inline_tags(note.tokens)),
         )
@@ -221,8 +229,9 @@ class Pipeline:
         report.add(d for d in self.example_diagnostics if wanted(d.path))
         changes = []
         summary = report.summary
-        for note in self.vault.readable_notes:
-            if not wanted(note.rel):
+        notes = self.vault.notes
+        for note in self.vault.readable_notes if rels is None else [notes[r] for r in sorted(rels) if r in notes]:
+            if not note.checked:
                 continue
             result = self.note(note.rel)
             count_note(summary, result)
@@ -244,7 +253,7 @@ class Pipeline:
                 if fig.diagnostics
                 else "ok"
             )
-            report.explained.append(f"{fig.rel}:1: drawing {verdict}: {fig.explained}")
+            report.explained.append(Explained(fig.rel, 1, verdict, fig.explained, kind=DRAWING))
             if fig.new is not None and fig.new != fig.old:
                 changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
         attachments = [rel for rel in self.vault.attachments if wanted(rel)]
@@ -252,14 +261,14 @@ class Pipeline:
         for rel in attachments:
             svg_claims = self.attachment_claims(rel)
             report.add(svg_claims.diagnostics)
-            report.explained += [str(entry) for entry in svg_claims.explained]
+            report.explained += svg_claims.explained
             summary.claims += svg_claims.verified
             summary.skipped_claims += svg_claims.skipped
         report.finish()
         return report, changes
 
-    def _unread_svgs(self, attachments: list[str], read: set[str]) -> list[str]:
-        """An `--explain` line for every SVG of `attachments` not checked as a figure: why not."""
+    def _unread_svgs(self, attachments: list[str], read: set[str]) -> list[Explained]:
+        """An `--explain` entry for every SVG of `attachments` not checked as a figure: why not."""
         from .examples.figures import explain_svg
 
         lines = []
@@ -268,7 +277,7 @@ class Pipeline:
                 continue
             svg = self.svg(rel)
             why = explain_svg(svg[1]) if svg is not None else "not readable"
-            lines.append(f"{rel}:1: svg not read: {why}")
+            lines.append(Explained(rel, 1, "", why, kind=SVG_NOT_READ))
         return lines
 
     def attachment_claims(self, rel: str) -> claims.ClaimReport:
@@ -291,18 +300,15 @@ class Pipeline:
         return claims.check_svg(read[1], rel)
 
 
-def _explained(claim_report: claims.ClaimReport, note: Note, worked) -> tuple[str, ...]:
+def _explained(claim_report: claims.ClaimReport, note: Note, worked) -> tuple[Explained, ...]:
     """`--explain` for a note: its claims, and the text-matrix rows its check counts as claims."""
-    entries = [(entry.line, str(entry)) for entry in claim_report.explained]
+    entries = list(claim_report.explained)
     if worked.verified or worked.skipped:
-        if hasattr(worked, "explained"):  # each row explained by the text-matrix reader itself
-            entries += [(entry.line, str(entry)) for entry in worked.explained]
-        else:
-            sections = textmatrices.read_sections(note.text, note.tokens)
-            line = min((m.line for section in sections for m in section.matrices), default=1)
-            entries.append((line, claims.matrix_rows_entry(note.rel, line, worked.verified, worked.skipped)))
-        entries.sort(key=lambda entry: entry[0])
-    return tuple(text for _, text in entries)
+        sections = textmatrices.read_sections(note.text, note.tokens)
+        line = min((m.line for section in sections for m in section.matrices), default=1)
+        entries.append(matrix_rows(note.rel, line, worked.verified, worked.skipped))
+        entries.sort(key=lambda entry: entry.line)
+    return tuple(entries)
 
 
 def count_note(summary: Summary, result: NoteResult) -> None:
@@ -320,22 +326,17 @@ def _cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-def _shares(rels: list[str], size, jobs: int) -> list[list[str]]:
-    """`rels` dealt out to `jobs` workers, the largest first to the least loaded: even shares."""
-    shares: list[list[str]] = [[] for _ in range(jobs)]
-    loads = [0] * jobs
-    for rel in sorted(rels, key=size, reverse=True):
-        least = loads.index(min(loads))
-        shares[least].append(rel)
-        loads[least] += size(rel)
-    return shares
-
-
-def _compute_share(pipeline: Pipeline, share: list[str], results: Connection) -> None:
-    """A forked worker: compute its share of the notes, sending each result (or the error
-    that stops it) to the parent; Ctrl-C is for the parent."""
+def _compute_notes(pipeline: Pipeline, pending: list[str], taken, results: Connection) -> None:
+    """A forked worker: compute the next note of `pending` until none is left, sending each
+    result (or the error that stops it) to the parent; Ctrl-C is for the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for rel in share:
+    while True:
+        with taken.get_lock():
+            index = taken.value
+            taken.value += 1
+        if index >= len(pending):
+            return
+        rel = pending[index]
         try:
             result = pipeline.note(rel)
         except Exception as exc:

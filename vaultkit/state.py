@@ -5,12 +5,13 @@ computes once. `watch`, `serve` and an editor keep one and `apply` each change t
 changed files are read again and only what they can affect is checked again, so that its
 `report()` stays the report a fresh `check` of the same files gives.
 
-What a change affects: the changed notes; the notes whose links resolved to a changed or
-removed file (the link graph as it was before the change); the notes with a link written with
-the name of a file that appeared or went away, or of an alias that changed (resolved or not: a
-dangling link may now resolve, a resolved one may now be ambiguous); the notes whose embeds
-enter or leave a cycle; the notes that hold or name an example whose outcome changed; the
-figures of those examples and the changed SVGs.
+What a change affects: the changed notes; the notes whose links resolved to a removed note or
+to one whose headings, block ids or publishing changed (by the link graph as it was before the
+change); the notes with a link written with the name of a file that appeared or went away, or
+of an alias that came or went (resolved or not: a dangling link may now resolve, a resolved one
+may now be ambiguous); the notes whose embeds enter or leave a cycle; the notes that hold or
+name an example whose outcome changed; the figures of those examples, the figures and drawings
+of the notes checked again, and the changed SVGs.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from .examples.runner import code_lines
 from .examples.values import PathError, find_bindings, split_path
-from .links import LinkIndex, file_name
+from .links import LinkIndex, file_name, link_face
 from .pipeline import Pipeline
 from .vault import Note, Vault
 
@@ -57,6 +58,7 @@ class VaultState(Pipeline):
         self.buffers: dict[str, str] = {}
         self._digests: dict[str, str] = {}  # attachment -> digest of the bytes last read
         self._named_ids: dict[str, frozenset[str]] = {}  # note -> ids its inline values name
+        self._faces: dict[str, tuple] = {}  # note -> its `link_face`, as last checked
         self._generated = frozenset(self.runner.figure_paths())  # figures the index knows, drawn or not
 
     @classmethod
@@ -79,23 +81,33 @@ class VaultState(Pipeline):
         examples = self._examples()
         affected = Affected()
         names: set[str] = set()  # names of files that came or went, and of aliases that changed
-        for rel in sorted(self._files(rels)):
+        before = {rel: self.vault.notes.get(rel) for rel in self._files(rels)}
+        faces = {rel: self._face(rel) for rel, note in before.items() if note is not None}
+        for rel in sorted(before):
             self._read(rel, affected, names)
         if not affected:
             return affected
         affected.changed.sort()
         files = {*affected.changed, *affected.removed}
-        self.example_diagnostics = self.runner.collect(self.vault.readable_notes)
+        for rel in files & faces.keys():
+            self._faces.pop(rel, None)
+        targets = {rel for rel in faces.keys() & files if rel not in self.vault.notes or self._face(rel) != faces[rel]}
+        texts = [note.text for rel, note in before.items() if note is not None and rel in files]
+        texts += [self.vault.notes[rel].text for rel in affected.changed if rel in self.vault.notes]
+        if any("vaultkit" in text for text in texts):  # else no example came, went or changed
+            self.example_diagnostics = self.runner.collect(self.vault.readable_notes)
         changed_ids = _changed(examples, self._examples())
         generated = frozenset(self.runner.figure_paths())
         names |= {file_name(rel) for rel in generated ^ self._generated}
         if names:
             self.index = LinkIndex(self.vault, generated=generated, graph=graph)
             self._generated = generated
-        else:
+        elif any("![[" in text for text in texts) or graph.embedding(files):  # else no embed moved
             self.index.forget_cycles()
         notes = {rel for rel in files if rel.lower().endswith(".md")}
-        notes |= graph.linking_to(files) | graph.naming(names)
+        notes |= graph.linking_to(targets) | graph.naming(names)
+        for rel in files:  # their links now, for the embed cycles
+            self._record(rel)
         notes |= {c[0] for c in cycles ^ self.index.embed_cycles()}
         for example_id in changed_ids:
             notes |= {e.rel for e in (examples.get(example_id, (None,))[0], self.runner.examples.get(example_id)) if e}
@@ -103,15 +115,20 @@ class VaultState(Pipeline):
             notes |= {note.rel for note in self.vault.readable_notes if self._ids_named(note) & changed_ids}
         self._forget(notes, files, changed_ids)
         for rel in sorted(notes):
-            note = self.vault.notes.get(rel)
-            if note is None or not note.checked:
-                graph.drop(rel)
-                continue
-            self.note(rel)
-            self.index.record(note)
-            affected.notes.add(rel)
+            if self._record(rel):
+                self.note(rel)
+                affected.notes.add(rel)
         affected.figures = self._recheck_figures()
         return affected
+
+    def _record(self, rel: str) -> bool:
+        """Put the links of note `rel` as it is now into the link graph; whether it is checked."""
+        note = self.vault.notes.get(rel)
+        if note is None or not note.checked:
+            self.index.graph.drop(rel)
+            return False
+        self.index.record(note)
+        return True
 
     def _files(self, rels: set[str]) -> set[str]:
         """Folders (created, moved, deleted) become the files known under them or found in them."""
@@ -176,6 +193,12 @@ class VaultState(Pipeline):
         runner = self.runner
         ids = {*runner.examples, *runner.unreadable}
         return {i: (runner.examples.get(i), runner.outcomes.get(i), i in runner.unreadable) for i in ids}
+
+    def _face(self, rel: str) -> tuple:
+        """The link face of a note (kept until the note changes)."""
+        if rel not in self._faces:
+            self._faces[rel] = link_face(self.vault.notes[rel])
+        return self._faces[rel]
 
     def _ids_named(self, note: Note) -> frozenset[str]:
         """Ids of the examples the inline values of a note name (kept until the note changes)."""

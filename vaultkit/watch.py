@@ -2,9 +2,9 @@
 
 One watchdog observer on the vault queues the paths that change; a worker thread waits for a
 quiet moment (a burst such as a git checkout becomes one pass) and then runs `Syncer.sync`:
-re-read only the changed files into the kept `Vault`, re-run only the examples whose inputs
-changed (the kept `ExampleRunner` caches outcomes by input hash), and write what the notes
-touched by the change and their figures should now be, as `vaultkit fix` would.
+apply the changed files to the kept `VaultState` (which checks again only what they can
+affect; the examples' outcomes are cached by input hash), and write what the notes and
+figures it checked should now be, as `vaultkit fix` would.
 
 Loops and lost edits: a file whose bytes equal what vaultkit last read or wrote is not a change,
 so vaultkit's own writes end there; every write is refused when the file changed since it was
@@ -259,6 +259,7 @@ def watch_command(root: Path, report: str | None = None) -> int:
 
     watcher = Watcher(root)
     state = watcher.syncer.state
+    state.compute_notes()  # before any thread starts: on every core, as check; saves then redo only their part
     if report is not None or configured(root):
         keep_report(watcher, report)
     summary = f"{len(state.vault.readable_notes)} notes, {len(state.runner.outcomes)} examples"

@@ -13,12 +13,12 @@ rest was skipped, and lists every line with a sign between numbers.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
+from ..explain import Explained
 from ..svgtext import SvgText, read_svg
 from .compare import ERROR, PASS, Verdict, judge
 from .finder import (
@@ -42,29 +42,11 @@ __all__ = [
     "check_markdown",
     "check_svg",
     "claim_like",
-    "explained_totals",
-    "matrix_rows_entry",
 ]
 
 VERDICTS = {PASS: "ok", ERROR: "error"}
 NOT_READ = "no arithmetic read on both sides of the sign"
 FAR = 100.0  # off by more than this factor, a claim whose reading is not certain is no claim
-
-
-@dataclass
-class Explained:
-    """One line of `vaultkit check --explain`: a claim read and its verdict, or a span skipped."""
-
-    path: str
-    line: int
-    verdict: str  # ok | warning | error | skipped
-    text: str  # the claim as written (whitespace collapsed), or the skipped span
-    note: str = ""  # the computed value, or why it was skipped
-    col: int = 0  # of the written value of a claim read (1-based; 0 when skipped)
-
-    def __str__(self) -> str:
-        note = f"  [{self.note}]" if self.note else ""
-        return f"{self.path}:{self.line}: claim {self.verdict}: {self.text}{note}"
 
 
 @dataclass
@@ -120,34 +102,6 @@ class Logical:
         bounds = [start for start, _, _ in self.starts] + [len(self.raw) + 1]
         for (start, number, _), end in zip(self.starts, bounds[1:]):
             yield number, self.raw[start : end - 1]
-
-
-_MATRIX_ROWS = re.compile(r": matrix rows: (\d+) read, (\d+) skipped")
-
-
-def matrix_rows_entry(rel: str, line: int, verified: int, skipped: int) -> str:
-    """`--explain` for the rows of a note's text matrices (checked as worked examples, counted
-    as claims): how many were read and how many skipped."""
-    return f"{rel}:{line}: matrix rows: {verified} read, {skipped} skipped  [text matrices of a worked example]"
-
-
-def explained_totals(lines: list[str]) -> tuple[int, int, int]:
-    """(claims read, claims skipped, other entries) of `--explain` lines: the first two equal the
-    summary's claims and skipped claims."""
-    read = skipped = other = 0
-    for line in lines:
-        kind = line.split(": ", 2)[1] if line.count(": ") >= 2 else ""
-        rows = _MATRIX_ROWS.search(line)
-        if rows:
-            read += int(rows.group(1))
-            skipped += int(rows.group(2))
-        elif kind == "claim skipped":
-            skipped += 1
-        elif kind.startswith("claim "):
-            read += 1
-        else:
-            other += 1
-    return read, skipped, other
 
 
 def _best_verdict(found: Found, exact: set[int]) -> tuple[Verdict, Side] | str:

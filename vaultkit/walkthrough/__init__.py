@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
+from ..explain import WALKTHROUGH, Explained
 from .reader import MASK, Mix, Reading, Step, Walkthrough, Weights, read
 
 __all__ = ["WalkthroughReport", "check_markdown", "read"]
@@ -42,7 +43,7 @@ class WalkthroughReport:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     verified: int = 0  # statements checked (steps' matches, weights, mixes, caches; mask rows; rounds)
     skipped: int = 0  # statements seen but not read with certainty
-    explained: list[str] = field(default_factory=list)  # lines for `check --explain`
+    explained: list[Explained] = field(default_factory=list)  # for `check --explain`
     reading: Reading | None = None
 
 
@@ -58,22 +59,20 @@ def check_markdown(text: str, tokens, rel: str) -> WalkthroughReport:
         errors = len(report.diagnostics) - before
         verdict = "error" if errors else "ok"
         tokens = "、".join(walk.tokens) if walk.tokens else "tokens by index"
-        report.explained.append(
-            f"{rel}:{walk.line}: walkthrough {verdict}: {len(walk.steps)} steps over {tokens}, "
-            f"{walk.statements} statements read, {errors} wrong"
-        )
+        what = f"{len(walk.steps)} steps over {tokens}, {walk.statements} statements read, {errors} wrong"
+        report.explained.append(Explained(rel, walk.line, verdict, what, kind=WALKTHROUGH))
     for picture in reading.masks:
         before = len(report.diagnostics)
         _check_mask(picture, rel, report)
         verdict = "error" if len(report.diagnostics) > before else "ok"
-        report.explained.append(
-            f"{rel}:{picture.rows[0].line}: walkthrough {verdict}: mask picture of {len(picture.rows)} rows"
-        )
+        what = f"mask picture of {len(picture.rows)} rows"
+        report.explained.append(Explained(rel, picture.rows[0].line, verdict, what, kind=WALKTHROUGH))
     for rounds in reading.rounds:
         before = len(report.diagnostics)
         _check_rounds(rounds, rel, report)
         verdict = "error" if len(report.diagnostics) > before else "ok"
-        report.explained.append(f"{rel}:{rounds[0].line}: walkthrough {verdict}: {len(rounds)} generation rounds")
+        what = f"{len(rounds)} generation rounds"
+        report.explained.append(Explained(rel, rounds[0].line, verdict, what, kind=WALKTHROUGH))
     adoptable = bool(reading.walkthroughs)
     for promise in reading.promises:
         if promise.fulfilled:
@@ -88,10 +87,9 @@ def check_markdown(text: str, tokens, rel: str) -> WalkthroughReport:
                 rel, promise.line, promise.col, "VK436", f"“{promise.text}” promises a figure, but none follows{how}"
             )
         )
-        report.explained.append(
-            f"{rel}:{promise.line}: walkthrough warning: “{promise.text}” promises a figure that is missing"
-        )
-    report.explained.sort(key=lambda entry: int(entry[len(rel) + 1 :].split(":", 1)[0]))
+        what = f"“{promise.text}” promises a figure that is missing"
+        report.explained.append(Explained(rel, promise.line, "warning", what, kind=WALKTHROUGH))
+    report.explained.sort(key=lambda entry: entry.line)
     return report
 
 
