@@ -28,7 +28,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from . import __version__, claims
+from . import __version__
 from .diagnostics import ERROR, Diagnostic
 from .examples.values import PathError, find_bindings, resolve, split_path
 from .links import Link, extract_links, target_lines
@@ -254,7 +254,8 @@ def references(state: VaultState, target: str, heading: str | None = None) -> li
 
 def hover_text(state: VaultState, rel: str, lines, line: int, char: int) -> str | None:
     """Markdown for what is under (line, character): the findings there, the inline value's
-    example and computed value, the claims read on the line with what they compute to."""
+    example and computed value, and what `check --explain` lists for the line (the claims read
+    with what they compute to, a walkthrough's parts)."""
     parts = []
     for d in note_diagnostics(state, rel):
         start, end = finding_span(lines, d)
@@ -264,10 +265,11 @@ def hover_text(state: VaultState, rel: str, lines, line: int, char: int) -> str 
     value = inline_value(state, lines, line, char)
     if value:
         parts.append(value)
-    for entry in claims.check_markdown(state.vault.notes[rel].text, rel).explained:
+    for entry in state.note(rel).explained:  # what `check --explain` lists for the line
         if entry.line == line + 1:
+            verdict = f" {entry.verdict}" if entry.verdict else ""
             computed = f" — {entry.note}" if entry.note else ""
-            parts.append(f"claim {entry.verdict}: `{entry.text}`{computed}")
+            parts.append(f"{entry.kind}{verdict}: `{entry.text}`{computed}")
     return "\n\n".join(dict.fromkeys(parts)) or None
 
 
