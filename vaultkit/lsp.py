@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import gc
 import os
 import posixpath
 import re
@@ -62,6 +63,9 @@ class VaultkitServer(LanguageServer):
         if self.root is None:
             self.root = vault_of(Path(workspace_root or ".").resolve())
         self.state = VaultState.load(self.root)
+        # The vault's notes and their tokens live as long as the server: the cyclic collector would
+        # scan them all again and again, pausing a check now and then (worst case several fold).
+        gc.freeze()
 
     def rel(self, uri: str) -> str | None:
         """The vault-relative path of a document, or None when it is not a note of the vault."""
