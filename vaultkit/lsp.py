@@ -36,7 +36,7 @@ from .links import Link, extract_links, target_lines
 from .numbers import rewrite_like
 from .state import VaultState
 from .syntax.blockids import block_spans
-from .syntax.headings import sections
+from .syntax.headings import loose, sections
 from .watch import ignored
 
 DISK_QUIET = 0.1  # seconds after a change on disk to wait for the rest of its burst (a git checkout)
@@ -79,6 +79,16 @@ class VaultkitServer(LanguageServer):
 
     def uri(self, rel: str) -> str:
         return from_fs_path(str(self.root / rel))
+
+    def current(self, uri: str):
+        """The open document `uri`, its text brought into the state first when a change is still
+        waiting for the typing pause (answers are never about an older text)."""
+        document = self.workspace.get_text_document(uri)
+        rel = self.rel(uri)
+        note = self.state.vault.notes.get(rel) if self.state and rel else None
+        if note is not None and note.source.raw != document.source.encode("utf-8"):
+            self.edited({rel: document.source})
+        return document
 
     def checked(self, rel: str | None):
         """The note `rel` when vaultkit checks it (the report note, excluded files: None)."""
@@ -244,8 +254,6 @@ def link_target(state: VaultState, link: Link) -> tuple[str, int] | None:
 
 def references(state: VaultState, target: str, heading: str | None = None) -> list[Link]:
     """Every wikilink and embed of the checked notes that opens `target` (its `heading`, if given)."""
-    from .syntax.headings import loose
-
     found = []
     for note in state.vault.readable_notes:
         for link in extract_links(note):
@@ -298,6 +306,7 @@ def inline_value(state: VaultState, lines, line: int, char: int) -> str | None:
 
 Edit = tuple[int, int, int, int, str]  # 0-based start line, start char, end line, end char, new text
 SAME_LINE = 0.6  # a line at least this similar to the one fix writes is that line, edited in place
+MAX_PAIRINGS = 10_000  # a block of lines larger than this (old × new) is replaced whole, not line by line
 
 
 def fix_edits(old: str, new: str, first: int, last: int) -> list[Edit]:
@@ -315,6 +324,8 @@ def fix_edits(old: str, new: str, first: int, last: int) -> list[Edit]:
 def _line_changes(old_lines, new_lines, i1: int, i2: int, j1: int, j2: int) -> list[tuple[Edit, range]]:
     """The edits of one differing block, each with the old lines it is about: each old line fix
     rewrites in place (the most similar line of the block, in order), and the lines between."""
+    if (i2 - i1) * (j2 - j1) > MAX_PAIRINGS:
+        return _replaced(old_lines, new_lines, i1, i2, j1, j2)
     found, i, j = [], i1, j1
     for k in range(i1, i2):
         candidates = [(difflib.SequenceMatcher(None, old_lines[k], new_lines[m]).ratio(), m) for m in range(j, j2)]
@@ -472,9 +483,9 @@ def make_server(root: Path | None = None) -> VaultkitServer:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: VaultkitServer, params: types.HoverParams) -> types.Hover | None:
         rel = ls.rel(params.text_document.uri)
+        document = ls.current(params.text_document.uri)
         if not ls.checked(rel):
             return None
-        document = ls.workspace.get_text_document(params.text_document.uri)
         line, char = ls.server_position(document, params.position)
         text = hover_text(ls.state, rel, document.lines, line, char)
         if text is None:
@@ -487,9 +498,9 @@ def make_server(root: Path | None = None) -> VaultkitServer:
     )
     def code_action(ls: VaultkitServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         rel = ls.rel(params.text_document.uri)
+        document = ls.current(params.text_document.uri)
         if not ls.checked(rel):
             return None
-        document = ls.workspace.get_text_document(params.text_document.uri)
         first, _ = ls.server_position(document, params.range.start)
         last, _ = ls.server_position(document, params.range.end)
         note = ls.state.vault.notes[rel]
@@ -515,10 +526,10 @@ def make_server(root: Path | None = None) -> VaultkitServer:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: VaultkitServer, params: types.DefinitionParams) -> types.Location | None:
         rel = ls.rel(params.text_document.uri)
+        document = ls.current(params.text_document.uri)
         note = ls.checked(rel)
         if note is None:
             return None
-        document = ls.workspace.get_text_document(params.text_document.uri)
         link = link_at(note, *ls.server_position(document, params.position))
         found = link_target(ls.state, link) if link else None
         if found is None:
@@ -528,10 +539,10 @@ def make_server(root: Path | None = None) -> VaultkitServer:
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def find_references(ls: VaultkitServer, params: types.ReferenceParams) -> list[types.Location] | None:
         rel = ls.rel(params.text_document.uri)
+        document = ls.current(params.text_document.uri)
         note = ls.checked(rel)
         if note is None:
             return None
-        document = ls.workspace.get_text_document(params.text_document.uri)
         line, char = ls.server_position(document, params.position)
         link = link_at(note, line, char)
         if link is not None:
@@ -550,9 +561,9 @@ def make_server(root: Path | None = None) -> VaultkitServer:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["[", "#", "^"]))
     def complete(ls: VaultkitServer, params: types.CompletionParams) -> types.CompletionList | None:
         rel = ls.rel(params.text_document.uri)
+        document = ls.current(params.text_document.uri)
         if not ls.checked(rel):
             return None
-        document = ls.workspace.get_text_document(params.text_document.uri)
         line, char = ls.server_position(document, params.position)
         found = completions(ls.state, rel, document.lines[line][:char] if line < len(document.lines) else "")
         if found is None:
