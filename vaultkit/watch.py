@@ -92,9 +92,13 @@ class Syncer:
     """The watcher's passes: one kept `VaultState`, brought up to date with each batch of paths."""
 
     def __init__(self, root: Path, state: VaultState | None = None):
-        """`state`: one already loaded for this vault (`vaultkit serve` shares its own)."""
+        """`state`: one already loaded for this vault; else it is loaded and every note checked
+        (on every core when no thread runs yet, as check), so a save redoes only its part."""
         self.root = Path(root)
-        self.state = state or VaultState.load(self.root)
+        if state is None:
+            state = VaultState.load(self.root)
+            state.compute_notes()
+        self.state = state
 
     @property
     def vault(self) -> Vault:
@@ -259,7 +263,6 @@ def watch_command(root: Path, report: str | None = None) -> int:
 
     watcher = Watcher(root)
     state = watcher.syncer.state
-    state.compute_notes()  # before any thread starts: on every core, as check; saves then redo only their part
     if report is not None or configured(root):
         keep_report(watcher, report)
     summary = f"{len(state.vault.readable_notes)} notes, {len(state.runner.outcomes)} examples"

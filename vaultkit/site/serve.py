@@ -101,8 +101,7 @@ class ServedSite:
         self.version = 0
         self.stopping = False
         config = load_site_config(self.root, str(site_dir))  # site_dir: never written
-        self.syncer = Syncer(self.root)
-        self.syncer.state.compute_notes()  # before any thread starts: on every core, as check
+        self.syncer = Syncer(self.root)  # before any thread starts: the notes checked on every core, as check
         self.renderer = SiteRenderer(config, self.syncer.state)
         self.config, self.plugin = self.renderer.config, self.renderer.plugin
         gc.enable()  # the plugin pauses the collector for a build; a server runs for hours
