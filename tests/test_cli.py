@@ -102,7 +102,7 @@ def test_abbreviated_flags_are_refused_with_the_subcommand_usage(tmp_path):
     )
     run = vaultkit("check", "--fromat", "json")
     assert " ".join(run.stderr.split()) == (
-        "usage: vaultkit check [-h] [--format {text,json,github}] [--explain] [vault] "
+        "usage: vaultkit check [-h] [--format {text,json,github}] [--explain] [--report [NOTE]] [vault] "
         "vaultkit check: error: unrecognized arguments: --fromat (did you mean --format?)"
     )
 

@@ -17,6 +17,7 @@ from vaultkit.explain import SVG_NOT_READ, WALKTHROUGH, totals
 from vaultkit.model.layout import holds_site
 from vaultkit.model.vault import SITE_DIR, UNREADABLE
 from vaultkit.pipeline import FileChange
+from vaultkit.renderers import report_note
 from vaultkit.state import VaultState
 from vaultkit.writer import CHANGED_ON_DISK, StaleFileError, write_bytes
 
@@ -52,8 +53,12 @@ def _print(report: Report, fmt: str, root: Path) -> None:
         sys.stdout.write(FORMATTERS[fmt](report))
 
 
-def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> int:
-    report, _ = run(root)
+def check_command(root: Path, *, fmt: str = "text", explain: bool = False, report_note: str | None = None) -> int:
+    """`report_note`: also write the findings into that note of the vault ("": its default name)."""
+    state = checked(root)
+    report, _ = state.report()
+    if report_note is not None:
+        write_report_note(state.vault, report_note, report)
     if explain:  # before the report; beside JSON or annotations it goes to stderr
         out = sys.stdout if fmt == "text" else sys.stderr
         for entry in report.explained:
@@ -73,6 +78,22 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False) -> in
         )
     _print(report, fmt, root)
     return 1 if report.summary.errors else 0
+
+
+def write_report_note(vault, written: str, report: Report) -> None:
+    """Write the report note (`--report`), saying so on stderr; a UsageError when it cannot be."""
+    from vaultkit.commands.cli import UsageError
+
+    try:
+        rel = report_note.note_rel(vault, written)
+        rewritten = report_note.update(vault, rel, report)
+    except (ValueError, report_note.NotAReportNote) as exc:
+        raise UsageError(str(exc)) from None
+    except StaleFileError:
+        raise UsageError(f"{written} changed while vaultkit wrote it; not overwritten") from None
+    except OSError as exc:
+        raise UsageError(f"cannot write the report note: {exc.strerror}") from None
+    print(f"vaultkit: {'wrote' if rewritten else 'unchanged'} {rel}", file=sys.stderr)
 
 
 def unified_diff(change: FileChange) -> str:

@@ -1,4 +1,4 @@
-"""Command line: vaultkit check | fix | build | watch | serve | init."""
+"""Command line: vaultkit check | fix | build | watch | serve | lsp | init."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ from pathlib import Path
 from vaultkit import __version__
 
 USAGE_ERROR = 2
+REPORT_HELP = (
+    "keep the findings in a note of the vault (default: the plugin's `report:` option, else "
+    "`vaultkit 报告.md` or `vaultkit report.md` by the vault's language); never published nor checked"
+)
 
 
 class UsageError(Exception):
@@ -76,6 +80,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     check.add_argument("vault", nargs="?", help=vault_help)
     check.add_argument("--format", choices=["text", "json", "github"], default="text")
     check.add_argument("--explain", action="store_true", help="list every claim read and every one skipped, with why")
+    check.add_argument("--report", nargs="?", const="", metavar="NOTE", help=REPORT_HELP)
 
     fix = _subparser(sub, "fix", "rewrite generated regions, inline values, figures and fixable links")
     fix.add_argument("vault", nargs="?", help=vault_help)
@@ -94,10 +99,20 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 
     watch = _subparser(sub, "watch", "keep generated parts and figures in sync while you edit")
     watch.add_argument("vault", nargs="?", help=vault_help)
+    watch.add_argument("--report", nargs="?", const="", metavar="NOTE", help=REPORT_HELP)
 
     serve = _subparser(sub, "serve", "watch, and serve the site with live reload")
     serve.add_argument("vault", nargs="?", help=vault_help)
     serve.add_argument("-a", "--address", default="127.0.0.1:8000", help="HOST:PORT")
+
+    lsp = _subparser(
+        sub,
+        "lsp",
+        "run the language server over stdio (diagnostics, hover, fixes, links, completion in your editor)",
+    )
+    lsp.add_argument(
+        "vault", nargs="?", help="vault folder (default: the editor's workspace, or its mkdocs.yml's docs_dir)"
+    )
 
     init = _subparser(sub, "init", "set up a vault: mkdocs.yml, a CI workflow, a pre-commit hook; never overwrites")
     init.add_argument("vault", nargs="?", help=vault_help)
@@ -132,11 +147,15 @@ def main(argv: list[str] | None = None) -> int:
             from vaultkit.commands.init import init_command
 
             return init_command(Path(args.vault) if args.vault else resolve_vault(None))
+        if args.command == "lsp":  # the vault is the editor's workspace unless one is given
+            from vaultkit.commands.lsp import lsp_command
+
+            return lsp_command(resolve_vault(args.vault) if args.vault else None)
         root = resolve_vault(args.vault)
         if args.command == "check":
             from vaultkit.commands.check import check_command
 
-            return check_command(root, fmt=args.format, explain=args.explain)
+            return check_command(root, fmt=args.format, explain=args.explain, report_note=args.report)
         if args.command == "fix":
             from vaultkit.commands.check import fix_command
 
@@ -148,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "watch":
             from vaultkit.commands.watch import watch_command
 
-            return watch_command(root)
+            return watch_command(root, report=args.report)
         if args.command == "serve":
             from vaultkit.commands.serve import serve_command
 

@@ -28,8 +28,9 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 from mkdocs.structure.files import File
 
 from vaultkit.commands.build import load_site_config
-from vaultkit.commands.watch import PassResult, Syncer, Watcher, print_pass
+from vaultkit.commands.watch import PassResult, Syncer, Watcher, keep_report, print_pass
 from vaultkit.diagnostics import format_text
+from vaultkit.renderers.report_note import configured
 from vaultkit.renderers.site import pages
 from vaultkit.renderers.site.model import SiteModel
 from vaultkit.renderers.site.plugin import FEED_PATH
@@ -288,6 +289,8 @@ class Reloader:
 
 def start_watching(site: ServedSite) -> Watcher:
     watcher = Watcher(site.root, on_pass=Reloader(site), syncer=site.syncer, lock=site.lock)
+    if configured(site.root):  # the plugin's `report:` option: the report note kept as `watch --report` keeps it
+        keep_report(watcher, None)
     watcher.start()
     return watcher
 

@@ -237,9 +237,34 @@ def print_pass(result: PassResult) -> None:
     print(result.status(), flush=True)
 
 
-def watch_command(root: Path) -> int:
+def keep_report(watcher: Watcher, report: str | None) -> None:
+    """Write the report note now and after each pass (`report`: its path, "" or None: the
+    configured or default name); a UsageError when it cannot be kept."""
+    from vaultkit.commands.cli import UsageError
+    from vaultkit.renderers.report_note import Keeper, NotAReportNote
+
+    try:
+        keeper = Keeper(watcher.syncer.state, report)
+        keeper.update()
+    except (ValueError, NotAReportNote) as exc:
+        raise UsageError(str(exc)) from None
+    shown = watcher.on_pass
+
+    def on_pass(result: PassResult) -> None:
+        shown(result)
+        keeper.update()
+
+    watcher.on_pass = on_pass
+
+
+def watch_command(root: Path, report: str | None = None) -> int:
+    """`report`: keep the report note too ("": its configured or default name; see report_note)."""
+    from vaultkit.renderers.report_note import configured
+
     watcher = Watcher(root)
     state = watcher.syncer.state
+    if report is not None or configured(root):
+        keep_report(watcher, report)
     summary = f"{len(state.vault.readable_notes)} notes, {len(state.runner.outcomes)} examples"
     watcher.start()
     print(f"Watching {root} ({summary}). Press Ctrl-C to stop.", flush=True)

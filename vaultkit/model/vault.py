@@ -18,6 +18,9 @@ import yaml
 
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
 
+REPORT_MARKER = ("vaultkit", "report")  # front matter `vaultkit: report`: vaultkit's report note
+
+
 NOT_UTF8 = Rule(
     "VK001", ERROR, "file is not valid UTF-8", "note is {problem}; skipped", "Save the note as UTF-8; it is not read."
 )
@@ -561,6 +564,9 @@ class Vault:
             self.diagnostics.append(NOT_UTF8.at(rel, 1, 1, problem=source.error))
         if note.readable:
             note.front = parse_front_matter(source.text, rel)
+            if is_report_note(note.front.data):  # vaultkit's own findings: never checked, counted, published
+                note.ignored = "vaultkit's report note"
+                return note
             self.diagnostics.extend(note.front.diagnostics)
         return note
 
@@ -628,3 +634,9 @@ def _load_order(rel: str) -> tuple:
     """The order of `_walk`: a folder's files (by name) before its subfolders."""
     path = PurePosixPath(rel)
     return path.parts[:-1], path.name
+
+
+def is_report_note(front_matter) -> bool:
+    """Whether front matter marks vaultkit's own report note (never checked, counted or published)."""
+    key, value = REPORT_MARKER
+    return front_matter.get(key) == value

@@ -72,6 +72,7 @@ class VaultkitConfig(Config):
     tags_title = opt.Type(str, default="标签")
     backlinks_title = opt.Type(str, default="反向链接")
     feed = opt.Type(bool, default=True)
+    report = opt.Optional(opt.Type(str))  # the report note `watch`, `serve` and `check --report` keep (report_note.py)
 
 
 class VaultkitPlugin(BasePlugin[VaultkitConfig]):
