@@ -116,7 +116,7 @@ def test_the_wheel_installed_in_a_fresh_venv_checks_and_builds_the_bundled_vault
     wheel = checkout / "dist" / f"vaultkit-{__version__}-py3-none-any.whl"
     assert (checkout / "dist" / f"vaultkit-{__version__}.tar.gz").is_file()
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"vaultkit/site/assets/vaultkit.css", "vaultkit/site/assets/vaultkit.js"} <= names
+    assert {"vaultkit/renderers/site/assets/vaultkit.css", "vaultkit/renderers/site/assets/vaultkit.js"} <= names
     tested = run_step(step("build", "Test the installed wheel"), checkout, runner)
     assert tested.returncode == 0, tested.stdout + tested.stderr
     assert tested.stdout.splitlines()[-2].startswith("Checked ") and " 0 errors, 0 warnings." in tested.stdout
