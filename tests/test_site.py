@@ -305,3 +305,20 @@ def test_a_strict_build_renders_on_every_core_and_fails_on_a_warning_from_any_wo
     assert build_command(vault, str(tmp_path / "strict"), strict=True) == 1
     assert "Aborted with 1 warnings in strict mode" in capsys.readouterr().out
     assert int((tmp_path / "n40.pid").read_text()) != os.getpid()
+
+
+def test_a_build_leaves_the_garbage_collector_as_it_found_it(tmp_path):
+    import gc
+
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "a.md").write_text("# A\n", encoding="utf-8")
+    assert gc.isenabled()
+    assert build_command(vault, str(tmp_path / "site"), strict=False) == 0
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert build_command(vault, str(tmp_path / "again"), strict=False) == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -7,7 +7,6 @@ Check and fix share this code: check compares, fix writes, `--diff` prints.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from vaultkit.model.vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
 from vaultkit.readers.svgtext import SvgText, read_svg
 from vaultkit.readers.syntax.tags import inline_tags
 from vaultkit.renderers.figures import is_generated
-from vaultkit.workers import cpu_count, fork_map, usable_jobs
+from vaultkit.workers import collector_paused, cpu_count, fork_map, usable_jobs
 
 if TYPE_CHECKING:
     from vaultkit.checks.examples.figures import FigureOutcome
@@ -85,17 +84,12 @@ class Pipeline:
         if jobs is None:
             jobs = min(cpu_count(), 1 + chars // CHARS_PER_JOB)
         jobs = usable_jobs(jobs)
-        paused = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             if jobs > 1 and len(pending) > 1:
                 self._compute_forked(pending, jobs)
             else:
                 for rel in pending:
                     self.note(rel)
-        finally:
-            if paused:
-                gc.enable()
 
     def _compute_forked(self, pending: list[str], jobs: int) -> None:
         """Compute the notes `pending` in `jobs` forked workers (`workers.fork_map`), each

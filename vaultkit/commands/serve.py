@@ -14,7 +14,6 @@ Browsers long-poll `/.vaultkit/reload` and reload after each pass.
 
 from __future__ import annotations
 
-import gc
 import mimetypes
 import sys
 import tempfile
@@ -104,7 +103,6 @@ class ServedSite:
         self.syncer = Syncer(self.root)  # before any thread starts: the notes checked on every core, as check
         self.renderer = SiteRenderer(config, self.syncer.state)
         self.config, self.plugin = self.renderer.config, self.renderer.plugin
-        gc.enable()  # the plugin pauses the collector for a build; a server runs for hours
         self.cache: dict[str, Rendered] = {}
         self._index_files()
 

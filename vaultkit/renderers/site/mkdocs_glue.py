@@ -52,6 +52,11 @@ class VaultPage(Page):
         self.search_sections = note.sections
 
 
+def is_vault_page(page: Page) -> bool:
+    """Whether vaultkit renders `page` (it was `adopt`ed)."""
+    return isinstance(page, VaultPage)
+
+
 def adopt(page: Page, render_note: Callable[[Page], RenderedNote]) -> None:
     """Make `page` (made by MkDocs' navigation) a `VaultPage` rendered by `render_note`."""
     page.__class__ = VaultPage

@@ -7,7 +7,6 @@ the rest, and `mkdocs_glue` holds what vaultkit needs of MkDocs' and material's 
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import sys
@@ -87,10 +86,6 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self.katex: dict[str, Path] = {}  # site path -> file, when KaTeX was found
 
     def on_config(self, config):
-        # A build makes few reference cycles; the cyclic collector would rescan every note's
-        # kept tokens again and again (about an eighth of the build on vault146).
-        self._gc_was_enabled = gc.isenabled()
-        gc.disable()
         _quiet_jieba()
         self._configure_markdown(config)
         config.site_url = meta.site_url(config.site_url)  # the sitemap's and the feed's addresses
@@ -212,9 +207,10 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             mkdocs_glue.set_update_date(page, (pages.note_date(note) or pages.FIXED_DATE).isoformat())
         return markdown
 
-    def render_page(self, page) -> RenderedNote:
-        """A page's HTML, table of contents and search sections, from its note's tokens."""
-        model, rel = self.model, page.file.src_uri
+    def render_page(self, page, model=None) -> RenderedNote:
+        """A page's HTML, table of contents and search sections, from its note's tokens;
+        `model`, when given, stands for the plugin's (serve records what a page reads)."""
+        model, rel = model or self.model, page.file.src_uri
         rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
         if rel in model.published:
             rendered.html = (
@@ -223,13 +219,6 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 + pages.backlinks_html(model, rel, self.config.backlinks_title)
             )
         return rendered
-
-    def on_build_error(self, error):
-        self._restore_gc()
-
-    def _restore_gc(self) -> None:
-        if getattr(self, "_gc_was_enabled", False):
-            gc.enable()
 
     def mermaid_shown_as_code(self) -> str | None:
         """The note for the end of a build whose mermaid diagrams are shown as code, if any."""
@@ -246,4 +235,3 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             urls = {rel: self.files.get_file_from_path(rel).url for rel in self.model.published}
             feed = pages.feed_xml(self.model, config.site_name, config.site_url or "", urls)
             Path(config.site_dir, FEED_PATH).write_text(feed, encoding="utf-8")
-        self._restore_gc()  # last: a collection now would scan every kept token once more

@@ -29,7 +29,7 @@ from mkdocs.structure.nav import get_navigation
 
 from vaultkit.renderers.site import mkdocs_glue
 from vaultkit.renderers.site.plugin import Progress
-from vaultkit.workers import cpu_count, fork_map, usable_jobs
+from vaultkit.workers import collector_paused, cpu_count, fork_map, usable_jobs
 
 
 class SiteRenderer:
@@ -68,18 +68,15 @@ class SiteRenderer:
 
     def render(self, file: File, site=None) -> tuple[bytes, list]:
         """Populate and build one page as `mkdocs build` does: its HTML and search entries.
-        `site`, when given, stands for the plugin's model while the page's markdown is made."""
+        `site`, when given, is the model the page's HTML is made from (else the plugin's)."""
         config, files, page = self.config, self.files, file.page
-        model = self.plugin.model
-        self.plugin.model = site or model
-        try:
-            page = config.plugins.on_pre_page(page, config=config, files=files)
-            page.read_source(config)
-            page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
-            page.render(config, files)
-            page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
-        finally:
-            self.plugin.model = model
+        if site is not None and mkdocs_glue.is_vault_page(page):
+            mkdocs_glue.adopt(page, partial(self.plugin.render_page, model=site))
+        page = config.plugins.on_pre_page(page, config=config, files=files)
+        page.read_source(config)
+        page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
+        page.render(config, files)
+        page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
         entries = mkdocs_glue.page_entries(self.search) if self.search else []
         start = len(entries)
         page.active = True
@@ -137,6 +134,11 @@ def build_site(config, jobs: int | None = None) -> None:
     """`mkdocs build` of the vault with its pages rendered in `jobs` forked worker processes
     (None: one per CPU), each writing its pages; the output is byte-identical to `mkdocs build`,
     and with `config.strict` it fails as `mkdocs build --strict` does."""
+    with collector_paused():
+        _build_site(config, jobs)
+
+
+def _build_site(config, jobs: int | None) -> None:
     warnings = WarningCount()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(warnings)
