@@ -164,6 +164,13 @@ class VaultkitServer(LanguageServer):
             ),
         )
 
+    def opened_note(self, uri: str):
+        """(rel, document, note) of a request on an open note the state checks, else None."""
+        rel = self.rel(uri)
+        document = self.current(uri)
+        note = self.checked(rel)
+        return None if note is None else (rel, document, note)
+
     def server_position(self, document, position: types.Position) -> tuple[int, int]:
         """(0-based line, 0-based character) of a client position."""
         at = document.position_codec.position_from_client_units(document.lines, position)
@@ -482,10 +489,9 @@ def make_server(root: Path | None = None) -> VaultkitServer:
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: VaultkitServer, params: types.HoverParams) -> types.Hover | None:
-        rel = ls.rel(params.text_document.uri)
-        document = ls.current(params.text_document.uri)
-        if not ls.checked(rel):
+        if (opened := ls.opened_note(params.text_document.uri)) is None:
             return None
+        rel, document, _ = opened
         line, char = ls.server_position(document, params.position)
         text = hover_text(ls.state, rel, document.lines, line, char)
         if text is None:
@@ -497,13 +503,11 @@ def make_server(root: Path | None = None) -> VaultkitServer:
         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
     )
     def code_action(ls: VaultkitServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        rel = ls.rel(params.text_document.uri)
-        document = ls.current(params.text_document.uri)
-        if not ls.checked(rel):
+        if (opened := ls.opened_note(params.text_document.uri)) is None:
             return None
+        rel, document, note = opened
         first, _ = ls.server_position(document, params.range.start)
         last, _ = ls.server_position(document, params.range.end)
-        note = ls.state.vault.notes[rel]
         actions = []
         for edit in fix_edits(note.text, ls.state.note(rel).text, first, last):
             start_line, start, end_line, end, text = edit
@@ -525,11 +529,9 @@ def make_server(root: Path | None = None) -> VaultkitServer:
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: VaultkitServer, params: types.DefinitionParams) -> types.Location | None:
-        rel = ls.rel(params.text_document.uri)
-        document = ls.current(params.text_document.uri)
-        note = ls.checked(rel)
-        if note is None:
+        if (opened := ls.opened_note(params.text_document.uri)) is None:
             return None
+        rel, document, note = opened
         link = link_at(note, *ls.server_position(document, params.position))
         found = link_target(ls.state, link) if link else None
         if found is None:
@@ -538,11 +540,9 @@ def make_server(root: Path | None = None) -> VaultkitServer:
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def find_references(ls: VaultkitServer, params: types.ReferenceParams) -> list[types.Location] | None:
-        rel = ls.rel(params.text_document.uri)
-        document = ls.current(params.text_document.uri)
-        note = ls.checked(rel)
-        if note is None:
+        if (opened := ls.opened_note(params.text_document.uri)) is None:
             return None
+        rel, document, note = opened
         line, char = ls.server_position(document, params.position)
         link = link_at(note, line, char)
         if link is not None:
@@ -560,10 +560,9 @@ def make_server(root: Path | None = None) -> VaultkitServer:
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["[", "#", "^"]))
     def complete(ls: VaultkitServer, params: types.CompletionParams) -> types.CompletionList | None:
-        rel = ls.rel(params.text_document.uri)
-        document = ls.current(params.text_document.uri)
-        if not ls.checked(rel):
+        if (opened := ls.opened_note(params.text_document.uri)) is None:
             return None
+        rel, document, _ = opened
         line, char = ls.server_position(document, params.position)
         found = completions(ls.state, rel, document.lines[line][:char] if line < len(document.lines) else "")
         if found is None:
