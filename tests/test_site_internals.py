@@ -5,6 +5,7 @@ entries, which vaultkit makes from tokens and material from HTML."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from material.plugins.search.plugin import SearchIndex
 from mkdocs.structure.files import File
@@ -124,3 +125,54 @@ def test_the_streamed_search_index_has_the_bytes_material_writes(tmp_path):
     mkdocs_glue.write_search_index(search, entries, str(tmp_path / "site"))
     assert (tmp_path / "site" / "search" / "search_index.json").read_bytes() == expected
     assert b'"docs":[{"location":"a/"' in expected
+
+
+def _tree_vault(root, directory_urls: bool):
+    """Notes at the root, one and three folders deep, in several top-level folders, one of
+    them sharing its first URL folder with a root note's page (`a.md` and `a/`)."""
+    notes = ["a.md", "b.md", "a/x.md", "a/y/z.md", "c/d/e/f.md", "c/d/g.md", "h/i.md", "h/j/k.md"]
+    for rel in notes:
+        path = root / "notes" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"# {rel}\n\n见 [[b]]\n", encoding="utf-8")
+    (root / "mkdocs.yml").write_text(
+        "site_name: t\ndocs_dir: notes\n"
+        f"use_directory_urls: {'true' if directory_urls else 'false'}\n"
+        "theme:\n  name: material\n  features: [navigation.sections, navigation.indexes]\n"
+        "plugins: [search, vaultkit]\n",
+        encoding="utf-8",
+    )
+    return root / "notes"
+
+
+def test_closed_sections_are_the_navigation_material_renders(tmp_path):
+    """Every page's navigation, with the closed top-level sections made once per depth, has the
+    bytes of `mkdocs build` (which renders each section on each page)."""
+    from mkdocs.commands.build import build
+
+    from vaultkit.commands.build import load_site_config
+    from vaultkit.renderers.site.render import build_site
+
+    for directory_urls in (True, False):
+        root = tmp_path / str(directory_urls)
+        vault = _tree_vault(root, directory_urls)
+        build_site(load_site_config(vault, str(root / "ours")), jobs=1)
+        build(load_site_config(vault, str(root / "theirs")))
+        ours = sorted(p.relative_to(root / "ours") for p in (root / "ours").rglob("*.html"))
+        assert len(ours) >= 9
+        for rel in ours:
+            assert (root / "ours" / rel).read_bytes() == (root / "theirs" / rel).read_bytes(), rel
+
+
+def test_closed_sections_hook_materials_navigation_macro():
+    """material's navigation macro is `render(nav_item, path, level)` of partials/nav-item.html,
+    imported with the page's context by partials/nav.html."""
+    import material
+
+    templates = Path(material.__file__).parent / "templates" / "partials"
+    nav = (templates / "nav.html").read_text(encoding="utf-8")
+    assert f'{{% import "{mkdocs_glue.NAV_ITEM_TEMPLATE}" as item with context %}}' in nav
+    assert "item.render(nav_item, path, 1)" in nav
+    assert "{% macro render(nav_item, path, level, parent) %}" in (templates / "nav-item.html").read_text(
+        encoding="utf-8"
+    )

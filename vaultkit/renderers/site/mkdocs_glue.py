@@ -16,7 +16,12 @@ material 9, and needs of them what their public API does not give:
   writes the index itself, entry by entry, in the bytes material writes (`write_search_index`);
 - MkDocs' `Page.update_date` feeds the sitemap;
 - a page keeps its source, HTML and sections after it is written (`Page.markdown`, `content`,
-  `toc`): a build frees them once the page is written (`release`).
+  `toc`): a build frees them once the page is written (`release`);
+- material renders the navigation on every page with the `render(nav_item, path, level)` macro
+  of `partials/nav-item.html`, which `partials/nav.html` imports with the page's context: a
+  top-level section the page is not in comes out the same on every page as deep as it, so
+  `ClosedSections` renders it once per depth (with `navigation.sections` every top-level
+  section is drawn open, and the navigation of each page would grow with the vault).
 
 tests/test_site_internals.py checks each of these against the installed versions.
 """
@@ -26,12 +31,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import jieba
 from backrefs import bre
 from material.plugins.search.plugin import Element, SearchIndex, SearchPlugin
 from material.plugins.search.plugin import Section as MaterialSection
+from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
@@ -137,3 +143,72 @@ def page_entries(search: SearchPlugin) -> list:
 def set_update_date(page: Page, date: str) -> None:
     """The date the sitemap gives the page (MkDocs reads `Page.update_date`)."""
     page.update_date = date
+
+
+NAV_ITEM_TEMPLATE = "partials/nav-item.html"
+
+
+class ClosedSections:
+    """Material's HTML of each top-level section of the navigation that a page is not in, made
+    once for each depth of page (`base_url`) and reused. That HTML depends on the page only
+    through the relative URLs of the section's pages, and those depend only on the page's depth
+    when no page of the section shares the first folder of the page's URL; a section holding a
+    link, or sharing that folder, is rendered as usual."""
+
+    def __init__(self):
+        self.nav: Navigation | None = None
+        self.firsts: dict[int, frozenset[str]] = {}  # id(top-level section) -> first URL folders of its pages
+        self.html: dict[tuple[int, str, str], str] = {}
+
+    def follow(self, nav: Navigation) -> None:
+        """Use `nav` from now on (what was made for the previous one is dropped)."""
+        self.nav, self.html = nav, {}
+        self.firsts = {}
+        for item in nav.items:
+            if isinstance(item, Section):
+                firsts = _first_folders(item)
+                if firsts is not None:
+                    self.firsts[id(item)] = firsts
+
+    def install(self, env) -> None:
+        """Have the theme's navigation macro, in every page `env` renders, go through `render`."""
+        template = env.get_template(NAV_ITEM_TEMPLATE)
+        make_module = template.make_module
+
+        def make_module_remembering(vars=None, shared=False, locals=None):
+            module = make_module(vars, shared, locals)
+            macro, page, base_url = module.render, (vars or {}).get("page"), (vars or {}).get("base_url")
+            if isinstance(page, Page) and isinstance(base_url, str):
+                module.render = partial(self.render, macro, page, base_url)
+            return module
+
+        template.make_module = make_module_remembering
+
+    def render(self, macro, page: Page, base_url: str, *args, **kwargs):
+        """`macro(*args, **kwargs)`, made once per depth for a closed top-level section."""
+        nav_item, level = (args[0], args[2]) if len(args) == 3 and not kwargs else (None, None)
+        firsts = self.firsts.get(id(nav_item)) if level == 1 else None
+        if firsts is None or (page.url or "").split("/", 1)[0] in firsts:
+            return macro(*args, **kwargs)
+        key = (id(nav_item), args[1], base_url)
+        html = self.html.get(key)
+        if html is None:
+            html = self.html[key] = macro(*args)
+        return html
+
+
+def _first_folders(section: Section) -> frozenset[str] | None:
+    """The first folder of every page URL under `section`; None if it holds anything but
+    sections and pages (a link's URL is not a page's)."""
+    firsts = set()
+    for item in section.children:
+        if isinstance(item, Section):
+            inner = _first_folders(item)
+            if inner is None:
+                return None
+            firsts |= inner
+        elif isinstance(item, Page):
+            firsts.add((item.url or "").split("/", 1)[0])
+        else:
+            return None
+    return frozenset(firsts)

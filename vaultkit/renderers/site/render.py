@@ -49,8 +49,10 @@ class SiteRenderer:
         self.env = config.theme.get_env()
         self.theme_files = Files([])  # the theme's static files, listed once
         self.theme_files.add_files_from_theme(self.env, config)
+        self.closed_sections = mkdocs_glue.ClosedSections()
         self.gather()
         self.env = config.plugins.on_env(self.env, config=config, files=self.files)
+        self.closed_sections.install(self.env)
 
     def gather(self) -> None:
         """Files and navigation of the vault as it is now (what `mkdocs build` does before pages)."""
@@ -63,6 +65,7 @@ class SiteRenderer:
         set_exclusions(files, config)
         nav = get_navigation(files, config)
         self.nav = config.plugins.on_nav(nav, config=config, files=files)
+        self.closed_sections.follow(self.nav)
         self.files = files
         self.doc_files = files.documentation_pages()
 
