@@ -100,3 +100,27 @@ def test_an_error_in_a_worker_reaches_the_caller(tmp_path, monkeypatch):
     pipeline = Pipeline(Vault.load(make_vault(tmp_path)))
     with pytest.raises(ValueError, match="broken on c.md"):
         pipeline.compute_notes(2)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_fresh_outlines_are_read_from_the_text_fix_writes(tmp_path, jobs):
+    """A heading holding a value fix rewrites gets the fresh heading (and the site its anchor);
+    without `fresh_outlines` (check, fix) a changed note's outline is left unread."""
+    from vaultkit.readers.markdown import parse
+    from vaultkit.readers.syntax.headings import sections
+    from vaultkit.readers.syntax.tags import inline_tags
+
+    root = make_vault(tmp_path)
+    (root / "ex.md").write_text(
+        NOTES["ex.md"] + "\n## Score 0.00%%= tiny.scores[0][1] %%\n\n#fresh\n", encoding="utf-8"
+    )
+    site = Pipeline(Vault.load(root), fresh_outlines=True)
+    site.compute_notes(jobs=jobs)
+    result, note = site.note("ex.md"), site.vault.notes["ex.md"]
+    assert result.text != note.text
+    assert result.outline == tuple(sections(parse(result.text))) != tuple(sections(note.tokens))
+    assert result.tags == tuple(inline_tags(parse(result.text))) == ("fresh",)
+    plain = Pipeline(Vault.load(root))
+    plain.compute_notes(jobs=jobs)
+    assert plain.note("ex.md").outline is None and plain.note("ex.md").tags is None
+    assert plain.note("dir/b.md").outline == tuple(sections(plain.vault.notes["dir/b.md"].tokens))

@@ -19,7 +19,9 @@ from vaultkit.diagnostics import Diagnostic, Report, Summary
 from vaultkit.explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
 from vaultkit.model import links
 from vaultkit.model.vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
+from vaultkit.readers.markdown import parse
 from vaultkit.readers.svgtext import SvgText, read_svg
+from vaultkit.readers.syntax.headings import Section, sections
 from vaultkit.readers.syntax.tags import inline_tags
 from vaultkit.renderers.figures import is_generated
 from vaultkit.workers import collector_paused, cpu_count, fork_map, usable_jobs
@@ -49,12 +51,19 @@ class NoteResult:
     found_links: tuple = ()  # extract_links of the note, handed back by worker processes
     found_markdown_links: tuple = ()  # and its markdown_links
     explained: tuple[Explained, ...] = ()  # each claim read or skipped, for `check --explain`
-    tags: tuple = ()  # the note's inline `#tags` (the site's tags index)
+    # The inline `#tags` (the site's tags index) and the headings (the anchors of links to them)
+    # of `text`, the note as fix leaves it; None when fix changes the note and the pipeline was
+    # not asked to read its new text (`fresh_outlines`).
+    tags: tuple | None = ()
+    outline: tuple[Section, ...] | None = ()
 
 
 class Pipeline:
-    def __init__(self, vault: Vault, runner: ExampleRunner | None = None):
+    def __init__(self, vault: Vault, runner: ExampleRunner | None = None, fresh_outlines: bool = False):
+        """`fresh_outlines`: read the tags and headings of the text fix would write, where it
+        differs, with each note (the site needs them; check and fix do not)."""
         self.vault = vault
+        self.fresh_outlines = fresh_outlines
         self.runner = runner or ExampleRunner()
         self.example_diagnostics = self.runner.collect(vault.readable_notes)
         self.index = links.LinkIndex(vault, generated=self.runner.figure_paths())
@@ -118,6 +127,7 @@ class Pipeline:
         claim_report = claims.check_markdown(note.text, note.rel)
         worked = textmatrices.check_markdown(note.text, note.tokens, note.rel)  # rows count as claims
         walk = walkthrough.check_markdown(note.text, note.tokens, note.rel)  # so do a walkthrough's statements
+        fresh = note.tokens if outcome.text == note.text else parse(outcome.text) if self.fresh_outlines else None
         return NoteResult(
             text=outcome.text,
             diagnostics=link_diags
@@ -132,7 +142,8 @@ class Pipeline:
             found_links=links.extract_links(note),
             found_markdown_links=links.markdown_links(note),
             explained=_explained(claim_report, note, worked) + tuple(walk.explained),
-            tags=tuple(inline_tags(note.tokens)),
+            tags=None if fresh is None else tuple(inline_tags(fresh)),
+            outline=None if fresh is None else tuple(sections(fresh)),
         )
 
     def fresh_text(self, rel: str) -> str:

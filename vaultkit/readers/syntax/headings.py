@@ -92,10 +92,15 @@ def loose(text: str) -> str:
 
 
 def find_section(tokens: list[Token], heading: str) -> Section | None:
-    """The section `[[N#heading]]` names (Obsidian's `#A#B`, a heading under a heading, is
-    matched by its last part), or None."""
+    """The section `[[N#heading]]` names in a note's tokens, or None."""
+    return named_section(sections(tokens), heading)
+
+
+def named_section(outline: list[Section], heading: str) -> Section | None:
+    """The section of `outline` that `[[N#heading]]` names (Obsidian's `#A#B`, a heading under
+    a heading, is matched by its last part), or None."""
     wanted = loose(heading.split("#")[-1])
-    return next((s for s in sections(tokens) if loose(s.text) == wanted), None)
+    return next((s for s in outline if loose(s.text) == wanted), None)
 
 
 def headings_plugin(md: MarkdownIt) -> None:

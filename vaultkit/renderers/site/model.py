@@ -11,7 +11,7 @@ from vaultkit.model.links import LinkIndex
 from vaultkit.model.vault import Vault, is_excluded
 from vaultkit.pipeline import Pipeline
 from vaultkit.readers.markdown import parse
-from vaultkit.readers.syntax.headings import unique_anchors
+from vaultkit.readers.syntax.headings import Section, unique_anchors
 from vaultkit.readers.syntax.tags import inline_tags
 from vaultkit.renderers.site.note_html import Site, Target, directory_url
 
@@ -41,16 +41,14 @@ class SiteModel(Site):
         self.page_urls: dict[str, str] = {}  # vault path -> site URL, as MkDocs' files have them
         self._texts: dict[str, str] = {}
         self._tokens: dict[str, list] = {}
-        self._inline_tags: dict[str, list[str]] = {}
 
     def after_pass(self, pipeline: Pipeline, changed: set[str]) -> SiteModel:
-        """The model of the vault after a watch pass: the texts (and their tokens and tags) of
+        """The model of the vault after a watch pass: the texts (and their tokens) of
         notes outside `changed` (the notes the pass affected, as the watcher computes them) are kept."""
         model = SiteModel(pipeline.vault, self.slugify, self.tags_page, self.language, pipeline)
         kept = {rel for rel in self._texts if rel not in changed and rel in model.published}
         model._texts = {rel: self._texts[rel] for rel in kept}
         model._tokens = {rel: tokens for rel, tokens in self._tokens.items() if rel in kept}
-        model._inline_tags = {rel: tags for rel, tags in self._inline_tags.items() if rel in kept}
         return model
 
     # -- files -------------------------------------------------------------------------
@@ -144,18 +142,15 @@ class SiteModel(Site):
         """Tag -> published notes carrying it (front matter and inline tags), sorted."""
         by_tag: dict[str, set[str]] = defaultdict(set)
         for rel, note in self.published.items():
-            if rel not in self._inline_tags:
-                self._inline_tags[rel] = self._note_tags(rel)
-            for tag in note.tags + self._inline_tags[rel]:
+            inline = self.pipeline.note(rel).tags  # the inline tags of its fresh text
+            for tag in (*note.tags, *(inline_tags(self.tokens(rel)[0]) if inline is None else inline)):
                 by_tag[tag].add(rel)
         return {tag: sorted(by_tag[tag]) for tag in sorted(by_tag)}
 
-    def _note_tags(self, rel: str) -> list[str]:
-        """A note's inline tags: the check's, unless `fix` changes the note's text."""
-        result = self.pipeline.note(rel)
-        if result.text == self.vault.notes[rel].text:
-            return list(result.tags)
-        return inline_tags(self.tokens(rel)[0])
+    def outline(self, rel: str) -> list[Section]:
+        """A note's headings; those of a published note as the check read them from its fresh text."""
+        outline = self.pipeline.note(rel).outline if rel in self.published and rel not in self.generated else None
+        return super().outline(rel) if outline is None else list(outline)
 
     def heading_ids(self, rel: str) -> list[str]:
         if rel == self.tags_page:  # the tags index: a heading per tag, with the tag's anchor

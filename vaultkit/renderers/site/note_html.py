@@ -33,7 +33,7 @@ from markdown_it.utils import OptionsDict
 
 from vaultkit.readers.markdown import make_parser, parse
 from vaultkit.readers.syntax.blockids import block_spans
-from vaultkit.readers.syntax.headings import find_section, sections, unique_anchors
+from vaultkit.readers.syntax.headings import Section, find_section, named_section, sections, unique_anchors
 from vaultkit.renderers.site.cards import example_card
 from vaultkit.renderers.site.code import highlight_code
 from vaultkit.renderers.site.math import block_math, inline_math
@@ -62,8 +62,8 @@ class Target:
 class Site:
     """What a page's rendering needs from the vault; implemented by `model.SiteModel`.
 
-    Every read of a note goes through `tokens`, `section` or `heading_ids` (serve records them
-    to know when a page must be rendered again)."""
+    Every read of a note goes through `tokens`, `section`, `outline` or `heading_ids` (serve
+    records them to know when a page must be rendered again)."""
 
     tags_page: str
     language: str  # the theme's language: tooltips follow it
@@ -81,18 +81,22 @@ class Site:
         """The site URL of a vault file (MkDocs' directory URLs)."""
         return directory_url(rel)
 
+    def outline(self, rel: str) -> list[Section]:
+        """The note's headings, in order."""
+        return sections(self.tokens(rel)[0])
+
     def heading_ids(self, rel: str) -> list[str]:
         """The anchor id of each heading of the note, in order (unique within the note)."""
-        texts = [s.plain for s in sections(self.tokens(rel)[0])]
+        texts = [s.plain for s in self.outline(rel)]
         return unique_anchors(texts, lambda text: self.slugify(text, "-"))
 
     def anchor(self, rel: str, heading: str) -> str | None:
         """The anchor id of the heading `heading` names in note `rel`, or None."""
-        tokens = self.tokens(rel)[0]
-        wanted = find_section(tokens, heading)
+        outline = self.outline(rel)
+        wanted = named_section(outline, heading)
         if wanted is None:
             return None
-        return self.heading_ids(rel)[sections(tokens).index(wanted)]
+        return self.heading_ids(rel)[outline.index(wanted)]
 
     def section(self, rel: str, heading: str | None, block: str | None) -> list[Token] | None:
         """The tokens of what `#heading` or `#^block` names in note `rel`, parsed from those

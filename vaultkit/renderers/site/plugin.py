@@ -89,7 +89,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         _quiet_jieba()
         self._configure_markdown(config)
         config.site_url = meta.site_url(config.site_url)  # the sitemap's and the feed's addresses
-        pipeline = self.pipeline or Pipeline(Vault.load(config.docs_dir))
+        pipeline = self.pipeline or Pipeline(Vault.load(config.docs_dir), fresh_outlines=True)
         pipeline.compute_notes()  # every note's fresh text, on all cores when worth it
         self.own_nav = config.nav is None
         model = SiteModel(
