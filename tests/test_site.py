@@ -322,3 +322,50 @@ def test_a_build_leaves_the_garbage_collector_as_it_found_it(tmp_path):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_pages_drafted_while_checking_have_the_bytes_of_pages_rendered_after(tmp_path, monkeypatch):
+    """A build drafts each page where its note is checked (renderers/site/drafts.py); a draft is
+    used only when the whole vault gives the answers it was given, so the site has the bytes of
+    one whose every page is rendered after the check. The notes ask what a draft cannot know
+    (another note's heading, an embed, tags whose anchors must be made unique, the tags page)."""
+    from vaultkit.commands.build import load_site_config
+    from vaultkit.renderers.site import drafts
+    from vaultkit.renderers.site.render import build_site
+
+    notes = {
+        "plain.md": "# 普通\n\n正文 #甲 与 [[b]]，见 ![[pic.svg]]\n",
+        "b.md": "# B\n\n## 第二节\n\n块 ^blk\n\n#x/y 和 #xy\n",
+        "links.md": "[[b#第二节]] 与 [[b#^blk]]，[[tags]]\n",
+        "embeds.md": "![[b#第二节]]\n\n![[plain]]\n",
+        "dir/deep.md": "---\ntags: [乙]\n---\n# 深\n\n[[plain]] [[missing]] [外](https://example.org)\n",
+    }
+    for rel, text in notes.items():
+        (tmp_path / "v" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "v" / rel).write_text(text, encoding="utf-8")
+    (tmp_path / "v" / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
+    used, folders = [], set()
+    take = drafts.Drafts.take
+
+    def counted(self, rel, model):
+        rendered = take(self, rel, model)
+        used.append((rel, rendered is not None))
+        folders.add(self.folder)
+        return rendered
+
+    monkeypatch.setattr(drafts.Drafts, "take", counted)
+    build_site(load_site_config(tmp_path / "v", str(tmp_path / "drafted")), jobs=1)  # pages counted here
+    monkeypatch.setattr(drafts.Drafts, "take", lambda self, rel, model: None)
+    build_site(load_site_config(tmp_path / "v", str(tmp_path / "rendered")), jobs=2)
+    drafted = {
+        p.relative_to(tmp_path / "drafted"): p.read_bytes() for p in (tmp_path / "drafted").rglob("*") if p.is_file()
+    }
+    rendered = {
+        p.relative_to(tmp_path / "rendered"): p.read_bytes() for p in (tmp_path / "rendered").rglob("*") if p.is_file()
+    }
+    assert sorted(drafted) == sorted(rendered)
+    assert [rel for rel in drafted if drafted[rel] != rendered[rel]] == []
+    taken = dict(used)
+    assert taken["plain.md"] and taken["dir/deep.md"]  # drafts that hold
+    assert not taken["links.md"] and not taken["embeds.md"]  # drafts that needed the whole vault
+    assert folders and not any(folder.exists() for folder in folders)  # removed with the build

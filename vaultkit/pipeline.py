@@ -7,8 +7,9 @@ Check and fix share this code: check compares, fix writes, `--diff` prints.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -79,8 +80,10 @@ class Pipeline:
             self._notes[rel] = self._process(self.vault.notes[rel])
         return self._notes[rel]
 
-    def compute_notes(self, jobs: int | None = None) -> None:
-        """Compute every readable note's result now, for a one-shot command (check, fix).
+    def compute_notes(self, jobs: int | None = None, then: Callable[[str], None] | None = None) -> None:
+        """Compute every readable note's result now, for a one-shot command (check, fix, build);
+        `then(rel)`, when given, runs right after each note, where it was computed and while its
+        tokens are still there (the site drafts each page so).
 
         The cyclic garbage collector is paused meanwhile: it would scan the kept tokens of
         every note again and again, and the work makes almost no cycles. With `jobs` > 1,
@@ -95,18 +98,20 @@ class Pipeline:
         jobs = usable_jobs(jobs)
         with collector_paused():
             if jobs > 1 and len(pending) > 1:
-                self._compute_forked(pending, jobs)
+                self._compute_forked(pending, jobs, then)
             else:
                 for rel in pending:
                     self.note(rel)
+                    if then is not None:
+                        then(rel)
 
-    def _compute_forked(self, pending: list[str], jobs: int) -> None:
+    def _compute_forked(self, pending: list[str], jobs: int, then: Callable[[str], None] | None) -> None:
         """Compute the notes `pending` in `jobs` forked workers (`workers.fork_map`), each
         parsing its notes and sending back only their results."""
         from vaultkit.readers import markdown  # noqa: F401  (the parser, made once for every worker)
 
         pending = sorted(pending, key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
-        for rel, result in fork_map(self._note_in_worker, pending, jobs):
+        for rel, result in fork_map(partial(self._note_in_worker, then), pending, jobs):
             note = self.vault.notes[rel]
             if result.text == note.text:  # one copy of an unchanged text, not two
                 result.text = note.text
@@ -114,9 +119,12 @@ class Pipeline:
             note.derived.setdefault("links", result.found_links)
             note.derived.setdefault("markdown_links", result.found_markdown_links)
 
-    def _note_in_worker(self, rel: str) -> NoteResult:
-        """A note's result, its tokens freed once done (memory stays bounded on large vaults)."""
+    def _note_in_worker(self, then: Callable[[str], None] | None, rel: str) -> NoteResult:
+        """A note's result, `then(rel)` run, its tokens freed once done (memory stays bounded
+        on large vaults)."""
         result = self.note(rel)
+        if then is not None:
+            then(rel)
         self.vault.notes[rel].release_tokens()
         return result
 

@@ -49,7 +49,8 @@ class RecordingSite:
     """The site model as one page's rendering sees it, recording what the page read: every
     note whose text (or what is parsed from it) it asked for, and every link it resolved."""
 
-    NOTE_READS = ("text", "tokens", "section", "outline", "anchor", "heading_ids", "source_lines")  # (rel, ...) -> from rel's text
+    # (rel, ...) -> read from rel's text
+    NOTE_READS = ("text", "tokens", "section", "outline", "anchor", "heading_ids", "source_lines")
 
     def __init__(self, model: SiteModel):
         self.model = model

@@ -22,6 +22,7 @@ from pymdownx.slugs import slugify as pymdownx_slugify
 from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline
 from vaultkit.renderers.site import meta, mkdocs_glue, pages
+from vaultkit.renderers.site.drafts import Drafts
 from vaultkit.renderers.site.katex import SITE_DIR as KATEX_DIR
 from vaultkit.renderers.site.katex import find_katex_dist, katex_files
 from vaultkit.renderers.site.mermaid import SITE_PATH as MERMAID_PATH
@@ -84,13 +85,13 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self.files: Files | None = None
         self.mermaid_js: Path | None = None
         self.katex: dict[str, Path] = {}  # site path -> file, when KaTeX was found
+        self.drafts: Drafts | None = None  # a build's pages, drafted while its notes are checked
 
     def on_config(self, config):
         _quiet_jieba()
         self._configure_markdown(config)
         config.site_url = meta.site_url(config.site_url)  # the sitemap's and the feed's addresses
         pipeline = self.pipeline or Pipeline(Vault.load(config.docs_dir), fresh_outlines=True)
-        pipeline.compute_notes()  # every note's fresh text, on all cores when worth it
         self.own_nav = config.nav is None
         model = SiteModel(
             pipeline.vault,
@@ -99,6 +100,13 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             language=config.theme.get("language") or "en",
             pipeline=pipeline,
         )
+        if self.pipeline is None:  # a build: each page drafted where its note is checked (drafts.py)
+            model.page_urls = {  # as MkDocs' files will have them (`on_files`)
+                rel: File(rel, config.docs_dir, config.site_dir, config.use_directory_urls).url
+                for rel in [*model.published, *filter(model.publishes, model.attachments), self.config.tags_page]
+            }
+            self.drafts = Drafts(model, mermaid=bool(self.mermaid_js))
+            pipeline.compute_notes(then=self.drafts.write)  # every note's fresh text, on all cores when worth it
         self.use_model(model, config)
         self._prune_navigation(config)
         config.extra_css.append(CSS_PATH)
@@ -211,7 +219,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         """A page's HTML, table of contents and search sections, from its note's tokens;
         `model`, when given, stands for the plugin's (serve records what a page reads)."""
         model, rel = model or self.model, page.file.src_uri
-        rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
+        rendered = self.drafts.take(rel, model) if self.drafts is not None and model is self.model else None
+        if rendered is None:
+            rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
         if rel in model.published:
             rendered.html = (
                 pages.front_tags_html(model, rel)
@@ -219,6 +229,14 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 + pages.backlinks_html(model, rel, self.config.backlinks_title)
             )
         return rendered
+
+    def on_build_error(self, error):
+        self._remove_drafts()
+
+    def _remove_drafts(self) -> None:
+        if self.drafts is not None:
+            self.drafts.remove()
+            self.drafts = None
 
     def mermaid_shown_as_code(self) -> str | None:
         """The note for the end of a build whose mermaid diagrams are shown as code, if any."""
@@ -229,6 +247,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
 
     def on_post_build(self, config):
         self.progress.done()
+        self._remove_drafts()
         if note := self.mermaid_shown_as_code():
             log.info(note)  # `vaultkit build` prints it itself, last
         if self.config.feed:
