@@ -21,7 +21,6 @@ the note, are made again over the whole note.
 
 from __future__ import annotations
 
-import dataclasses
 from bisect import bisect_right
 
 from markdown_it.token import Token
@@ -31,7 +30,6 @@ from vaultkit.readers.syntax.headings import plain_text, unique_anchors
 
 FRONT = "---"  # how front matter opens; a window never starts with it (it would read as front matter)
 MATH = "$$"  # a math block opens with it and looks for its end across the rest of the note
-FIRST_BLOCKS = 2  # blocks past the edit the first window takes; it doubles when that is too few
 
 
 def reparse(previous: Parsed, text: str) -> Parsed:
@@ -53,7 +51,9 @@ def reparse(previous: Parsed, text: str) -> Parsed:
     shift = len(new) - len(old)
     after = bisect_right(lines, len(old) - tail - 1)  # the first block starting past the edit
     by_line = dict(starts)
-    count = FIRST_BLOCKS
+    count = 1  # blocks past the edit in the window: up to one with a blank line after its first line
+    while after + count < len(lines) and not any(_blank(row) for row in old[lines[after] + 1 : lines[after + count]]):
+        count += 1
     while True:
         stop = lines[after + count] + shift if after + count < len(lines) else len(new)
         parsed = parse_document("\n".join(new[start:stop]))
@@ -66,7 +66,7 @@ def reparse(previous: Parsed, text: str) -> Parsed:
             at = start + line
             if at < len(new) - tail or at <= shift or at - shift not in by_line:
                 continue  # not the start of a block of the previous parse past the edit (nor the top)
-            if not any(not blank.strip(" \t") for blank in new[at + 1 : stop]):
+            if not any(_blank(row) for row in new[at + 1 : stop]):
                 break  # blocks before `at` may read ahead past the window
             if _has_math(new[start:at]) and _has_math(new[stop:]):
                 break  # a `$$` the window did not see end may end past it
@@ -92,6 +92,11 @@ def _block_starts(tokens: list[Token]) -> list[tuple[int, int]] | None:
     return starts
 
 
+def _blank(line: str) -> bool:
+    """Whether markdown-it reads the line as blank (spaces and tabs only)."""
+    return not line.strip(" \t")
+
+
 def _has_math(lines: list[str]) -> bool:
     return any(MATH in line for line in lines)
 
@@ -114,7 +119,7 @@ def _first_block(old: list[str], lines: list[int], head: int) -> int | None:
         line = lines[i]
         if line == 0:
             return None
-        if not old[line - 1].strip(" \t") and not old[line].startswith(FRONT):
+        if _blank(old[line - 1]) and not old[line].startswith(FRONT):
             return i
     return None
 
@@ -127,24 +132,42 @@ def _shifted(tokens: list[Token], by: int) -> list[Token]:
 
 
 def _shift(token: Token, by: int) -> Token:
-    changes = {}
-    if token.map:
-        changes["map"] = [token.map[0] + by, token.map[1] + by]
     meta = token.meta
-    if meta:
-        moved = dict(meta)
+    if meta and ("line" in meta or "block_lines" in meta):
+        meta = dict(meta)
         if "line" in meta:
-            moved["line"], moved["end_line"] = meta["line"] + by, meta["end_line"] + by
+            meta["line"], meta["end_line"] = meta["line"] + by, meta["end_line"] + by
         if "block_lines" in meta:
-            moved["block_lines"] = (meta["block_lines"][0] + by, meta["block_lines"][1] + by)
-            moved["block_marker"] = (meta["block_marker"][0] + by, meta["block_marker"][1])
-        if moved != meta:
-            changes["meta"] = moved
-    if token.children:
-        children = [_shift(child, by) for child in token.children]
-        if any(new is not old for new, old in zip(children, token.children)):
-            changes["children"] = children
-    return dataclasses.replace(token, **changes) if changes else token
+            meta["block_lines"] = (meta["block_lines"][0] + by, meta["block_lines"][1] + by)
+            meta["block_marker"] = (meta["block_marker"][0] + by, meta["block_marker"][1])
+    children = token.children
+    if children and any(child.meta or child.children for child in children):  # else no child counts lines
+        moved = [_shift(child, by) for child in children]
+        if any(new is not old for new, old in zip(moved, children)):
+            children = moved
+    if token.map is None and meta is token.meta and children is token.children:
+        return token
+    return _copy(token, map=token.map and [token.map[0] + by, token.map[1] + by], meta=meta, children=children)
+
+
+def _copy(token: Token, map: list[int] | None, meta: dict, children: list[Token] | None, attrs=None) -> Token:
+    """A copy of `token` with its lines, meta, children (and attrs) replaced; field by field, as
+    `dataclasses.replace` is several times slower over the thousands of tokens below an edit."""
+    return Token(
+        type=token.type,
+        tag=token.tag,
+        nesting=token.nesting,
+        attrs=token.attrs if attrs is None else attrs,
+        map=map,
+        level=token.level,
+        children=children,
+        content=token.content,
+        markup=token.markup,
+        info=token.info,
+        meta=meta,
+        block=token.block,
+        hidden=token.hidden,
+    )
 
 
 def _anchor_headings(tokens: list[Token]) -> None:
@@ -154,6 +177,5 @@ def _anchor_headings(tokens: list[Token]) -> None:
     for i, anchor in zip(heads, unique_anchors(plains)):
         token = tokens[i]
         if token.meta.get("anchor") != anchor:
-            tokens[i] = dataclasses.replace(
-                token, meta={**token.meta, "anchor": anchor}, attrs={**token.attrs, "id": anchor}
-            )
+            meta, attrs = {**token.meta, "anchor": anchor}, {**token.attrs, "id": anchor}
+            tokens[i] = _copy(token, token.map, meta, token.children, attrs)
