@@ -133,6 +133,9 @@ def edited(text: str, change: tuple[float, int, str]) -> str:
 @example(text="- a\n- b\n\n\ntext\n\nmore\n", changes=[(0.99, 0, "\n^list-id")])  # an id names a list above
 @example(text="$$ a\n# b\ntext\n\nmore\n", changes=[(0.55, 0, "$$")])  # math closes past a heading
 @example(text="# A\n\ntext\n\n# A\n\nmore\n\n# A\n", changes=[(0.0, 0, "# A\n\n")])  # anchors renumbered below
+@example(
+    text="# A\n\n- [--> ] task\n- b\n\nend\n", changes=[(1.0, 0, "x")]
+)  # a window starting `- [-->` reads front matter
 def test_reparse_after_edits_is_a_full_parse(text, changes):
     previous = parse_document(text)
     for change in changes:

@@ -2,7 +2,8 @@
 
 `reparse(previous, text)` gives exactly what `parse_document(text)` gives. It rests on how
 markdown-it reads blocks: at the start of a top-level block, what follows depends only on the
-lines from there on (front matter aside: only the note's first line opens it); a block reads
+lines from there on (front matter aside: only the note's first line opens it, even as a list
+item's first line when the note starts with `-`); a block reads
 ahead at most the line after the next block's first line, except blocks that look for their
 end: `\\[` math up to a blank line; `$$` math and front matter as far as it takes, and
 when they find no end they are not that block. So:
@@ -28,7 +29,7 @@ from markdown_it.token import Token
 from vaultkit.readers.markdown import Parsed, parse_document
 from vaultkit.readers.syntax.headings import plain_text, unique_anchors
 
-FRONT = "---"  # how front matter opens; a window never starts with it (it would read as front matter)
+FRONT = "-"  # what a parse's first character is when it may read front matter (in a list item's first line too)
 MATH = "$$"  # a math block opens with it and looks for its end across the rest of the note
 
 
@@ -39,7 +40,7 @@ def reparse(previous: Parsed, text: str) -> Parsed:
     starts = _block_starts(previous.tokens)
     fronted = text.startswith(FRONT)
     if not starts or previous.document_wide or (fronted and previous.tokens[0].type != "front_matter"):
-        return parse_document(text)  # a first line `---` may now open front matter that ends far below
+        return parse_document(text)  # the first line may now open front matter that ends far below
     old, new = previous.text.split("\n"), text.split("\n")
     head = _common_head(old, new)
     tail = _common_head(old[head:][::-1], new[head:][::-1])
@@ -113,8 +114,8 @@ def _common_head(a: list[str], b: list[str]) -> int:
 
 def _first_block(old: list[str], lines: list[int], head: int) -> int | None:
     """Index of the last block the window can start with: after a blank line, two lines or more
-    before the first edited line `head`, not opening like front matter (None: the window starts
-    at the note's top)."""
+    before the first edited line `head`, not starting with what may open front matter (None:
+    the window starts at the note's top)."""
     for i in range(bisect_right(lines, head - 2) - 1, -1, -1):
         line = lines[i]
         if line == 0:
