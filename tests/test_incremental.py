@@ -219,3 +219,33 @@ def test_an_open_notes_diagnostics_after_edits_are_a_fresh_checks(tmp_path):
         fresh = VaultState.load(fresh_vault)
         assert note_diagnostics(state, "note.md") == note_diagnostics(fresh, "note.md")
         assert any(id(token) in before for token in state.vault.notes["note.md"].tokens)  # parsed again in part
+
+
+CHECKED_BLOCKS = [
+    *BLOCKS,
+    "2 × 3 = 7 and 4 × 4 = 16.",
+    "> [!note]\n> 5 + 5 = 11",
+    "- 3 × 3 = 9\n- 2 + 2 = 5",
+    "| a | b |\n|---|---|\n| 2 × 3 | 6 |",
+    "See [[note#Part]], [[note#^para-id]], [[note#Nowhere]] and [[missing]].",
+]
+checked_notes = st.builds(
+    lambda blocks: "\n\n".join(blocks) + "\n", st.lists(st.sampled_from(CHECKED_BLOCKS), min_size=1, max_size=10)
+)
+checked_edit = st.tuples(
+    st.floats(0, 1), st.integers(0, 20), st.one_of(st.sampled_from(FRAGMENTS), st.sampled_from(CHECKED_BLOCKS))
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=checked_notes, changes=st.lists(checked_edit, min_size=1, max_size=4))
+def test_diagnostics_of_a_note_edited_in_a_buffer_are_a_fresh_checks(tmp_path_factory, text, changes):
+    vault, fresh_vault = tmp_path_factory.mktemp("vault"), tmp_path_factory.mktemp("fresh")
+    (vault / "note.md").write_text(text, encoding="utf-8")
+    state = VaultState.load(vault)
+    note_diagnostics(state, "note.md")
+    for change in changes:
+        text = edited(text, change)
+        state.apply([], {"note.md": text})
+        (fresh_vault / "note.md").write_text(text, encoding="utf-8")
+        assert note_diagnostics(state, "note.md") == note_diagnostics(VaultState.load(fresh_vault), "note.md")
