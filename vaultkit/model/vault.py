@@ -642,7 +642,7 @@ class Vault:
             self.notes.pop(rel, None)
         elif old is not None:
             note.replaces = old.kept_parse()
-        elif old is None:
+        else:
             self.notes = dict(sorted(self.notes.items(), key=lambda item: _load_order(item[0])))
         if (old is not None) != (note is not None):
             self._find_case_collisions()
