@@ -127,7 +127,7 @@ def edited(text: str, change: tuple[float, int, str]) -> str:
     return text[:at] + written + text[at + removed :]
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(text=notes, changes=st.lists(edit, min_size=1, max_size=5))
 @example(text=FRONT + "\n\n# A\n\n---\n\ntext\n", changes=[(0.3, 6, "")])  # the front matter now closes far below
 @example(text="- a\n- b\n\n\ntext\n\nmore\n", changes=[(0.99, 0, "\n^list-id")])  # an id names a list above
@@ -171,7 +171,7 @@ CORPUS_NOTES = sorted(p.relative_to(CORPUS).as_posix() for p in CORPUS.rglob("*.
 
 
 @needs_corpus
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rel=st.sampled_from(CORPUS_NOTES or ["none"]),
     changes=st.lists(edit, min_size=1, max_size=4),
@@ -190,7 +190,7 @@ def test_keystrokes_in_the_largest_real_note_give_a_full_parse_each():
     text = (CORPUS / rel).read_text(encoding="utf-8")
     lines = text.split("\n")
     previous = parse_document(text)
-    for n in range(0, len(lines), max(1, len(lines) // 40)):
+    for n in range(0, len(lines), max(1, len(lines) // 20)):
         lines[n] += "x"
         previous = assert_same_parse(previous, "\n".join(lines))
 
@@ -237,7 +237,7 @@ checked_edit = st.tuples(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=checked_notes, changes=st.lists(checked_edit, min_size=1, max_size=4))
 def test_diagnostics_of_a_note_edited_in_a_buffer_are_a_fresh_checks(tmp_path_factory, text, changes):
     vault, fresh_vault = tmp_path_factory.mktemp("vault"), tmp_path_factory.mktemp("fresh")
