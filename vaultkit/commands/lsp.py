@@ -63,6 +63,10 @@ class VaultkitServer(LanguageServer):
         if self.root is None:
             self.root = vault_of(Path(workspace_root or ".").resolve())
         self.state = VaultState.load(self.root)
+        # What the first change would compute for the whole vault, computed now: the link graph
+        # (every note parsed) and every figure and drawing.
+        self.state.index.links()
+        self.state.figures()
         # The vault's notes and their tokens live as long as the server: the cyclic collector would
         # scan them all again and again, pausing a check now and then (worst case several fold).
         gc.freeze()

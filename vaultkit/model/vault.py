@@ -13,10 +13,14 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 import yaml
 
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
+
+if TYPE_CHECKING:
+    from vaultkit.readers.markdown import Parsed
 
 REPORT_MARKER = ("vaultkit", "report")  # front matter `vaultkit: report`: vaultkit's report note
 
@@ -399,6 +403,7 @@ class Note:
     # what was read off the tokens (e.g. "links"), kept so the tokens need not be parsed again
     derived: dict = field(default_factory=dict, repr=False, compare=False)
     ignored: str | None = None  # why `.obsidian/` settings keep it out of checks and the site
+    replaces: Parsed | None = field(default=None, repr=False, compare=False)  # the parse of the text it replaced
 
     @property
     def text(self) -> str:
@@ -446,15 +451,27 @@ class Note:
         return self.readable and not self.ignored
 
     @cached_property
+    def parsed(self) -> Parsed:
+        """The note's text and markdown-it tokens; a note that replaced an edited one is parsed
+        again only where the edit changed it."""
+        from vaultkit.readers.incremental import reparse
+        from vaultkit.readers.markdown import parse_document
+
+        previous, self.replaces = self.replaces, None
+        return parse_document(self.text) if previous is None else reparse(previous, self.text)
+
+    @property
     def tokens(self):
         """markdown-it tokens of the whole note (front matter included, so line maps are absolute)."""
-        from vaultkit.readers.markdown import parse
-
-        return parse(self.text)
+        return self.parsed.tokens
 
     def release_tokens(self) -> None:
         """Free the tokens (a worker does, once done with the note); they are parsed again if asked for."""
-        self.__dict__.pop("tokens", None)
+        self.__dict__.pop("parsed", None)
+
+    def kept_parse(self) -> Parsed | None:
+        """The note's parse if it was made and not released (what a note replacing it starts from)."""
+        return self.__dict__.get("parsed")
 
 
 def _walk(root: Path, problems: list[Diagnostic], excluded=is_excluded):
@@ -616,16 +633,18 @@ class Vault:
                 self.attachments = sorted([*self.attachments, rel], key=_load_order)
                 self._find_case_collisions()
             return None
-        known = rel in self.notes  # a note read again keeps its place in `notes`
+        old = self.notes.get(rel)  # a note read again keeps its place in `notes`
         if raw is not None:
             note = self.notes[rel] = self.note_from_source(rel, Source.from_bytes(path, raw))
         else:
             note = self.add_note(rel, path)
         if note is None:
             self.notes.pop(rel, None)
-        elif not known:
+        elif old is not None:
+            note.replaces = old.kept_parse()
+        else:
             self.notes = dict(sorted(self.notes.items(), key=lambda item: _load_order(item[0])))
-        if known != (note is not None):
+        if (old is not None) != (note is not None):
             self._find_case_collisions()
         return note
 

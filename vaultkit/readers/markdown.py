@@ -2,10 +2,13 @@
 mdit-py-plugins vaultkit needs + every Obsidian syntax in `vaultkit.readers.syntax`.
 
 `parse(text)` parses a whole note (front matter included) so token line maps are absolute.
-Parse each note once: `Note.tokens` caches the result.
+Parse each note once: `Note.tokens` caches the result; an edited note is parsed again only
+where the edit can change it (`vaultkit.readers.incremental`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -50,6 +53,28 @@ def _normalize(state: StateCore) -> None:
 
 
 _PARSER = make_parser()
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A note's text and its tokens."""
+
+    text: str
+    tokens: list[Token]
+    document_wide: bool  # it defines link references or footnotes, which inline tokens anywhere depend on
+
+
+def parse_document(text: str) -> Parsed:
+    """The tokens of a whole note, and whether it has document-wide definitions."""
+    env: dict = {}
+    tokens = _PARSER.parse(text, env)
+    return Parsed(text, tokens, document_wide(env))
+
+
+def document_wide(env: dict) -> bool:
+    """Whether a parse's `env` holds link references or footnotes."""
+    footnotes = env.get("footnotes", {})
+    return bool(env.get("references") or footnotes.get("refs") or footnotes.get("list"))
 
 
 def parse(text: str) -> list[Token]:

@@ -140,8 +140,8 @@ def block_ids_rule(state: StateCore) -> None:
     i = 0
     while i < len(tokens):
         token = tokens[i]
-        if token.type != "inline" or "^" not in token.content or not token.children:
-            i += 1
+        if token.type != "inline" or "^" not in token.content or not token.children or not token.map:
+            i += 1  # (no map: an inline footnote's text, moved to the end; it names no block)
             continue
         if _own_line_id(tokens, i):
             i -= 1
