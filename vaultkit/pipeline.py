@@ -20,12 +20,12 @@ from vaultkit.diagnostics import Diagnostic, Report, Summary
 from vaultkit.explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
 from vaultkit.model import links
 from vaultkit.model.vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
-from vaultkit.readers.svgtext import SvgText, read_svg
 from vaultkit.readers.syntax.tags import inline_tags
 from vaultkit.workers import collector_paused, cpu_count, fork_map, usable_jobs
 
 if TYPE_CHECKING:
     from vaultkit.checks.examples.figures import FigureOutcome
+    from vaultkit.readers.svgtext import SvgText
 
 CHARS_PER_JOB = 250_000  # below this much note text per worker, forking costs more than it saves
 
@@ -182,6 +182,8 @@ class Pipeline:
     def svg(self, rel: str) -> tuple[Source, SvgText | None] | None:
         """An SVG attachment read once, with its text model (None: not an SVG we read)."""
         if rel not in self._svgs:
+            from vaultkit.readers.svgtext import read_svg  # imported here: only a vault with SVGs needs it
+
             path = self.vault.root / rel
             readable = rel.lower().endswith(".svg") and path.is_file() and path.stat().st_size <= MAX_NOTE_BYTES
             source = Source.read(path) if readable else None
