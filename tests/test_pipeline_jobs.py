@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import shutil
 import threading
+import time
+from functools import partial
+from pathlib import Path
 
 import pytest
 
 from vaultkit.diagnostics import format_json
 from vaultkit.model.vault import Vault
 from vaultkit.pipeline import Pipeline
+from vaultkit.workers import fork_map
+
+BUNDLED = Path(__file__).resolve().parents[1] / "vault"
+needs_fork = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="needs fork")
 
 Q = "[[0.5, 0.3], [0.1, -0.4]]"
 NOTES = {
@@ -45,7 +53,7 @@ def test_plain_pass_reports_something(tmp_path):
     assert changes  # the inline value and the generated region
 
 
-@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="needs fork")
+@needs_fork
 @pytest.mark.parametrize("jobs", [1, 2, 3])
 def test_workers_give_the_plain_report(tmp_path, jobs):
     root = make_vault(tmp_path)
@@ -53,6 +61,38 @@ def test_workers_give_the_plain_report(tmp_path, jobs):
     pipeline = Pipeline(Vault.load(root))
     pipeline.compute_notes(jobs)
     assert outcome(pipeline) == expected
+
+
+@needs_fork
+def test_svgs_checked_beside_the_workers_give_the_plain_report(tmp_path):
+    """The bundled vault's figures, SVG claims and hand-drawn drawing, checked by this
+    process while the workers check the notes: the report of a plain pass."""
+    root = tmp_path / "vault"
+    shutil.copytree(BUNDLED, root)
+    expected = outcome(Pipeline(Vault.load(root)))
+    pipeline = Pipeline(Vault.load(root))
+    pipeline.compute_notes(2)
+    assert any(key[0] == "drawing" for key in pipeline._figures)  # checked before the report
+    assert outcome(pipeline) == expected
+
+
+@needs_fork
+@pytest.mark.parametrize("calls", [0, 1, 20])
+def test_fork_map_makes_its_calls_while_the_workers_run(calls):
+    """Every result comes and every call is made, in order, also when the results fill the
+    pipes meanwhile or the calls outlast the workers."""
+    made = []
+
+    def call(i):
+        time.sleep(0.01)  # 20 of them outlast the workers
+        made.append(i)
+
+    def work(n):
+        return str(n) * 50_000  # 30 of them fill a pipe
+
+    results = dict(fork_map(work, list(range(30)), 2, meanwhile=[partial(call, i) for i in range(calls)]))
+    assert results == {n: work(n) for n in range(30)}
+    assert made == list(range(calls))
 
 
 def test_gc_state_is_restored(tmp_path):
@@ -87,7 +127,7 @@ def test_a_process_with_threads_is_not_forked(tmp_path, monkeypatch):
     assert outcome(pipeline) == expected
 
 
-@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="needs fork")
+@needs_fork
 def test_an_error_in_a_worker_reaches_the_caller(tmp_path, monkeypatch):
     real = Pipeline._process
 

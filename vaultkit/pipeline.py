@@ -21,14 +21,13 @@ from vaultkit.explain import DRAWING, SVG_NOT_READ, Explained, matrix_rows
 from vaultkit.model import links
 from vaultkit.model.vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
 from vaultkit.readers.markdown import parse
-from vaultkit.readers.svgtext import SvgText, read_svg
 from vaultkit.readers.syntax.headings import Section, sections
 from vaultkit.readers.syntax.tags import inline_tags
-from vaultkit.renderers.figures import is_generated
 from vaultkit.workers import collector_paused, cpu_count, fork_map, usable_jobs
 
 if TYPE_CHECKING:
     from vaultkit.checks.examples.figures import FigureOutcome
+    from vaultkit.readers.svgtext import SvgText
 
 CHARS_PER_JOB = 250_000  # below this much note text per worker, forking costs more than it saves
 
@@ -111,7 +110,10 @@ class Pipeline:
         from vaultkit.readers import markdown  # noqa: F401  (the parser, made once for every worker)
 
         pending = sorted(pending, key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
-        for rel, result in fork_map(partial(self._note_in_worker, then), pending, jobs):
+        drawn = set(self.runner.figure_paths())  # the examples' figures: checked with their examples
+        svgs = [rel for rel in self.vault.attachments if rel.lower().endswith(".svg") and rel not in drawn]
+        meanwhile = [partial(self._check_svg, rel) for rel in svgs]  # this process's share
+        for rel, result in fork_map(partial(self._note_in_worker, then), pending, jobs, meanwhile=meanwhile):
             note = self.vault.notes[rel]
             if result.text == note.text:  # one copy of an unchanged text, not two
                 result.text = note.text
@@ -127,6 +129,11 @@ class Pipeline:
             then(rel)
         self.vault.notes[rel].release_tokens()
         return result
+
+    def _check_svg(self, rel: str) -> None:
+        """Check an SVG attachment ahead of the report: its claims, and it as a drawing."""
+        self.attachment_claims(rel)
+        self.kept_drawing(rel)
 
     def _process(self, note: Note) -> NoteResult:
         link_diags, link_count = check_links(note, self.index)
@@ -179,17 +186,22 @@ class Pipeline:
                     found.append(self._figures[key])
         named = {f.rel for f in found}
         for rel in self.vault.attachments:
-            if rel not in named:
-                key = ("drawing", rel)
-                if key not in self._figures:
-                    self._figures[key] = self.drawing(rel)
-                if self._figures[key] is not None:
-                    found.append(self._figures[key])
+            if rel not in named and (drawing := self.kept_drawing(rel)) is not None:
+                found.append(drawing)
         return found
+
+    def kept_drawing(self, rel: str) -> FigureOutcome | None:
+        """`drawing(rel)`, checked once and kept."""
+        key = ("drawing", rel)
+        if key not in self._figures:
+            self._figures[key] = self.drawing(rel)
+        return self._figures[key]
 
     def svg(self, rel: str) -> tuple[Source, SvgText | None] | None:
         """An SVG attachment read once, with its text model (None: not an SVG we read)."""
         if rel not in self._svgs:
+            from vaultkit.readers.svgtext import read_svg  # imported here: only a vault with SVGs needs it
+
             path = self.vault.root / rel
             readable = rel.lower().endswith(".svg") and path.is_file() and path.stat().st_size <= MAX_NOTE_BYTES
             source = Source.read(path) if readable else None
@@ -199,10 +211,13 @@ class Pipeline:
     def drawing(self, rel: str) -> FigureOutcome | None:
         """The check of a drawing that shows its own Q and K, or None."""
         read = self.svg(rel)
-        if read is None or read[1] is None or is_generated(read[0].text):
+        if read is None or read[1] is None:
             return None
-        from vaultkit.checks.examples.figures import check_drawing
+        from vaultkit.checks.examples.figures import check_drawing  # imported here: they need numpy
+        from vaultkit.renderers.figures import is_generated
 
+        if is_generated(read[0].text):
+            return None
         return check_drawing(rel, self.vault.root / rel, *read)
 
     def fresh_figures(self) -> dict[str, str]:
@@ -261,12 +276,13 @@ class Pipeline:
 
     def _unread_svgs(self, attachments: list[str], read: set[str]) -> list[Explained]:
         """An `--explain` entry for every SVG of `attachments` not checked as a figure: why not."""
+        unread = [rel for rel in attachments if rel not in read and rel.lower().endswith(".svg")]
+        if not unread:
+            return []  # and the figure checks, with numpy, are never imported
         from vaultkit.checks.examples.figures import explain_svg
 
         lines = []
-        for rel in attachments:
-            if rel in read or not rel.lower().endswith(".svg"):
-                continue
+        for rel in unread:
             svg = self.svg(rel)
             why = explain_svg(svg[1]) if svg is not None else "not readable"
             lines.append(Explained(rel, 1, "", why, kind=SVG_NOT_READ))

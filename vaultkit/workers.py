@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 from typing import TypeVar
@@ -56,9 +56,12 @@ def fork_map(
     items: list[Item],
     jobs: int,
     setup: Callable[[], None] | None = None,
+    meanwhile: Iterable[Callable[[], object]] = (),
 ) -> Iterator[tuple[Item, Result]]:
     """`(item, work(item))` for every item, in the order they arrive from `jobs` forked
-    workers (each runs `setup` first; give the largest items first for even shares). An
+    workers (each runs `setup` first; give the largest items first for even shares). The
+    calls `meanwhile` are this process's own share, made one by one while the workers run,
+    with the results that arrived given between them (so no worker waits on a full pipe). An
     exception in a worker is raised here; on any error, or when the caller stops iterating,
     the workers still running are stopped."""
     fork = multiprocessing.get_context("fork")
@@ -71,19 +74,27 @@ def fork_map(
             process.start()
             writer.close()  # the worker's end: the reader sees the end when the worker exits
             workers[reader] = process
-        while workers:
-            for reader in wait(list(workers)):
-                try:
-                    item, result = reader.recv()
-                except EOFError:
-                    process = workers.pop(reader)
-                    process.join()
-                    if process.exitcode:
-                        raise RuntimeError(f"a worker process died (exit code {process.exitcode})") from None
-                    continue
-                if isinstance(result, BaseException):
-                    raise result
-                yield item, result
+        calls = iter(meanwhile)
+        call = next(calls, None)
+        while workers or call is not None:
+            if call is not None:
+                call()
+                call = next(calls, None)
+            for reader in wait(list(workers), timeout=None if call is None else 0) if workers else ():
+                while True:  # every result that has arrived on this pipe
+                    try:
+                        item, result = reader.recv()
+                    except EOFError:
+                        process = workers.pop(reader)
+                        process.join()
+                        if process.exitcode:
+                            raise RuntimeError(f"a worker process died (exit code {process.exitcode})") from None
+                        break
+                    if isinstance(result, BaseException):
+                        raise result
+                    yield item, result
+                    if not reader.poll():
+                        break
     finally:
         for process in workers.values():
             process.terminate()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gc
 import os
 import sys
 from pathlib import Path
@@ -138,6 +139,16 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command `argv`; None: this process's own command line (the `vaultkit` program,
+    `python -m vaultkit`), and the process ends on return, so what it still holds is frozen
+    first: Python's last collection at exit does not visit it."""
+    status = _command(argv)
+    if argv is None:
+        gc.freeze()
+    return status
+
+
+def _command(argv: list[str] | None) -> int:
     try:
         args = _parse(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help

@@ -16,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from vaultkit import diagnostics
 from vaultkit.checks.claims.compare import ERROR, PASS, Verdict, judge
@@ -35,7 +36,9 @@ from vaultkit.checks.claims.prose import ProseLine, note_lines, readable
 from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.diagnostics import Diagnostic, Rule
 from vaultkit.explain import Explained
-from vaultkit.readers.svgtext import SvgText, read_svg
+
+if TYPE_CHECKING:
+    from vaultkit.readers.svgtext import SvgText
 
 __all__ = [
     "ClaimReport",
@@ -273,6 +276,8 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
 def check_svg(svg: str | SvgText, rel: str) -> ClaimReport:
     """Claims in the `<text>` nodes of an SVG (its text, or its model read once by the caller);
     positions are the SVG's own line and column. An SVG that is not well-formed has none."""
+    from vaultkit.readers.svgtext import read_svg  # imported here: a note's check needs no SVG reader
+
     report = ClaimReport()
     model = read_svg(svg) if isinstance(svg, str) else svg
     for lineno, col0, piece in svg_pieces(model) if model else ():

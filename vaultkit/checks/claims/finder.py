@@ -18,6 +18,7 @@ import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from vaultkit.checks.claims.parser import (
     FUNCTIONS,
@@ -37,7 +38,9 @@ from vaultkit.checks.claims.parser import (
     written_leaf,
 )
 from vaultkit.checks.claims.units import BYTE
-from vaultkit.readers.svgtext import SvgText
+
+if TYPE_CHECKING:
+    from vaultkit.readers.svgtext import SvgText
 
 _MAY_HAVE_CLAIM = re.compile(r"[=≈~≅≃→]")
 MAX_LHS_TOKENS = 48

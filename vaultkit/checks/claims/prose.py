@@ -211,20 +211,22 @@ def note_lines(text: str, only_signs: bool = False) -> Iterator[ProseLine]:
     """Every line of a note whose claims are checked, raw and readable; `only_signs`: only
     those with a relation sign or an arrow (the only ones a claim can be on), and the line
     before one that starts with a sign (`3 × 4` above `= 12`)."""
-    before: ProseLine | None = None  # the line just read and not given, when only_signs
-    for line in _note_lines(text):
+    before: tuple[int, str, bool] | None = None  # the line just read and not given, when only_signs
+    for read in _note_lines(text):
+        number, line, _ = read
         if not only_signs:
-            yield line
-        elif _HAS_SIGN.search(line.line):
-            if before is not None and before.number == line.number - 1 and _STARTS_WITH_SIGN.match(line.line):
-                yield before
+            yield ProseLine(*read)
+        elif _HAS_SIGN.search(line):
+            if before is not None and before[0] == number - 1 and _STARTS_WITH_SIGN.match(line):
+                yield ProseLine(*before)
             before = None
-            yield line
+            yield ProseLine(*read)
         else:
-            before = line
+            before = read
 
 
-def _note_lines(text: str) -> Iterator[ProseLine]:
+def _note_lines(text: str) -> Iterator[tuple[int, str, bool]]:
+    """(number, line with comments blanked, whether in a display-math block) of each line checked."""
     lines = text.split("\n")
     fm = _FRONT_MATTER.match(text) if text.startswith("---") else None
     first = fm.group().count("\n") if fm else 0
@@ -232,12 +234,12 @@ def _note_lines(text: str) -> Iterator[ProseLine]:
     region: str | None = None
     in_comment = in_math = False
     for number, line in enumerate(lines[first:], first + 1):
-        opener = _FENCE.match(line)
+        opener = _FENCE.match(line) if "```" in line or "~~~" in line else None
         if fence is not None:
             if opener and opener.group(1).startswith(fence[0]) and not opener.group(2):
                 fence = None
             elif not fence[1] and IGNORE_MARK not in line:
-                yield ProseLine(number, line)
+                yield number, line, False
             continue
         if region is not None:
             if f"vaultkit:end {region}" in line:
@@ -246,7 +248,7 @@ def _note_lines(text: str) -> Iterator[ProseLine]:
         if opener and not in_comment:
             fence = (opener.group(1), opener.group(2).lower() == "vaultkit")
             continue
-        begin = _REGION_BEGIN.search(line)
+        begin = _REGION_BEGIN.search(line) if "vaultkit:begin" in line else None
         if begin and not in_comment:
             region = begin.group(1)
             continue
@@ -262,4 +264,4 @@ def _note_lines(text: str) -> Iterator[ProseLine]:
             math_line = in_math
         if IGNORE_MARK in line:
             continue
-        yield ProseLine(number, masked, math_line)
+        yield number, masked, math_line

@@ -877,7 +877,7 @@ def read(text: str, tokens) -> Reading:
     lower = text.lower()
     steps = _has_steps(text, lower) and ("%" in text or ITEM_RE.search(text) is not None)
     masks = MASK in text
-    rounds = bool(ROUNDS_QUICK_RE.search(text)) and ("输入" in text or "input" in lower)
+    rounds = ("输入" in text or "input" in lower) and bool(ROUNDS_QUICK_RE.search(text))
     promises = "下图" in text or ("below" in lower and EN_PROMISE_QUICK_RE.search(lower) is not None)
     if not (steps or masks or rounds or promises):
         return reading
