@@ -171,7 +171,8 @@ class ClosedSections:
                     self.firsts[id(item)] = firsts
 
     def install(self, env) -> None:
-        """Have the theme's navigation macro, in every page `env` renders, go through `render`."""
+        """Have the theme's navigation macro, in every page `env` renders, go through `render`
+        (`env` is the renderer's own, made by `Theme.get_env` for it)."""
         template = env.get_template(NAV_ITEM_TEMPLATE)
         make_module = template.make_module
 
