@@ -35,6 +35,7 @@ from functools import lru_cache, partial
 
 import jieba
 from backrefs import bre
+from jinja2 import TemplateNotFound
 from material.plugins.search.plugin import Element, SearchIndex, SearchPlugin
 from material.plugins.search.plugin import Section as MaterialSection
 from mkdocs.structure.nav import Navigation, Section
@@ -172,8 +173,12 @@ class ClosedSections:
 
     def install(self, env) -> None:
         """Have the theme's navigation macro, in every page `env` renders, go through `render`
-        (`env` is the renderer's own, made by `Theme.get_env` for it)."""
-        template = env.get_template(NAV_ITEM_TEMPLATE)
+        (`env` is the renderer's own, made by `Theme.get_env` for it); a theme without that
+        macro is left as it is."""
+        try:
+            template = env.get_template(NAV_ITEM_TEMPLATE)
+        except TemplateNotFound:
+            return
         make_module = template.make_module
 
         def make_module_remembering(vars=None, shared=False, locals=None):
