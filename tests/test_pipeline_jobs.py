@@ -164,3 +164,27 @@ def test_fresh_outlines_are_read_from_the_text_fix_writes(tmp_path, jobs):
     plain.compute_notes(jobs=jobs)
     assert plain.note("ex.md").outline is None and plain.note("ex.md").tags is None
     assert plain.note("dir/b.md").outline == tuple(sections(plain.vault.notes["dir/b.md"].tokens))
+
+
+def test_the_fresh_parse_of_a_changed_note_serves_then_and_is_not_kept(tmp_path, monkeypatch):
+    """What `then` asks of a changed note's fresh tokens is the parse its check made (one parse,
+    not two), and nothing of it is kept once `then` has run."""
+    import vaultkit.pipeline as pipeline_module
+
+    root = make_vault(tmp_path)
+    site = Pipeline(Vault.load(root), fresh_outlines=True)
+    parses = []
+    real_parse = pipeline_module.parse
+    monkeypatch.setattr(pipeline_module, "parse", lambda text: parses.append(text) or real_parse(text))
+    seen = {}
+
+    def then(rel):  # as the site's drafts ask: the fresh tokens of a note fix changes
+        if site.note(rel).text != site.vault.notes[rel].text:
+            seen[rel] = site.fresh_tokens(rel)
+
+    site.compute_notes(jobs=1, then=then)
+    changed = [rel for rel, note in site.vault.notes.items() if site.note(rel).text != note.text]
+    assert "ex.md" in changed
+    assert sorted(parses) == sorted(site.note(rel).text for rel in changed)  # each fresh text parsed once
+    assert seen["ex.md"] == real_parse(site.note("ex.md").text)
+    assert site._fresh_tokens == {}

@@ -69,6 +69,7 @@ class Pipeline:
         self.index = links.LinkIndex(vault, generated=self.runner.figure_paths())
         self._notes: dict[str, NoteResult] = {}
         self._texts: dict[str, str] = {}  # fresh texts computed for the site alone
+        self._fresh_tokens: dict[str, list] = {}  # a changed note's fresh parse, until `then` has run
         self._figures: dict[tuple[str, str], FigureOutcome | None] = {}  # ("example", id) or ("drawing", rel)
         self._svgs: dict[str, tuple[Source, SvgText | None] | None] = {}
         self._svg_claims: dict[str, claims.ClaimReport] = {}
@@ -103,6 +104,7 @@ class Pipeline:
                     self.note(rel)
                     if then is not None:
                         then(rel)
+                    self._fresh_tokens.pop(rel, None)
 
     def _compute_forked(self, pending: list[str], jobs: int, then: Callable[[str], None] | None) -> None:
         """Compute the notes `pending` in `jobs` forked workers (`workers.fork_map`), each
@@ -127,6 +129,7 @@ class Pipeline:
         result = self.note(rel)
         if then is not None:
             then(rel)
+        self._fresh_tokens.pop(rel, None)
         self.vault.notes[rel].release_tokens()
         return result
 
@@ -143,6 +146,8 @@ class Pipeline:
         worked = textmatrices.check_markdown(note.text, note.tokens, note.rel)  # rows count as claims
         walk = walkthrough.check_markdown(note.text, note.tokens, note.rel)  # so do a walkthrough's statements
         fresh = note.tokens if outcome.text == note.text else parse(outcome.text) if self.fresh_outlines else None
+        if fresh is not None and fresh is not note.tokens:
+            self._fresh_tokens[note.rel] = fresh
         return NoteResult(
             text=outcome.text,
             diagnostics=link_diags
@@ -160,6 +165,11 @@ class Pipeline:
             tags=None if fresh is None else tuple(inline_tags(fresh)),
             outline=None if fresh is None else tuple(sections(fresh)),
         )
+
+    def fresh_tokens(self, rel: str) -> list:
+        """The tokens of the note as `fix` would leave it, when that differs from its text: the
+        parse its check made (`fresh_outlines`), while `then` runs; else parsed now."""
+        return self._fresh_tokens.pop(rel, None) or parse(self.fresh_text(rel))
 
     def fresh_text(self, rel: str) -> str:
         """The note as `fix` would leave it (no claims check: the site needs only the text)."""

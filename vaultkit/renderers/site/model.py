@@ -97,7 +97,7 @@ class SiteModel(Site):
         if rel not in self._tokens:
             note = self.vault.notes[rel]
             text = self.pipeline.fresh_text(rel)
-            self._tokens[rel] = note.tokens if text == note.text else parse(text)
+            self._tokens[rel] = note.tokens if text == note.text else self.pipeline.fresh_tokens(rel)
         return self._tokens[rel], self.vault.notes[rel].front.end_line
 
     def release(self, rel: str) -> None:
