@@ -14,7 +14,8 @@ material 9, and needs of them what their public API does not give:
 - material's search keeps the entries of the pages it saw in `search_index.entries` and writes
   them in `on_post_build` (a page rendered in a worker sends its entries back); `vaultkit build`
   writes the index itself, entry by entry, in the bytes material writes (`write_search_index`);
-- MkDocs' `Page.update_date` feeds the sitemap;
+- MkDocs' `Page.update_date` feeds the sitemap; `Page.title` is None until the page's source is
+  read, unless set (`pin_title`);
 - a page keeps its source, HTML and sections after it is written (`Page.markdown`, `content`,
   `toc`): a build frees them once the page is written (`release`);
 - material renders the navigation on every page with the `render(nav_item, path, level)` macro
@@ -139,6 +140,14 @@ def searches(config) -> list[SearchPlugin]:
 def page_entries(search: SearchPlugin) -> list:
     """The entries the search plugin holds (pages seen since they were last taken)."""
     return search.search_index.entries
+
+
+def pin_title(page: Page, title: str) -> None:
+    """Give `page` the title MkDocs gives it once its source is read (its meta `title`), unless
+    the navigation gave it one: `Page.title` is None while the source is unread or released,
+    and a build that reads and frees one page at a time would show None in the navigation."""
+    if "title" not in vars(page):  # `Page.title` is a `weak_property`: a title set wins
+        page.title = title
 
 
 def set_update_date(page: Page, date: str) -> None:

@@ -204,6 +204,8 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 mkdocs_glue.adopt(page, self.render_page)
             if note is not None and not page.meta:
                 page.meta = dict(note.front.data)
+            if note is not None:  # a navigation written in mkdocs.yml may name the page without a title
+                mkdocs_glue.pin_title(page, note.title)
         return nav
 
     def on_page_markdown(self, markdown, page, config, files):
