@@ -128,9 +128,11 @@ def test_the_streamed_search_index_has_the_bytes_material_writes(tmp_path):
 
 
 def _tree_vault(root, directory_urls: bool):
-    """Notes at the root, one and three folders deep, in several top-level folders, one of
-    them sharing its first URL folder with a root note's page (`a.md` and `a/`)."""
-    notes = ["a.md", "b.md", "a/x.md", "a/y/z.md", "c/d/e/f.md", "c/d/g.md", "h/i.md", "h/j/k.md"]
+    """Notes at the root and up to four folders deep, in several top-level folders with
+    sections in sections; one folder shares its URL folder with a root note's page (`a.md`
+    and `a/`), one with a page beside it (`r/s.md` and `r/s/`)."""
+    notes = ["a.md", "b.md", "a/x.md", "a/y/z.md", "c/d/e/f.md", "c/d/g.md", "c/m/n.md", "c/m/o/p.md"]
+    notes += ["h/i.md", "h/w.md", "h/j/k.md", "h/j/l/q.md", "r/s.md", "r/s/t/u.md", "r/v/w.md"]
     for rel in notes:
         path = root / "notes" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,8 +148,8 @@ def _tree_vault(root, directory_urls: bool):
 
 
 def test_closed_sections_are_the_navigation_material_renders(tmp_path):
-    """Every page's navigation, with the closed top-level sections made once per depth, has the
-    bytes of `mkdocs build` (which renders each section on each page)."""
+    """Every page's navigation, with the sections it is not in made once per relative URL, has
+    the bytes of `mkdocs build` (which renders each section on each page)."""
     from mkdocs.commands.build import build
 
     from vaultkit.commands.build import load_site_config
@@ -159,20 +161,85 @@ def test_closed_sections_are_the_navigation_material_renders(tmp_path):
         build_site(load_site_config(vault, str(root / "ours")), jobs=1)
         build(load_site_config(vault, str(root / "theirs")))
         ours = sorted(p.relative_to(root / "ours") for p in (root / "ours").rglob("*.html"))
-        assert len(ours) >= 9
+        assert len(ours) >= 15
         for rel in ours:
             assert (root / "ours" / rel).read_bytes() == (root / "theirs" / rel).read_bytes(), rel
 
 
+# A navigation of the mkdocs.yml whose sections are not folders: "Some c" shares the folder c
+# with pages outside it at the same depth below c, "One h" holds one of the two pages in h.
+_NAV = """nav:
+  - a.md
+  - Some c: [c/d/g.md, c/m/n.md]
+  - One h: [h/i.md]
+  - Rest: [b.md, a/x.md, a/y/z.md, c/d/e/f.md, c/m/o/p.md, h/w.md, h/j/k.md, h/j/l/q.md]
+  - r: [r/s.md, r/s/t/u.md, r/v/w.md]
+"""
+
+
+def test_closed_sections_of_a_written_navigation_are_the_navigation_material_renders(tmp_path):
+    """With the mkdocs.yml's own navigation, where a section's pages share a folder with pages
+    not in it, every page still has the bytes of `mkdocs build`."""
+    from mkdocs.commands.build import build
+
+    from vaultkit.commands.build import load_site_config
+    from vaultkit.renderers.site.render import build_site
+
+    for directory_urls in (True, False):
+        root = tmp_path / str(directory_urls)
+        vault = _tree_vault(root, directory_urls)
+        with open(root / "mkdocs.yml", "a", encoding="utf-8") as config:
+            config.write(_NAV)
+        build_site(load_site_config(vault, str(root / "ours")), jobs=1)
+        build(load_site_config(vault, str(root / "theirs")))
+        ours = sorted(p.relative_to(root / "ours") for p in (root / "ours").rglob("*.html"))
+        assert len(ours) >= 15
+        for rel in ours:
+            assert (root / "ours" / rel).read_bytes() == (root / "theirs" / rel).read_bytes(), rel
+
+
+def test_closed_sections_are_made_once_at_every_level(tmp_path):
+    """Sections inside the section a page is in are made once too: material's macro calls
+    itself through the hook."""
+    from vaultkit.commands.build import load_site_config
+    from vaultkit.renderers.site.render import SiteRenderer
+
+    renderer = SiteRenderer(load_site_config(_tree_vault(tmp_path, True), str(tmp_path / "site")))
+    made = []
+    renderer.closed_sections.html = Recording(made)
+    for file in renderer.doc_files:
+        renderer.render(file)
+    levels = {key[2] for key in made}
+    assert {1, 2, 3} <= levels
+    assert len(made) < len(renderer.doc_files) * len(renderer.closed_sections.folders)
+
+
+class Recording(dict):
+    """A dict that lists the keys set in it."""
+
+    def __init__(self, keys: list):
+        super().__init__()
+        self.keys_set = keys
+
+    def __setitem__(self, key, value):
+        self.keys_set.append(key)
+        super().__setitem__(key, value)
+
+
 def test_closed_sections_hook_materials_navigation_macro():
-    """material's navigation macro is `render(nav_item, path, level)` of partials/nav-item.html,
-    imported with the page's context by partials/nav.html."""
+    """material's navigation macro is `render(nav_item, path, level, parent)` of
+    partials/nav-item.html, imported with the page's context by partials/nav.html and calling
+    itself for the items of a section; a jinja2 macro runs its `_func`."""
+    import inspect
+
     import material
+    from jinja2.runtime import Macro
 
     templates = Path(material.__file__).parent / "templates" / "partials"
     nav = (templates / "nav.html").read_text(encoding="utf-8")
+    item = (templates / "nav-item.html").read_text(encoding="utf-8")
     assert f'{{% import "{mkdocs_glue.NAV_ITEM_TEMPLATE}" as item with context %}}' in nav
     assert "item.render(nav_item, path, 1)" in nav
-    assert "{% macro render(nav_item, path, level, parent) %}" in (templates / "nav-item.html").read_text(
-        encoding="utf-8"
-    )
+    assert "{% macro render(nav_item, path, level, parent) %}" in item
+    assert '{{ render(item, path ~ "_" ~ loop.index, level + 1, nav_item) }}' in item
+    assert "self._func(*arguments)" in inspect.getsource(Macro._invoke)

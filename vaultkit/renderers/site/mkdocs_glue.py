@@ -18,11 +18,12 @@ material 9, and needs of them what their public API does not give:
   read, unless set (`pin_title`);
 - a page keeps its source, HTML and sections after it is written (`Page.markdown`, `content`,
   `toc`): a build frees them once the page is written (`release`);
-- material renders the navigation on every page with the `render(nav_item, path, level)` macro
-  of `partials/nav-item.html`, which `partials/nav.html` imports with the page's context: a
-  top-level section the page is not in comes out the same on every page as deep as it, so
-  `ClosedSections` renders it once per depth (with `navigation.sections` every top-level
-  section is drawn open, and the navigation of each page would grow with the vault).
+- material renders the navigation on every page with the `render(nav_item, path, level, parent)`
+  macro of `partials/nav-item.html`, which `partials/nav.html` imports with the page's context and
+  which calls itself (through its jinja2 `Macro` object's `_func`) for each level: a section the
+  page is not in comes out the same on every page at the same relative URL from the folders its
+  pages share, so `ClosedSections` renders it once per such URL (with `navigation.sections` every
+  section is drawn, and the navigation of each page would grow with the vault).
 
 tests/test_site_internals.py checks each of these against the installed versions.
 """
@@ -42,6 +43,7 @@ from material.plugins.search.plugin import Section as MaterialSection
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
+from mkdocs.utils import get_relative_url
 
 from vaultkit.renderers.site.note_html import RenderedNote
 
@@ -159,31 +161,47 @@ NAV_ITEM_TEMPLATE = "partials/nav-item.html"
 
 
 class ClosedSections:
-    """Material's HTML of each top-level section of the navigation that a page is not in, made
-    once for each depth of page (`base_url`) and reused. That HTML depends on the page only
-    through the relative URLs of the section's pages, and those depend only on the page's depth
-    when no page of the section shares the first folder of the page's URL; a section holding a
-    link, or sharing that folder, is rendered as usual."""
+    """Material's HTML of each section of the navigation that a page is not in, made once and
+    reused for every page it comes out the same for. Such a section depends on the page only
+    through the relative URLs of its pages, and those all begin with the URL folders its pages
+    share: where the page's URL leaves those folders before their end, the URLs depend only on
+    the relative URL from the page to them (MkDocs' `get_relative_url`), which keys the HTML.
+    A section holding a link, or whose shared folders the page is in, is rendered as usual."""
 
     def __init__(self):
-        self.nav: Navigation | None = None
-        self.firsts: dict[int, frozenset[str]] = {}  # id(top-level section) -> first URL folders of its pages
-        self.html: dict[tuple[int, str, str], str] = {}
+        self.folders: dict[int, str] = {}  # id(section) -> the URL folders all its pages share, as "a/b/"
+        self.html: dict[tuple[int, str, int, str], str] = {}
 
     def follow(self, nav: Navigation) -> None:
         """Use `nav` from now on (what was made for the previous one is dropped)."""
-        self.nav, self.html = nav, {}
-        self.firsts = {}
+        self.folders, self.html = {}, {}
         for item in nav.items:
             if isinstance(item, Section):
-                firsts = _first_folders(item)
-                if firsts is not None:
-                    self.firsts[id(item)] = firsts
+                self._learn(item)
+
+    def _learn(self, section: Section) -> list[list[str]] | None:
+        """The URL folders and name of every page under `section`, its shared folders (and those
+        of the sections in it) remembered; None if it holds anything but sections and pages."""
+        urls: list[list[str]] = []
+        for item in section.children:
+            if isinstance(item, Section):
+                inner = self._learn(item)
+                if inner is None:
+                    return None
+                urls += inner
+            elif isinstance(item, Page):
+                urls.append([part for part in (item.url or "").split("/") if part])
+            else:
+                return None
+        shared = os.path.commonprefix(urls) if urls else []
+        if shared:
+            self.folders[id(section)] = "/".join(shared) + "/"
+        return urls
 
     def install(self, env) -> None:
-        """Have the theme's navigation macro, in every page `env` renders, go through `render`
-        (`env` is the renderer's own, made by `Theme.get_env` for it); a theme without that
-        macro is left as it is."""
+        """Have the theme's navigation macro, at every level and in every page `env` renders, go
+        through `render` (`env` is the renderer's own, made by `Theme.get_env` for it); a theme
+        without that macro is left as it is."""
         try:
             template = env.get_template(NAV_ITEM_TEMPLATE)
         except TemplateNotFound:
@@ -192,38 +210,25 @@ class ClosedSections:
 
         def make_module_remembering(vars=None, shared=False, locals=None):
             module = make_module(vars, shared, locals)
-            macro, page, base_url = module.render, (vars or {}).get("page"), (vars or {}).get("base_url")
-            if isinstance(page, Page) and isinstance(base_url, str):
-                module.render = partial(self.render, macro, page, base_url)
+            page = (vars or {}).get("page")
+            if isinstance(page, Page):  # the macro calls itself through this object: every level comes here
+                module.render._func = partial(self.render, module.render._func, page)
             return module
 
         template.make_module = make_module_remembering
 
-    def render(self, macro, page: Page, base_url: str, *args, **kwargs):
-        """`macro(*args, **kwargs)`, made once per depth for a closed top-level section."""
-        nav_item, level = (args[0], args[2]) if len(args) == 3 and not kwargs else (None, None)
-        firsts = self.firsts.get(id(nav_item)) if level == 1 else None
-        if firsts is None or (page.url or "").split("/", 1)[0] in firsts:
-            return macro(*args, **kwargs)
-        key = (id(nav_item), args[1], base_url)
+    def render(self, macro, page: Page, *args):
+        """`macro(*args)` (material's `render(nav_item, path, level, parent)`), made once per
+        relative URL to the shared folders for a section `page` is not in."""
+        nav_item, path, level = args[:3]
+        folders = self.folders.get(id(nav_item))
+        if folders is None or nav_item.active:
+            return macro(*args)
+        to_folders = get_relative_url(folders, page.url)
+        if to_folders.rstrip("/").rsplit("/", 1)[-1] in (".", ".."):  # the page is in those folders
+            return macro(*args)
+        key = (id(nav_item), path, level, to_folders)
         html = self.html.get(key)
         if html is None:
             html = self.html[key] = macro(*args)
         return html
-
-
-def _first_folders(section: Section) -> frozenset[str] | None:
-    """The first folder of every page URL under `section`; None if it holds anything but
-    sections and pages (a link's URL is not a page's)."""
-    firsts = set()
-    for item in section.children:
-        if isinstance(item, Section):
-            inner = _first_folders(item)
-            if inner is None:
-                return None
-            firsts |= inner
-        elif isinstance(item, Page):
-            firsts.add((item.url or "").split("/", 1)[0])
-        else:
-            return None
-    return frozenset(firsts)
