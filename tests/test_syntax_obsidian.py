@@ -102,3 +102,12 @@ def test_a_block_id_in_the_middle_of_a_block_names_nothing():
     assert block_spans(tokens) == {}
     assert misplaced_block_ids(tokens) == {"mid"}
     assert block_spans(parse("x^2 and 2^10 ^real\n")).keys() == {"real"}
+
+
+def test_front_matter_only_where_the_note_begins():
+    """`---` on the note's first line opens front matter; dashes inside a first list item do not."""
+    assert [t.type for t in parse("---\ntitle: x\n---\n# h\n")][:2] == ["front_matter", "heading_open"]
+    for text in ("- [--> ] task\n- b\n", "- --- x\n- y\n---\n", "* ---\n---\n"):
+        tokens = parse(text)
+        assert "front_matter" not in [t.type for t in tokens], text
+        assert tokens[0].type == "bullet_list_open", text

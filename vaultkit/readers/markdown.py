@@ -9,8 +9,10 @@ where the edit can change it (`vaultkit.readers.incremental`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
@@ -43,7 +45,18 @@ def make_parser() -> MarkdownIt:
     md.use(dispatch_plugin, inline)
     md.use(positions_plugin)  # last: turns offsets of inline tokens into lines and columns
     md.core.ruler.at("normalize", _normalize)
+    front_matter = md.block.ruler.__rules__[md.block.ruler.__find__("front_matter")].fn
+    md.block.ruler.at("front_matter", partial(_front_matter_at_start, front_matter))
     return md
+
+
+def _front_matter_at_start(rule, state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """mdit-py-plugins' front matter rule, only where the note begins: it looks at the note's
+    first character but counts markers where the block begins, so `- [--> ] task` on the first
+    line would open front matter inside the list item."""
+    if state.bMarks[start_line] + state.tShift[start_line] != 0:
+        return False
+    return rule(state, start_line, end_line, silent)
 
 
 def _normalize(state: StateCore) -> None:
