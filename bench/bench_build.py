@@ -9,6 +9,10 @@
   seconds, CPU seconds and peak RSS, both of its worker processes too, then each size against
   VAULT's. Targets: copies / vault <= 1.075 × copies in wall time (8.6× for 8); issue 20 asks
   45 copies in <= 150 s with <= 1.5 GB peak RSS, and VAULT in <= 0.6× the time it took before.
+- `--against REV`: each size is built too by vaultkit as it was at git revision REV (its files
+  from `git archive`, run with this interpreter), right after, and the times compared: issue 20's
+  targets were set against the build of its day (603e1fe): 45 copies in 150 s where that one took
+  238 s, i.e. <= 0.63x of it on the same machine, and the vault in <= 0.6x.
 - `--bare`: vaultkit against plain mkdocs-material on the same notes, read by Python-Markdown with
   the extensions vaultkit used before it rendered pages from tokens (target: vaultkit <= 0.6×).
 - `--zensical EXE`: vaultkit against `zensical build` (EXE from a separate venv) of a copy of
@@ -22,11 +26,13 @@ resident set of the build or any of its workers.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,12 +115,40 @@ def vaultkit_build(vault: Path, out: Path) -> float:
     return run([sys.executable, "-m", "vaultkit", "build", str(vault), "-o", str(out)])
 
 
-def measured_build(vault: Path, out: Path) -> Measure:
-    """A clean build of `vault` into `out`, measured in a process of its own."""
+def measured_build(vault: Path, out: Path, code: Path | None = None) -> Measure:
+    """A clean build of `vault` into `out`, measured in a process of its own; by the vaultkit
+    whose files are in `code` when given (else this one)."""
     command = [sys.executable, "-m", "vaultkit", "build", str(vault), "-o", str(out)]
-    result = subprocess.run([sys.executable, "-c", MEASURE, *command], check=True, capture_output=True, text=True)
+    env = None if code is None else {**os.environ, "PYTHONPATH": str(code)}
+    result = subprocess.run(
+        [sys.executable, "-c", MEASURE, *command], check=True, capture_output=True, text=True, cwd=code, env=env
+    )
     wall, cpu, rss_kib = map(float, result.stdout.split())
     return Measure(notes_in(vault), wall, cpu, rss_kib / 1024)
+
+
+def files_at(revision: str, folder: Path) -> Path:
+    """The repository's files at `revision`, written under `folder`, with the entry points of
+    its pyproject.toml (MkDocs finds the `vaultkit` plugin by them; on PYTHONPATH, they come
+    before the installed vaultkit's)."""
+    folder.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    project = tomllib.loads((folder / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    info = folder / f"{project['name']}-{revision}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: 0\n", encoding="utf-8")
+    groups = project.get("entry-points", {})
+    entry_points = "".join(
+        f"[{group}]\n" + "".join(f"{name} = {target}\n" for name, target in points.items())
+        for group, points in groups.items()
+    )
+    (info / "entry_points.txt").write_text(entry_points, encoding="utf-8")
+    return folder
+
+
+def print_measure(label: str, m: Measure) -> None:
+    print(f"  {label}: {m.notes:>5} notes  {m.wall:7.1f} s wall  {m.cpu:7.1f} s CPU  {m.rss:7.0f} MB peak RSS")
 
 
 def notes_in(vault: Path) -> int:
@@ -134,9 +168,10 @@ def write_config(folder: Path, plugins: list[str], extensions: list) -> Path:
     return path
 
 
-def scale(source: Path, tmp: Path, copies: int, large: int) -> None:
+def scale(source: Path, tmp: Path, copies: int, large: int, against: str | None) -> None:
     sizes = [1, copies] + ([large] if large else [])
-    measures = {}
+    measures, before = {}, {}
+    old_code = files_at(against, tmp / "against") if against else None
     print("vaultkit build, clean:")
     for n in sizes:
         vault = tmp / f"x{n}" / "vault"
@@ -148,9 +183,13 @@ def scale(source: Path, tmp: Path, copies: int, large: int) -> None:
                 check=True,
                 stdout=subprocess.DEVNULL,
             )
-        m = measures[n] = measured_build(vault, tmp / f"x{n}" / "site")
+        measures[n] = measured_build(vault, tmp / f"x{n}" / "site")
+        print_measure(f"{n:>3}x", measures[n])
+        if old_code is not None:
+            shutil.rmtree(tmp / f"x{n}" / "site")
+            before[n] = measured_build(vault, tmp / f"x{n}" / "site", old_code)
+            print_measure(f"{n:>3}x at {against}", before[n])
         shutil.rmtree(tmp / f"x{n}")
-        print(f"  {n:>3}x: {m.notes:>5} notes  {m.wall:7.1f} s wall  {m.cpu:7.1f} s CPU  {m.rss:7.0f} MB peak RSS")
     one = measures[1]
     for n in sizes[1:]:
         m = measures[n]
@@ -158,6 +197,12 @@ def scale(source: Path, tmp: Path, copies: int, large: int) -> None:
         print(
             f"  {n}x / 1x: {m.notes / one.notes:.0f}x the notes took {m.wall / one.wall:.2f}x the wall time{target}, "
             f"{m.cpu / one.cpu:.2f}x the CPU, {m.rss / one.rss:.2f}x the peak RSS"
+        )
+    for n, old in before.items():
+        m = measures[n]
+        print(
+            f"  {n}x against {against}: {m.wall / old.wall:.2f}x the wall time, {m.cpu / old.cpu:.2f}x the CPU, "
+            f"{m.rss / old.rss:.2f}x the peak RSS"
         )
 
 
@@ -191,6 +236,7 @@ def main() -> int:
     parser.add_argument("--vault", type=Path, default=CORPUS)
     parser.add_argument("--copies", type=int, default=8)
     parser.add_argument("--large", type=int, default=45, help="also build a vault of this many copies (0: none)")
+    parser.add_argument("--against", metavar="REV", help="also build each size with vaultkit at this git revision")
     parser.add_argument("--bare", action="store_true")
     parser.add_argument("--zensical", metavar="EXE")
     parser.add_argument("--no-scale", action="store_true")
@@ -200,7 +246,7 @@ def main() -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="vaultkit-bench-") as tmp:
         if not args.no_scale:
-            scale(args.vault, Path(tmp), args.copies, args.large)
+            scale(args.vault, Path(tmp), args.copies, args.large, args.against)
         if args.bare:
             bare(args.vault, Path(tmp))
         if args.zensical:
