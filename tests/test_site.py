@@ -369,3 +369,33 @@ def test_pages_drafted_while_checking_have_the_bytes_of_pages_rendered_after(tmp
     assert taken["plain.md"] and taken["dir/deep.md"]  # drafts that hold
     assert not taken["links.md"] and not taken["embeds.md"]  # drafts that needed the whole vault
     assert folders and not any(folder.exists() for folder in folders)  # removed with the build
+
+
+def test_a_build_loads_the_word_segmenter_once_before_its_page_workers_only_when_words_are_cut(tmp_path, monkeypatch):
+    """jieba's dictionary (about 1.5 s) is loaded by the building process while the notes are
+    checked, so page workers share it; a vault without Han text, or a site without search,
+    never loads it."""
+    from vaultkit.commands.build import load_site_config
+    from vaultkit.renderers.site import mkdocs_glue
+    from vaultkit.renderers.site.render import build_site
+
+    loads = []
+    monkeypatch.setattr(mkdocs_glue, "load_segmenter", lambda: loads.append(1))
+    cases = {
+        "zh": ("# 注意力\n\n正文\n", "plugins: [search, vaultkit]"),
+        "en": ("# Attention\n\nText\n", "plugins: [search, vaultkit]"),
+        "nosearch": ("# 注意力\n\n正文\n", "plugins: [vaultkit]"),
+    }
+    counts = {}
+    for name, (text, plugins) in cases.items():
+        vault = tmp_path / name / "notes"
+        vault.mkdir(parents=True)
+        for i in range(3):
+            (vault / f"n{i}.md").write_text(text, encoding="utf-8")
+        (tmp_path / name / "mkdocs.yml").write_text(
+            f"site_name: t\ndocs_dir: notes\ntheme: {{name: material}}\n{plugins}\n", encoding="utf-8"
+        )
+        loads.clear()
+        build_site(load_site_config(vault, str(tmp_path / name / "site")), jobs=1)
+        counts[name] = len(loads)
+    assert counts == {"zh": 1, "en": 0, "nosearch": 0}

@@ -80,10 +80,16 @@ class Pipeline:
             self._notes[rel] = self._process(self.vault.notes[rel])
         return self._notes[rel]
 
-    def compute_notes(self, jobs: int | None = None, then: Callable[[str], None] | None = None) -> None:
+    def compute_notes(
+        self,
+        jobs: int | None = None,
+        then: Callable[[str], None] | None = None,
+        meanwhile: Collection[Callable[[], object]] = (),
+    ) -> None:
         """Compute every readable note's result now, for a one-shot command (check, fix, build);
         `then(rel)`, when given, runs right after each note, where it was computed and while its
-        tokens are still there (the site drafts each page so).
+        tokens are still there (the site drafts each page so); the calls `meanwhile` are made in
+        this process while its workers run, else after the notes.
 
         The cyclic garbage collector is paused meanwhile: it would scan the kept tokens of
         every note again and again, and the work makes almost no cycles. With `jobs` > 1,
@@ -98,23 +104,28 @@ class Pipeline:
         jobs = usable_jobs(jobs)
         with collector_paused():
             if jobs > 1 and len(pending) > 1:
-                self._compute_forked(pending, jobs, then)
+                self._compute_forked(pending, jobs, then, meanwhile)
             else:
                 for rel in pending:
                     self.note(rel)
                     if then is not None:
                         then(rel)
                     self._fresh_tokens.pop(rel, None)
+                for call in meanwhile:
+                    call()
 
-    def _compute_forked(self, pending: list[str], jobs: int, then: Callable[[str], None] | None) -> None:
+    def _compute_forked(
+        self, pending: list[str], jobs: int, then: Callable[[str], None] | None, calls: Collection[Callable[[], object]]
+    ) -> None:
         """Compute the notes `pending` in `jobs` forked workers (`workers.fork_map`), each
-        parsing its notes and sending back only their results."""
+        parsing its notes and sending back only their results, while this process checks the
+        SVGs and makes the `calls`."""
         from vaultkit.readers import markdown  # noqa: F401  (the parser, made once for every worker)
 
         pending = sorted(pending, key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
         drawn = set(self.runner.figure_paths())  # the examples' figures: checked with their examples
         svgs = [rel for rel in self.vault.attachments if rel.lower().endswith(".svg") and rel not in drawn]
-        meanwhile = [partial(self._check_svg, rel) for rel in svgs]  # this process's share
+        meanwhile = [*calls, *(partial(self._check_svg, rel) for rel in svgs)]  # this process's share
         for rel, result in fork_map(partial(self._note_in_worker, then), pending, jobs, meanwhile=meanwhile):
             note = self.vault.notes[rel]
             if result.text == note.text:  # one copy of an unchanged text, not two

@@ -105,6 +105,17 @@ class TokenSearch(SearchIndex):
 _HAN = bre.compile(r"(\p{script: Han}+)", bre.UNICODE)  # material's pattern
 
 
+def segments(text: str) -> bool:
+    """Whether material's search would cut words of `text` with jieba (it has Han characters)."""
+    return _HAN.search(text) is not None
+
+
+def load_segmenter() -> None:
+    """Load jieba's dictionary in this process now (about 1.5 s, else at its first word):
+    page workers forked after share it instead of each loading it again."""
+    jieba.initialize()
+
+
 @lru_cache(maxsize=1 << 16)
 def _segmented(run: str) -> str:
     """A run of Han characters cut into words, each word between zero-width spaces."""

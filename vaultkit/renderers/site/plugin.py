@@ -106,7 +106,11 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 for rel in [*model.published, *filter(model.publishes, model.attachments), self.config.tags_page]
             }
             self.drafts = Drafts(model, mermaid=bool(self.mermaid_js))
-            pipeline.compute_notes(then=self.drafts.write)  # every note's fresh text, on all cores when worth it
+            searched = mkdocs_glue.searches(config) and any(
+                mkdocs_glue.segments(note.title) or mkdocs_glue.segments(note.text) for note in model.published.values()
+            )
+            warm = [mkdocs_glue.load_segmenter] if searched else []  # once here, not in each page worker
+            pipeline.compute_notes(then=self.drafts.write, meanwhile=warm)  # on all cores when worth it
         self.use_model(model, config)
         self._prune_navigation(config)
         config.extra_css.append(CSS_PATH)
