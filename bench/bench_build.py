@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Site build time and memory, as ratios measured in one run (the machine is shared and noisy).
 
-    .venv/bin/python bench/bench_build.py [--vault V] [--copies 8] [--large 45] [--bare] [--zensical EXE]
+    .venv/bin/python bench/bench_build.py [--vault V] [--copies 8] [--large 45] [--against REV] [--rounds N]
+                                          [--bare] [--zensical EXE]
 
 - scale: a clean `vaultkit build` (fresh output folder) of VAULT (default ../shared/corpus/vault146)
   and of `--copies` and `--large` renamed copies of it in one vault each
@@ -13,6 +14,8 @@
   from `git archive`, run with this interpreter), right after, and the times compared: issue 20's
   targets were set against the build of its day (603e1fe): 45 copies in 150 s where that one took
   238 s, i.e. <= 0.63x of it on the same machine, and the vault in <= 0.6x.
+- `--rounds N`: the vault itself (1x) is built N times (alternating with REV's build), and the
+  medians printed: one build of it takes seconds, and this machine's speed varies by a third.
 - `--bare`: vaultkit against plain mkdocs-material on the same notes, read by Python-Markdown with
   the extensions vaultkit used before it rendered pages from tokens (target: vaultkit <= 0.6×).
 - `--zensical EXE`: vaultkit against `zensical build` (EXE from a separate venv) of a copy of
@@ -28,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -168,7 +172,14 @@ def write_config(folder: Path, plugins: list[str], extensions: list) -> Path:
     return path
 
 
-def scale(source: Path, tmp: Path, copies: int, large: int, against: str | None) -> None:
+def median_measure(measures: list[Measure]) -> Measure:
+    """The median wall time, CPU time and peak RSS of several builds of one vault."""
+    return Measure(
+        measures[0].notes, *(statistics.median(getattr(m, name) for m in measures) for name in ("wall", "cpu", "rss"))
+    )
+
+
+def scale(source: Path, tmp: Path, copies: int, large: int, against: str | None, rounds_of_one: int) -> None:
     sizes = [1, copies] + ([large] if large else [])
     measures, before = {}, {}
     old_code = files_at(against, tmp / "against") if against else None
@@ -183,11 +194,18 @@ def scale(source: Path, tmp: Path, copies: int, large: int, against: str | None)
                 check=True,
                 stdout=subprocess.DEVNULL,
             )
-        measures[n] = measured_build(vault, tmp / f"x{n}" / "site")
-        print_measure(f"{n:>3}x", measures[n])
-        if old_code is not None:
+        rounds = rounds_of_one if n == 1 else 1
+        ours, theirs = [], []
+        for _ in range(rounds):  # alternating, so both see the same machine
+            ours.append(measured_build(vault, tmp / f"x{n}" / "site"))
             shutil.rmtree(tmp / f"x{n}" / "site")
-            before[n] = measured_build(vault, tmp / f"x{n}" / "site", old_code)
+            if old_code is not None:
+                theirs.append(measured_build(vault, tmp / f"x{n}" / "site", old_code))
+                shutil.rmtree(tmp / f"x{n}" / "site")
+        measures[n] = median_measure(ours)
+        print_measure(f"{n:>3}x" + (f", median of {rounds}" if rounds > 1 else ""), measures[n])
+        if theirs:
+            before[n] = median_measure(theirs)
             print_measure(f"{n:>3}x at {against}", before[n])
         shutil.rmtree(tmp / f"x{n}")
     one = measures[1]
@@ -237,6 +255,7 @@ def main() -> int:
     parser.add_argument("--copies", type=int, default=8)
     parser.add_argument("--large", type=int, default=45, help="also build a vault of this many copies (0: none)")
     parser.add_argument("--against", metavar="REV", help="also build each size with vaultkit at this git revision")
+    parser.add_argument("--rounds", type=int, default=1, help="build the vault itself this many times (medians)")
     parser.add_argument("--bare", action="store_true")
     parser.add_argument("--zensical", metavar="EXE")
     parser.add_argument("--no-scale", action="store_true")
@@ -246,7 +265,7 @@ def main() -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="vaultkit-bench-") as tmp:
         if not args.no_scale:
-            scale(args.vault, Path(tmp), args.copies, args.large, args.against)
+            scale(args.vault, Path(tmp), args.copies, args.large, args.against, args.rounds)
         if args.bare:
             bare(args.vault, Path(tmp))
         if args.zensical:
