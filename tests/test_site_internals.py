@@ -147,9 +147,10 @@ def _tree_vault(root, directory_urls: bool):
     return root / "notes"
 
 
-def test_closed_sections_are_the_navigation_material_renders(tmp_path):
-    """Every page's navigation, with the sections it is not in made once per relative URL, has
-    the bytes of `mkdocs build` (which renders each section on each page)."""
+def _builds_like_mkdocs(tmp_path, nav: str = "") -> None:
+    """The tree vault (`nav` added to its mkdocs.yml), with directory URLs and without: every
+    page `vaultkit build` writes has the bytes of `mkdocs build` (which renders each section of
+    the navigation on each page)."""
     from mkdocs.commands.build import build
 
     from vaultkit.commands.build import load_site_config
@@ -158,12 +159,20 @@ def test_closed_sections_are_the_navigation_material_renders(tmp_path):
     for directory_urls in (True, False):
         root = tmp_path / str(directory_urls)
         vault = _tree_vault(root, directory_urls)
+        with open(root / "mkdocs.yml", "a", encoding="utf-8") as config:
+            config.write(nav)
         build_site(load_site_config(vault, str(root / "ours")), jobs=1)
         build(load_site_config(vault, str(root / "theirs")))
         ours = sorted(p.relative_to(root / "ours") for p in (root / "ours").rglob("*.html"))
         assert len(ours) >= 15
         for rel in ours:
             assert (root / "ours" / rel).read_bytes() == (root / "theirs" / rel).read_bytes(), rel
+
+
+def test_closed_sections_are_the_navigation_material_renders(tmp_path):
+    """Every page's navigation, with the sections it is not in made once per relative URL, is
+    material's."""
+    _builds_like_mkdocs(tmp_path)
 
 
 # A navigation of the mkdocs.yml whose sections are not folders: "Some c" shares the folder c
@@ -179,23 +188,8 @@ _NAV = """nav:
 
 def test_closed_sections_of_a_written_navigation_are_the_navigation_material_renders(tmp_path):
     """With the mkdocs.yml's own navigation, where a section's pages share a folder with pages
-    not in it, every page still has the bytes of `mkdocs build`."""
-    from mkdocs.commands.build import build
-
-    from vaultkit.commands.build import load_site_config
-    from vaultkit.renderers.site.render import build_site
-
-    for directory_urls in (True, False):
-        root = tmp_path / str(directory_urls)
-        vault = _tree_vault(root, directory_urls)
-        with open(root / "mkdocs.yml", "a", encoding="utf-8") as config:
-            config.write(_NAV)
-        build_site(load_site_config(vault, str(root / "ours")), jobs=1)
-        build(load_site_config(vault, str(root / "theirs")))
-        ours = sorted(p.relative_to(root / "ours") for p in (root / "ours").rglob("*.html"))
-        assert len(ours) >= 15
-        for rel in ours:
-            assert (root / "ours" / rel).read_bytes() == (root / "theirs" / rel).read_bytes(), rel
+    not in it, every page's navigation is still material's."""
+    _builds_like_mkdocs(tmp_path, _NAV)
 
 
 def test_closed_sections_are_made_once_at_every_level(tmp_path):
