@@ -2,8 +2,7 @@
 
 `reparse(previous, text)` gives exactly what `parse_document(text)` gives. It rests on how
 markdown-it reads blocks: at the start of a top-level block, what follows depends only on the
-lines from there on (front matter aside: only the note's first line opens it, even as a list
-item's first line when the note starts with `-`); a block reads
+lines from there on (front matter aside: only the note's first line opens it); a block reads
 ahead at most the line after the next block's first line, except blocks that look for their
 end: `\\[` math up to a blank line; `$$` math and front matter as far as it takes, and
 when they find no end they are not that block. So:
@@ -29,7 +28,7 @@ from markdown_it.token import Token
 from vaultkit.readers.markdown import Parsed, parse_document
 from vaultkit.readers.syntax.headings import plain_text, unique_anchors
 
-FRONT = "-"  # what a parse's first character is when it may read front matter (in a list item's first line too)
+FRONT = "-"  # what a parse's first character is when it may read front matter (a window is parsed as its own text)
 MATH = "$$"  # a math block opens with it and looks for its end across the rest of the note
 
 
