@@ -1,6 +1,6 @@
 """Time the whole `vaultkit check` process on the real vault next to plain markdown-it-py.
 
-Run: .venv/bin/python bench/bench_check.py [VAULT] [-n RUNS] [--large COPIES [--large-runs RUNS]]
+Run: .venv/bin/python bench/bench_check.py [VAULT] [-n RUNS] [--large COPIES [--large-runs RUNS]] [--against REV]
 Each round runs `python -m vaultkit check VAULT` as a subprocess (interpreter start, imports,
 load, parse, every check, report, exit) and parses the same notes with plain markdown-it-py
 (CommonMark + tables + strikethrough) in this process, alternating so both see the same machine
@@ -9,6 +9,9 @@ does, even where PYTHONDONTWRITEBYTECODE is set). Prints medians of wall and CPU
 user+sys, all processes), their ratios, and the load average the rounds saw.
 `--large 45` does the same on 45 renamed copies of the vault, made in a temporary folder by
 the corpus tool `make_large_vault.py` (skipped when the tool is absent), and prints both ratios.
+`--against REV` also runs, in each round, the check of vaultkit as it was at git revision REV
+(its files from `git archive`, as bench_build's `--against`), and prints its figures and the
+ratio of this check to that one: a change's effect, measured in one run.
 Target (issue 26): the whole check within 1.3x the plain parse (wall), on both.
 """
 
@@ -24,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_build import files_at
 from markdown_it import MarkdownIt
 
 from vaultkit.model.vault import Vault
@@ -39,16 +43,20 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_check(root: Path) -> tuple[float, float, int]:
-    """Wall and CPU seconds of one `vaultkit check` process, and its exit code."""
+def time_check(root: Path, code: Path | None = None) -> tuple[float, float, int]:
+    """Wall and CPU seconds of one `vaultkit check` process, and its exit code; by the vaultkit
+    whose files are in `code` when given (else this one)."""
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    if code is not None:
+        env["PYTHONPATH"] = str(code)  # run from `code` too: the working folder comes first on sys.path
     cpu, wall = children_cpu(), time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "vaultkit", "check", str(root)],
+        [sys.executable, "-m", "vaultkit", "check", str(root.resolve())],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        cwd=code,
     )
     wall, cpu = time.perf_counter() - wall, children_cpu() - cpu
     if done.returncode not in (0, 1):
@@ -65,13 +73,18 @@ def time_plain(texts: list[str]) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def bench(vault: Path, runs: int) -> float:
-    """Print the figures of `runs` alternating rounds on `vault`; the wall ratio."""
+def bench(vault: Path, runs: int, old: tuple[str, Path] | None = None) -> float:
+    """Print the figures of `runs` alternating rounds on `vault` (with the check at `old`'s
+    revision too, when given); the wall ratio."""
     texts = [note.text for note in Vault.load(vault).readable_notes]
-    checks, plains, loads = [], [], []
+    checks, plains, olds, loads = [], [], [], []
+    if old is not None:
+        time_check(vault, old[1])  # untimed: writes its bytecode
     for _ in range(runs):
         checks.append(time_check(vault))
         plains.append(time_plain(texts))
+        if old is not None:
+            olds.append(time_check(vault, old[1]))
         loads.append(os.getloadavg()[0])
     check_wall = statistics.median(c[0] for c in checks)
     check_cpu = statistics.median(c[1] for c in checks)
@@ -95,6 +108,17 @@ def bench(vault: Path, runs: int) -> float:
         f"  ratio check / plain parse:      wall {ratio:.2f}x  cpu {check_cpu / plain_cpu:.2f}x  "
         f"(min/min {min(c[0] for c in checks) / min(p[0] for p in plains):.2f}x; target: wall <= {TARGET}x)"
     )
+    if old is not None:
+        old_wall = statistics.median(c[0] for c in olds)
+        old_cpu = statistics.median(c[1] for c in olds)
+        print(
+            f"  vaultkit check at {old[0]}:{' ' * max(1, 13 - len(old[0]))}wall {old_wall:.3f} s  cpu {old_cpu:.3f} s  "
+            f"(wall min {min(c[0] for c in olds):.3f} s, exit {olds[-1][2]})"
+        )
+        print(
+            f"  this check / the one at {old[0]}: wall {check_wall / old_wall:.2f}x  cpu {check_cpu / old_cpu:.2f}x  "
+            f"(that check / plain parse: {old_wall / plain_wall:.2f}x)"
+        )
     return ratio
 
 
@@ -104,12 +128,19 @@ def main() -> int:
     args.add_argument("-n", "--runs", type=int, default=7)
     args.add_argument("--large", type=int, metavar="COPIES", help="also time a vault of this many copies")
     args.add_argument("--large-runs", type=int, default=3, help="rounds on the large vault (default 3)")
+    args.add_argument("--against", metavar="REV", help="also time the check of vaultkit at this git revision")
     opts = args.parse_args()
     if not opts.vault.is_dir():
         print(f"vault not found: {opts.vault}")
         return 2
+    with tempfile.TemporaryDirectory(prefix="vaultkit-bench-") as scratch:
+        old = (opts.against, files_at(opts.against, Path(scratch) / "against")) if opts.against else None
+        return run(opts, old)
+
+
+def run(opts: argparse.Namespace, old: tuple[str, Path] | None) -> int:
     time_check(opts.vault)  # untimed: writes the bytecode (the large vault is in the page cache once made)
-    ratios = {opts.vault.name: bench(opts.vault, opts.runs)}
+    ratios = {opts.vault.name: bench(opts.vault, opts.runs, old)}
     if opts.large and not MAKE_LARGE.is_file():
         print(f"--large skipped: {MAKE_LARGE} not found")
     elif opts.large:
@@ -120,7 +151,7 @@ def main() -> int:
                 check=True,
                 stdout=subprocess.DEVNULL,
             )
-            ratios[large.name] = bench(large, opts.large_runs)
+            ratios[large.name] = bench(large, opts.large_runs, old)
     print("wall ratios: " + ", ".join(f"{name} {ratio:.2f}x" for name, ratio in ratios.items()))
     return 0
 
