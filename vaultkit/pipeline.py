@@ -8,7 +8,7 @@ Check and fix share this code: check compares, fix writes, `--diff` prints.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -126,23 +126,29 @@ class Pipeline:
         drawn = set(self.runner.figure_paths())  # the examples' figures: checked with their examples
         svgs = [rel for rel in self.vault.attachments if rel.lower().endswith(".svg") and rel not in drawn]
         meanwhile = [*calls, *(partial(self._check_svg, rel) for rel in svgs)]  # this process's share
-        for rel, result in fork_map(partial(self._note_in_worker, then), pending, jobs, meanwhile=meanwhile):
+        for rel, (result, unchanged) in fork_map(
+            partial(self._note_in_worker, then), pending, jobs, meanwhile=meanwhile
+        ):
             note = self.vault.notes[rel]
-            if result.text == note.text:  # one copy of an unchanged text, not two
+            if unchanged:
                 result.text = note.text
             self._notes[rel] = result
             note.derived.setdefault("links", result.found_links)
             note.derived.setdefault("markdown_links", result.found_markdown_links)
 
-    def _note_in_worker(self, then: Callable[[str], None] | None, rel: str) -> NoteResult:
-        """A note's result, `then(rel)` run, its tokens freed once done (memory stays bounded
-        on large vaults)."""
+    def _note_in_worker(self, then: Callable[[str], None] | None, rel: str) -> tuple[NoteResult, bool]:
+        """A note's result to send back and whether its text is the note's own, `then(rel)`
+        run, its tokens freed once done (memory stays bounded on large vaults). An unchanged
+        text is not sent: it is most of a result's bytes, and the parent has it."""
         result = self.note(rel)
         if then is not None:
             then(rel)
         self._fresh_tokens.pop(rel, None)
-        self.vault.notes[rel].release_tokens()
-        return result
+        note = self.vault.notes[rel]
+        note.release_tokens()
+        if result.text == note.text:
+            return replace(result, text=""), True
+        return result, False
 
     def _check_svg(self, rel: str) -> None:
         """Check an SVG attachment ahead of the report: its claims, and it as a drawing."""
