@@ -10,6 +10,7 @@ import shutil
 import stat
 import sys
 import tempfile
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from vaultkit.diagnostics import FORMATTERS, Diagnostic, Report, format_github, format_json, format_text
@@ -22,10 +23,11 @@ from vaultkit.state import VaultState
 from vaultkit.writer import CHANGED_ON_DISK, StaleFileError, write_bytes
 
 
-def checked(root: Path) -> VaultState:
-    """The state of the vault at `root` with every note checked."""
+def checked(root: Path, meanwhile: Collection[Callable[[], object]] = ()) -> VaultState:
+    """The state of the vault at `root` with every note checked; the calls `meanwhile` are
+    made by this process while its workers check the notes."""
     state = VaultState.load(root)
-    state.compute_notes()  # all notes at once: paused GC, and the CPUs shared out
+    state.compute_notes(meanwhile=meanwhile)  # all notes at once: paused GC, and the CPUs shared out
     return state
 
 

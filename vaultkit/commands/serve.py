@@ -34,6 +34,7 @@ from vaultkit.renderers.site import pages
 from vaultkit.renderers.site.model import SiteModel
 from vaultkit.renderers.site.plugin import FEED_PATH
 from vaultkit.renderers.site.render import SiteRenderer
+from vaultkit.state import VaultState
 
 RELOAD_PATH = ".vaultkit/reload"  # a dotfile path: never a file of the site
 SEARCH_PATH = "search/search_index.json"
@@ -94,14 +95,15 @@ class ServedSite:
 
     Everything (watch passes, renders) runs under `lock`; `version` grows after each pass."""
 
-    def __init__(self, root: Path, site_dir: Path):
+    def __init__(self, root: Path, site_dir: Path, state: VaultState | None = None):
+        """`state`: the vault's, every note checked (else loaded and checked here)."""
         self.root = Path(root)
         self.lock = threading.RLock()
         self.passed = threading.Condition(self.lock)
         self.version = 0
         self.stopping = False
         config = load_site_config(self.root, str(site_dir))  # site_dir: never written
-        self.syncer = Syncer(self.root)  # before any thread starts: the notes checked on every core, as check
+        self.syncer = Syncer(self.root, state)  # before any thread starts: the notes checked on every core, as check
         self.renderer = SiteRenderer(config, self.syncer.state)
         self.config, self.plugin = self.renderer.config, self.renderer.plugin
         self.cache: dict[str, Rendered] = {}
@@ -294,7 +296,8 @@ def start_watching(site: ServedSite) -> Watcher:
     return watcher
 
 
-def serve_command(root: Path, address: str) -> int:
+def serve_command(root: Path, address: str, state: VaultState | None = None) -> int:
+    """`state`: the vault's, every note checked (else loaded and checked here)."""
     try:
         host, port = _parse_address(address)
     except ValueError as exc:
@@ -302,7 +305,7 @@ def serve_command(root: Path, address: str) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="vaultkit-serve-") as site_dir:
         try:
-            site = ServedSite(root, Path(site_dir))
+            site = ServedSite(root, Path(site_dir), state)
         except ValueError as exc:
             print(f"vaultkit: {exc}", file=sys.stderr)
             return 2
