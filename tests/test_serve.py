@@ -280,3 +280,21 @@ def test_serve_checks_the_vault_once_while_importing_the_site(vault, monkeypatch
     assert calls == [[(name,) for name in cli.SERVE_MODULES]]  # checked once, the imports meanwhile
     assert served[0].syncer.state.vault.root == vault
     assert page(served[0], "notes/a/").count("甲的正文") == 1
+
+
+def test_a_save_does_not_parse_again_the_notes_fix_would_change(vault, tmp_path, monkeypatch):
+    """The tags and headings of a note whose fixed text differs (a moved link here) are read
+    once, with its check; after a save of a note it does not depend on, the tags page is
+    made again without parsing it."""
+    from vaultkit import pipeline
+
+    (vault / "notes" / "moved.md").write_text("# 移\n\n见 [[old/alone]]。\n\n#迁移\n", encoding="utf-8")
+    site = ServedSite(vault, tmp_path / "site-unused")
+    assert "迁移" in page(site, "tags/")
+    parsed = []
+    parse = pipeline.parse
+    monkeypatch.setattr(pipeline, "parse", lambda text: parsed.append(text) or parse(text))
+    change(site, {"notes/b.md": "# B\n\n乙改过了。\n\n## 小节\n\n乙的小节。\n"})
+    tags = page(site, "tags/")
+    assert "迁移" in tags and "notes/moved/" in tags
+    assert not [text for text in parsed if "#迁移" in text]

@@ -53,8 +53,8 @@ class VaultState(Pipeline):
 
     `buffers` holds unsaved editor texts that stand for the disk text of their notes."""
 
-    def __init__(self, vault: Vault, runner=None):
-        super().__init__(vault, runner)
+    def __init__(self, vault: Vault, runner=None, fresh_outlines: bool = False):
+        super().__init__(vault, runner, fresh_outlines)
         self.buffers: dict[str, str] = {}
         self._digests: dict[str, str] = {}  # attachment -> digest of the bytes last read
         self._named_ids: dict[str, frozenset[str]] = {}  # note -> ids its inline values name
@@ -62,8 +62,9 @@ class VaultState(Pipeline):
         self._generated = frozenset(self.runner.figure_paths())  # figures the index knows, drawn or not
 
     @classmethod
-    def load(cls, root: Path) -> VaultState:
-        return cls(Vault.load(root))
+    def load(cls, root: Path, fresh_outlines: bool = False) -> VaultState:
+        """The vault at `root`; `fresh_outlines` as `Pipeline`'s (a served site needs them)."""
+        return cls(Vault.load(root), fresh_outlines=fresh_outlines)
 
     def apply(self, changed: Iterable[str], buffers: Mapping[str, str | None] | None = None) -> Affected:
         """Read the vault-relative paths `changed` again (files created, modified or deleted,

@@ -23,10 +23,10 @@ from vaultkit.state import VaultState
 from vaultkit.writer import CHANGED_ON_DISK, StaleFileError, write_bytes
 
 
-def checked(root: Path, meanwhile: Collection[Callable[[], object]] = ()) -> VaultState:
+def checked(root: Path, meanwhile: Collection[Callable[[], object]] = (), fresh_outlines: bool = False) -> VaultState:
     """The state of the vault at `root` with every note checked; the calls `meanwhile` are
-    made by this process while its workers check the notes."""
-    state = VaultState.load(root)
+    made by this process while its workers check the notes; `fresh_outlines` as `Pipeline`'s."""
+    state = VaultState.load(root, fresh_outlines)
     state.compute_notes(meanwhile=meanwhile)  # all notes at once: paused GC, and the CPUs shared out
     return state
 

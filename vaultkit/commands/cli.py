@@ -188,7 +188,7 @@ def _command(argv: list[str] | None) -> int:
         if args.command == "serve":
             from vaultkit.commands.check import checked
 
-            state = checked(root, meanwhile=[partial(import_module, name) for name in SERVE_MODULES])
+            state = checked(root, [partial(import_module, name) for name in SERVE_MODULES], fresh_outlines=True)
             from vaultkit.commands.serve import serve_command
 
             return serve_command(root, address=args.address, state=state)

@@ -27,6 +27,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 from mkdocs.structure.files import File
 
 from vaultkit.commands.build import load_site_config
+from vaultkit.commands.check import checked
 from vaultkit.commands.watch import PassResult, Syncer, Watcher, keep_report, print_pass
 from vaultkit.diagnostics import format_text
 from vaultkit.renderers.report_note import configured
@@ -96,14 +97,17 @@ class ServedSite:
     Everything (watch passes, renders) runs under `lock`; `version` grows after each pass."""
 
     def __init__(self, root: Path, site_dir: Path, state: VaultState | None = None):
-        """`state`: the vault's, every note checked (else loaded and checked here)."""
+        """`state`: the vault's, every note checked and its fresh outlines read (else loaded
+        and checked here): the site's tags and headings of the notes fix would change come
+        from it, not from parsing their fresh text again after every save."""
         self.root = Path(root)
         self.lock = threading.RLock()
         self.passed = threading.Condition(self.lock)
         self.version = 0
         self.stopping = False
         config = load_site_config(self.root, str(site_dir))  # site_dir: never written
-        self.syncer = Syncer(self.root, state)  # before any thread starts: the notes checked on every core, as check
+        # before any thread starts: the notes checked on every core, as check
+        self.syncer = Syncer(self.root, state or checked(self.root, fresh_outlines=True))
         self.renderer = SiteRenderer(config, self.syncer.state)
         self.config, self.plugin = self.renderer.config, self.renderer.plugin
         self.cache: dict[str, Rendered] = {}
