@@ -14,9 +14,9 @@ from pathlib import Path
 from vaultkit import __version__
 
 USAGE_ERROR = 2
-# What `serve` imports beyond the check, in steps of a tenth of a second or two: imported while
-# the check's workers run (as its own share, with the workers' results taken between steps),
-# the site costs no time before the check, which takes about as long as these imports.
+# The modules `serve` needs beyond the check's, imported one by one as the parent's share while
+# the check's workers run (the results that arrived are taken between them): the site's imports
+# overlap the check instead of coming before it.
 SERVE_MODULES = ("vaultkit.renderers.site.mkdocs_glue", "vaultkit.renderers.site.render", "vaultkit.commands.serve")
 REPORT_HELP = (
     "keep the findings in a note of the vault (default: the plugin's `report:` option, else "
