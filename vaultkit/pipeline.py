@@ -52,16 +52,16 @@ class NoteResult:
     found_markdown_links: tuple = ()  # and its markdown_links
     explained: tuple[Explained, ...] = ()  # each claim read or skipped, for `check --explain`
     # The inline `#tags` (the site's tags index) and the headings (the anchors of links to them)
-    # of `text`, the note as fix leaves it; None when fix changes the note and the pipeline was
-    # not asked to read its new text (`fresh_outlines`).
+    # of `text`, the note as fix leaves it; None when the pipeline was not asked to read them
+    # (`fresh_outlines`: the site needs them, check and fix do not).
     tags: tuple | None = ()
     outline: tuple[Section, ...] | None = ()
 
 
 class Pipeline:
     def __init__(self, vault: Vault, runner: ExampleRunner | None = None, fresh_outlines: bool = False):
-        """`fresh_outlines`: read the tags and headings of the text fix would write, where it
-        differs, with each note (the site needs them; check and fix do not)."""
+        """`fresh_outlines`: read the tags and headings of the text fix would write with each
+        note (the site needs them; check and fix do not)."""
         self.vault = vault
         self.fresh_outlines = fresh_outlines
         self.runner = runner or ExampleRunner()
@@ -162,7 +162,7 @@ class Pipeline:
         claim_report = claims.check_markdown(note.text, note.rel)
         worked = textmatrices.check_markdown(note.text, note.tokens, note.rel)  # rows count as claims
         walk = walkthrough.check_markdown(note.text, note.tokens, note.rel)  # so do a walkthrough's statements
-        fresh = note.tokens if outcome.text == note.text else parse(outcome.text) if self.fresh_outlines else None
+        fresh = (note.tokens if outcome.text == note.text else parse(outcome.text)) if self.fresh_outlines else None
         if fresh is not None and fresh is not note.tokens:
             self._fresh_tokens[note.rel] = fresh
         return NoteResult(
