@@ -865,7 +865,7 @@ def _has_steps(text: str, lower: str) -> bool:
     return any(STEP_RE.match(line.lstrip(" \t>*+#-0123456789.)|")) for line in lower.split("\n") if "step" in line)
 
 
-ROUNDS_QUICK_RE = re.compile(r"轮|\bround\b", re.IGNORECASE)
+ROUND_WORD_RE = re.compile(r"\bround\b")  # in the lowered text: a search ignoring case scans far slower
 
 
 def read(text: str, tokens) -> Reading:
@@ -877,7 +877,7 @@ def read(text: str, tokens) -> Reading:
     lower = text.lower()
     steps = _has_steps(text, lower) and ("%" in text or ITEM_RE.search(text) is not None)
     masks = MASK in text
-    rounds = ("输入" in text or "input" in lower) and bool(ROUNDS_QUICK_RE.search(text))
+    rounds = ("输入" in text or "input" in lower) and ("轮" in text or ROUND_WORD_RE.search(lower) is not None)
     promises = "下图" in text or ("below" in lower and EN_PROMISE_QUICK_RE.search(lower) is not None)
     if not (steps or masks or rounds or promises):
         return reading
