@@ -17,8 +17,9 @@ from markdown_it import MarkdownIt
 # GFM's extended e-mail autolink: the address must not end in `-` or `_`
 _EMAIL = re.compile(r"(?<![A-Za-z0-9.+_-])[A-Za-z0-9.+_-]+@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
 _ENTITY_END = re.compile(r"&[A-Za-z0-9]+;$")
-# What every link kept here contains: a scheme's `:` or `//`, or `www.` (e-mails: an `@`)
-_LINK_HINT = re.compile(r"[:@]|//|www\.", re.IGNORECASE)
+# What every link kept here contains: `//` (linkify-it's http, https and ftp links need it after
+# the `:`; `//x.org` is scheme-relative), `www.`, or an `@` (e-mails, mailto:)
+_LINK_HINT = re.compile(r"//|@|www\.", re.IGNORECASE)
 
 
 def gfm_end(text: str, start: int) -> int:
