@@ -52,3 +52,35 @@ def test_save_in_place_just_before_the_rename_is_put_back(tmp_path, monkeypatch)
         write_bytes(path, b"ours", expected=b"what we read")
     assert path.read_bytes() == b"the editor's newest save"
     assert [p.name for p in tmp_path.iterdir()] == ["n.md"]
+
+
+def test_a_newer_save_while_a_late_save_is_put_back_is_kept(tmp_path, monkeypatch):
+    """An editor saves just before our rename, then again while we put that save back: the
+    second save, the newest, is what the file holds."""
+    from vaultkit import writer
+
+    path = tmp_path / "n.md"
+    path.write_bytes(b"what we read")
+    real_replace, real_temp_copy = os.replace, writer._temp_copy
+    temp_copies = []
+
+    def editor_saves_then_replace(src, dst):
+        if len(temp_copies) == 1:  # our own write's rename
+            with open(dst, "wb") as f:
+                f.write(b"the editor's first save")
+        real_replace(src, dst)
+
+    def editor_saves_again_while_copying(target, data, mode):
+        temp_copies.append(data)
+        if len(temp_copies) == 2:  # the put-back's temp copy
+            with open(target, "wb") as f:
+                f.write(b"the editor's second save")
+        return real_temp_copy(target, data, mode)
+
+    monkeypatch.setattr(os, "replace", editor_saves_then_replace)
+    monkeypatch.setattr(writer, "_temp_copy", editor_saves_again_while_copying)
+    with pytest.raises(StaleFileError):
+        write_bytes(path, b"ours", expected=b"what we read")
+    assert temp_copies == [b"ours", b"the editor's first save"]
+    assert path.read_bytes() == b"the editor's second save"
+    assert [p.name for p in tmp_path.iterdir()] == ["n.md"]

@@ -111,10 +111,13 @@ def _settled(fd: int, tries: int = 50) -> bytes:
 
 
 def _put_back(path: Path, late: bytes, *, ours: bytes) -> None:
-    """Restore an editor's save that landed in the file we replaced, unless newer bytes are there."""
-    if _current(path) != ours:
-        return
-    os.replace(_temp_copy(path, late, os.stat(path).st_mode & 0o7777), path)
+    """Restore an editor's save that landed in the file we replaced, unless newer bytes are there.
+
+    It is a write like any other, so a save made while it is prepared is kept too."""
+    try:
+        write_bytes(path, late, expected=ours)
+    except StaleFileError:
+        pass  # the editor saved again since: that newer save stays
 
 
 def _current(path: Path) -> bytes | None:
