@@ -221,6 +221,29 @@ def test_edit_during_a_pass_is_never_overwritten(vault, monkeypatch):
     assert text.startswith("# 注意力（改）") and "<!-- vaultkit:begin attn -->" in text
 
 
+def test_a_save_just_after_vaultkits_write_is_synced_on_its_event(vault, monkeypatch):
+    """The user saves right after vaultkit's write, before the pass reads the file back: that
+    save is not taken for vaultkit's own write, and the next pass syncs it."""
+    syncer = Syncer(vault)
+    note = vault / "notes" / "ex.md"
+    note.write_text(example_note(), encoding="utf-8")
+    users_save = example_note().replace("# 注意力", "# 注意力（改）")
+    real_apply = watch.apply_changes
+
+    def apply_then_save(changes):
+        done = real_apply(changes)
+        note.write_text(users_save, encoding="utf-8")
+        return done
+
+    monkeypatch.setattr(watch, "apply_changes", apply_then_save)
+    assert "notes/ex.md" in syncer.sync({"notes/ex.md"}).written
+    monkeypatch.setattr(watch, "apply_changes", real_apply)
+    result = syncer.sync({"notes/ex.md"})  # the save's event
+    assert result is not None and "notes/ex.md" in result.written
+    text = note.read_text(encoding="utf-8")
+    assert text.startswith("# 注意力（改）") and "<!-- vaultkit:begin attn -->" in text
+
+
 def test_stop_is_prompt(vault):
     watcher = Watcher(vault, on_pass=lambda result: None)
     watcher.start()

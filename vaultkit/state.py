@@ -66,11 +66,19 @@ class VaultState(Pipeline):
         """The vault at `root`; `fresh_outlines` as `Pipeline`'s (a served site needs them)."""
         return cls(Vault.load(root), fresh_outlines=fresh_outlines)
 
-    def apply(self, changed: Iterable[str], buffers: Mapping[str, str | None] | None = None) -> Affected:
+    def apply(
+        self,
+        changed: Iterable[str],
+        buffers: Mapping[str, str | None] | None = None,
+        written: Mapping[str, bytes] | None = None,
+    ) -> Affected:
         """Read the vault-relative paths `changed` again (files created, modified or deleted,
         folders) and check again what they can affect. `buffers`: note -> unsaved text that
-        replaces its disk text, or None to go back to the disk text."""
-        rels = set(changed)
+        replaces its disk text, or None to go back to the disk text. `written`: file -> the
+        bytes vaultkit just wrote to it, taken as they are and not read back, so a save that
+        came after the write is still a change when its event comes."""
+        written = written or {}
+        rels = set(changed) | written.keys()
         for rel, text in (buffers or {}).items():
             if text is None:
                 self.buffers.pop(rel, None)
@@ -85,7 +93,7 @@ class VaultState(Pipeline):
         before = {rel: self.vault.notes.get(rel) for rel in self._files(rels)}
         faces = {rel: self._face(rel) for rel, note in before.items() if note is not None}
         for rel in sorted(before):
-            self._read(rel, affected, names)
+            self._read(rel, affected, names, written.get(rel))
         if not affected:
             return affected
         affected.changed.sort()
@@ -147,11 +155,12 @@ class VaultState(Pipeline):
                 out.update(under or [rel])
         return out
 
-    def _read(self, rel: str, affected: Affected, names: set[str]) -> None:
-        """Read one file again into the vault; note in `affected` whether it changed, came or went."""
+    def _read(self, rel: str, affected: Affected, names: set[str], written: bytes | None) -> None:
+        """Read one file again into the vault (`written`: the bytes vaultkit just wrote to it);
+        note in `affected` whether it changed, came or went."""
         old = self.vault.notes.get(rel)
         known = old is not None or rel in self.vault.attachments
-        raw = self._bytes(rel)
+        raw = self._bytes(rel) if written is None else written
         if raw is None:
             if known:
                 self.vault.remove(rel)
@@ -164,7 +173,7 @@ class VaultState(Pipeline):
         digest = hashlib.sha256(raw).hexdigest()
         if rel in self.vault.attachments and self._digests.get(rel) == digest:
             return
-        note = self.vault.reload(rel, raw=raw if rel in self.buffers else None)
+        note = self.vault.reload(rel, raw=raw if rel in self.buffers or written is not None else None)
         if rel in self.vault.attachments:
             self._digests[rel] = digest
         elif note is None:  # too large, a symlink out of the vault, excluded, or gone meanwhile

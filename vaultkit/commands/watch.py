@@ -7,8 +7,9 @@ affect; the examples' outcomes are cached by input hash), and write what the not
 figures it checked should now be, as `vaultkit fix` would.
 
 Loops and lost edits: a file whose bytes equal what vaultkit last read or wrote is not a change,
-so vaultkit's own writes end there; every write is refused when the file changed since it was
-read, and the newer save is handled by the next pass.
+so vaultkit's own writes end there (the state takes the bytes it wrote as they are: a save that
+lands just after the write is a change still); every write is refused when the file changed
+since it was read, and the newer save is handled by the next pass.
 """
 
 from __future__ import annotations
@@ -119,8 +120,8 @@ class Syncer:
         written, result.refused = apply_changes(changes)
         result.added |= {change.rel for change in changes if change.rel in written and change.old is None}
         checked = affected.rels
-        if written:  # report the state after the writes (reading them is how their events are known as ours)
-            after = self.state.apply(written)
+        if written:  # report the state after the writes, which then knows their events as ours
+            after = self.state.apply((), written={c.rel: c.new for c in changes if c.rel in written})
             checked |= after.rels
             affected.notes |= after.notes
         result.written = written
