@@ -197,28 +197,43 @@ def test_touch_without_change_is_not_a_pass(vault, running):
     assert recorder.quiet() == 0
 
 
+USERS_SAVE = example_note().replace("# 注意力", "# 注意力（改）")
+
+
+def users_save_around_the_write(monkeypatch, note: Path, *, before: bool) -> None:
+    """Make the pass's writes race a user's save of `note`: just before them or just after."""
+    real_apply = watch.apply_changes
+
+    def apply_with_a_save(changes):
+        if before:
+            note.write_text(USERS_SAVE, encoding="utf-8")
+        done = real_apply(changes)
+        if not before:
+            note.write_text(USERS_SAVE, encoding="utf-8")
+        return done
+
+    monkeypatch.setattr(watch, "apply_changes", apply_with_a_save)
+
+
+def assert_next_pass_syncs_the_users_save(syncer: Syncer, note: Path, monkeypatch) -> None:
+    monkeypatch.undo()
+    result = syncer.sync({"notes/ex.md"})  # the save's event
+    assert result is not None and "notes/ex.md" in result.written
+    text = note.read_text(encoding="utf-8")
+    assert text.startswith("# 注意力（改）") and "<!-- vaultkit:begin attn -->" in text
+
+
 def test_edit_during_a_pass_is_never_overwritten(vault, monkeypatch):
     """The user saves between vaultkit's read and its write: the write is refused, then redone."""
     syncer = Syncer(vault)
     note = vault / "notes" / "ex.md"
     note.write_text(example_note(), encoding="utf-8")
-    users_save = example_note().replace("# 注意力", "# 注意力（改）")
-    real_apply = watch.apply_changes
-
-    def save_then_apply(changes):
-        note.write_text(users_save, encoding="utf-8")
-        return real_apply(changes)
-
-    monkeypatch.setattr(watch, "apply_changes", save_then_apply)
+    users_save_around_the_write(monkeypatch, note, before=True)
     result = syncer.sync({"notes/ex.md"})
     assert "notes/ex.md" not in result.written
     assert [d.code for d in result.refused if d.path == "notes/ex.md"] == ["VK004"]
-    assert note.read_text(encoding="utf-8") == users_save
-    monkeypatch.setattr(watch, "apply_changes", real_apply)
-    result = syncer.sync({"notes/ex.md"})
-    assert "notes/ex.md" in result.written
-    text = note.read_text(encoding="utf-8")
-    assert text.startswith("# 注意力（改）") and "<!-- vaultkit:begin attn -->" in text
+    assert note.read_text(encoding="utf-8") == USERS_SAVE
+    assert_next_pass_syncs_the_users_save(syncer, note, monkeypatch)
 
 
 def test_a_save_just_after_vaultkits_write_is_synced_on_its_event(vault, monkeypatch):
@@ -227,21 +242,10 @@ def test_a_save_just_after_vaultkits_write_is_synced_on_its_event(vault, monkeyp
     syncer = Syncer(vault)
     note = vault / "notes" / "ex.md"
     note.write_text(example_note(), encoding="utf-8")
-    users_save = example_note().replace("# 注意力", "# 注意力（改）")
-    real_apply = watch.apply_changes
-
-    def apply_then_save(changes):
-        done = real_apply(changes)
-        note.write_text(users_save, encoding="utf-8")
-        return done
-
-    monkeypatch.setattr(watch, "apply_changes", apply_then_save)
+    users_save_around_the_write(monkeypatch, note, before=False)
     assert "notes/ex.md" in syncer.sync({"notes/ex.md"}).written
-    monkeypatch.setattr(watch, "apply_changes", real_apply)
-    result = syncer.sync({"notes/ex.md"})  # the save's event
-    assert result is not None and "notes/ex.md" in result.written
-    text = note.read_text(encoding="utf-8")
-    assert text.startswith("# 注意力（改）") and "<!-- vaultkit:begin attn -->" in text
+    assert note.read_text(encoding="utf-8") == USERS_SAVE
+    assert_next_pass_syncs_the_users_save(syncer, note, monkeypatch)
 
 
 def test_stop_is_prompt(vault):
