@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 import shutil
 import threading
 import time
@@ -93,6 +94,30 @@ def test_fork_map_makes_its_calls_while_the_workers_run(calls):
     results = dict(fork_map(work, list(range(30)), 2, meanwhile=[partial(call, i) for i in range(calls)]))
     assert results == {n: work(n) for n in range(30)}
     assert made == list(range(calls))
+
+
+@needs_fork
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_fork_map_joined_by_this_process_takes_items_here_too(jobs):
+    """With `join`, this process is one of the `jobs`: it makes its calls, then takes items as
+    the workers do; every item is worked once, and a process with none forked works them all."""
+    here = os.getpid()
+    made = []
+
+    def work(n):
+        time.sleep(0.01)  # 40 of them: time for every process to take some
+        return n, os.getpid()
+
+    def call():
+        made.append(sum(pid == here for _, (_, pid) in results))  # the results seen before this call
+
+    results = []
+    results.extend(fork_map(work, list(range(40)), jobs, meanwhile=[call], join=True))
+    assert sorted(n for n, _ in results) == list(range(40))
+    assert all(n == m for n, (m, _) in results)
+    pids = {pid for _, (_, pid) in results}
+    assert here in pids and len(pids) == jobs  # this process and the `jobs` - 1 it forked
+    assert made == [0]  # no item was worked here before the call
 
 
 def test_gc_state_is_restored(tmp_path):

@@ -93,8 +93,8 @@ class Pipeline:
 
         The cyclic garbage collector is paused meanwhile: it would scan the kept tokens of
         every note again and again, and the work makes almost no cycles. With `jobs` > 1,
-        forked workers share the notes, each parsing its own and sending back only results
-        (None: one per CPU and per `CHARS_PER_JOB` of notes). A process that runs threads
+        this process and `jobs` - 1 forked workers share the notes, a worker parsing its own
+        and sending back only results (None: one per CPU and per `CHARS_PER_JOB` of notes). A process that runs threads
         (the watcher, the server) is never forked: that is unsafe, so it computes the notes
         itself."""
         pending = [note.rel for note in self.vault.readable_notes if note.rel not in self._notes]
@@ -117,9 +117,9 @@ class Pipeline:
     def _compute_forked(
         self, pending: list[str], jobs: int, then: Callable[[str], None] | None, calls: Collection[Callable[[], object]]
     ) -> None:
-        """Compute the notes `pending` in `jobs` forked workers (`workers.fork_map`), each
-        parsing its notes and sending back only their results, while this process checks the
-        SVGs and makes the `calls`."""
+        """Compute the notes `pending` in `jobs` processes (`workers.fork_map`): forked
+        workers, each parsing its notes and sending back only their results, and this one,
+        which checks the SVGs and makes the `calls` first, then takes notes as they do."""
         from vaultkit.readers import markdown  # noqa: F401  (the parser, made once for every worker)
 
         pending = sorted(pending, key=lambda rel: -len(self.vault.notes[rel].text))  # largest first: even shares
@@ -127,7 +127,7 @@ class Pipeline:
         svgs = [rel for rel in self.vault.attachments if rel.lower().endswith(".svg") and rel not in drawn]
         meanwhile = [*calls, *(partial(self._check_svg, rel) for rel in svgs)]  # this process's share
         for rel, (result, unchanged) in fork_map(
-            partial(self._note_in_worker, then), pending, jobs, meanwhile=meanwhile
+            partial(self._note_in_worker, then), pending, jobs, meanwhile=meanwhile, join=True
         ):
             note = self.vault.notes[rel]
             if unchanged:

@@ -57,48 +57,66 @@ def fork_map(
     jobs: int,
     setup: Callable[[], None] | None = None,
     meanwhile: Iterable[Callable[[], object]] = (),
+    join: bool = False,
 ) -> Iterator[tuple[Item, Result]]:
-    """`(item, work(item))` for every item, in the order they arrive from `jobs` forked
-    workers (each runs `setup` first; give the largest items first for even shares). The
-    calls `meanwhile` are this process's own share, made one by one while the workers run,
-    with the results that arrived given between them (so no worker waits on a full pipe). An
-    exception in a worker is raised here; on any error, or when the caller stops iterating,
+    """`(item, work(item))` for every item, in the order they come from `jobs` forked workers
+    (each runs `setup` first; give the largest items first for even shares). The calls
+    `meanwhile` are this process's own share, made one by one while the workers run, with the
+    results that arrived given between them (so no worker waits on a full pipe). `join`: this
+    process is one of the `jobs` (it forks one fewer) and, its calls made, takes items too, as
+    the workers do; a worker less on a small machine spares its start and a core's switching.
+    An exception in a worker is raised here; on any error, or when the caller stops iterating,
     the workers still running are stopped."""
     fork = multiprocessing.get_context("fork")
-    taken = fork.Value("i", 0)  # how many of `items` the workers have taken
+    taken = fork.Value("i", 0)  # how many of `items` have been taken
     workers = {}
     try:
-        for _ in range(jobs):
+        for _ in range(jobs - 1 if join else jobs):
             reader, writer = fork.Pipe(duplex=False)
             process = fork.Process(target=_work, args=(work, items, taken, writer, setup), daemon=True)
             process.start()
             writer.close()  # the worker's end: the reader sees the end when the worker exits
             workers[reader] = process
-        calls = iter(meanwhile)
-        call = next(calls, None)
-        while workers or call is not None:
-            if call is not None:
-                call()
-                call = next(calls, None)
-            for reader in wait(list(workers), timeout=None if call is None else 0) if workers else ():
-                while True:  # every result that has arrived on this pipe
-                    try:
-                        item, result = reader.recv()
-                    except EOFError:
-                        process = workers.pop(reader)
-                        process.join()
-                        if process.exitcode:
-                            raise RuntimeError(f"a worker process died (exit code {process.exitcode})") from None
-                        break
-                    if isinstance(result, BaseException):
-                        raise result
-                    yield item, result
-                    if not reader.poll():
-                        break
+        for call in meanwhile:
+            call()
+            yield from _arrived(workers, block=False)
+        while join and (i := _take(taken, len(items))) is not None:
+            yield items[i], work(items[i])
+            yield from _arrived(workers, block=False)
+        while workers:
+            yield from _arrived(workers, block=True)
     finally:
         for process in workers.values():
             process.terminate()
             process.join()
+
+
+def _arrived(workers: dict, block: bool) -> Iterator[tuple]:
+    """Every result that has arrived from the `workers` (waiting for one when `block`); a
+    worker whose pipe ends is joined and dropped, and an error it sent is raised."""
+    for reader in wait(list(workers), timeout=None if block else 0) if workers else ():
+        while True:
+            try:
+                item, result = reader.recv()
+            except EOFError:
+                process = workers.pop(reader)
+                process.join()
+                if process.exitcode:
+                    raise RuntimeError(f"a worker process died (exit code {process.exitcode})") from None
+                break
+            if isinstance(result, BaseException):
+                raise result
+            yield item, result
+            if not reader.poll():
+                break
+
+
+def _take(taken, count: int) -> int | None:
+    """The index of the next item not yet taken, or None when all `count` are."""
+    with taken.get_lock():
+        i = taken.value
+        taken.value += 1
+    return i if i < count else None
 
 
 def _work(work: Callable, items: list, taken, results: Connection, setup: Callable[[], None] | None) -> None:
@@ -107,12 +125,7 @@ def _work(work: Callable, items: list, taken, results: Connection, setup: Callab
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if setup is not None:
         setup()
-    while True:
-        with taken.get_lock():
-            i = taken.value
-            taken.value += 1
-        if i >= len(items):
-            return
+    while (i := _take(taken, len(items))) is not None:
         try:
             result = work(items[i])
         except Exception as exc:
