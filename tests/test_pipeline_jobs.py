@@ -120,6 +120,21 @@ def test_fork_map_joined_by_this_process_takes_items_here_too(jobs):
     assert made == [0]  # no item was worked here before the call
 
 
+@needs_fork
+@pytest.mark.parametrize("join", [False, True])
+def test_an_error_in_a_forked_worker_reaches_the_caller(join):
+    here = os.getpid()
+
+    def work(n):
+        time.sleep(0.01)
+        if os.getpid() != here:
+            raise ValueError(f"broken in a worker on {n}")
+        return n
+
+    with pytest.raises(ValueError, match="broken in a worker"):
+        list(fork_map(work, list(range(40)), 2, join=join))
+
+
 def test_gc_state_is_restored(tmp_path):
     pipeline = Pipeline(Vault.load(make_vault(tmp_path)))
     assert gc.isenabled()
