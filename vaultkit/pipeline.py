@@ -23,7 +23,7 @@ from vaultkit.model.vault import MAX_NOTE_BYTES, TOO_LARGE, Note, Source, Vault
 from vaultkit.readers.markdown import parse
 from vaultkit.readers.syntax.headings import Section, sections
 from vaultkit.readers.syntax.tags import inline_tags
-from vaultkit.workers import collector_paused, cpu_count, fork_map, usable_jobs
+from vaultkit.workers import collector, cpu_count, fork_map, usable_jobs
 
 if TYPE_CHECKING:
     from vaultkit.checks.examples.figures import FigureOutcome
@@ -102,7 +102,7 @@ class Pipeline:
         if jobs is None:
             jobs = min(cpu_count(), 1 + chars // CHARS_PER_JOB)
         jobs = usable_jobs(jobs)
-        with collector_paused():
+        with collector(enabled=False):
             if jobs > 1 and len(pending) > 1:
                 self._compute_forked(pending, jobs, then, meanwhile)
             else:

@@ -38,17 +38,17 @@ def usable_jobs(jobs: int) -> int:
 
 
 @contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off for a one-shot pass (a check, a build), as it was after.
-    A pass keeps every note's tokens and makes almost no cycles: the collector would scan the
-    kept objects again and again for nothing."""
+def collector(enabled: bool) -> Iterator[None]:
+    """The cyclic garbage collector on or off meanwhile, as it was after. Off for a one-shot
+    pass (a check, a build): a pass keeps every note's tokens and makes almost no cycles, and
+    the collector would scan the kept objects again and again for nothing. On again, inside
+    such a pass, for work that leaves cycles (a site's pages)."""
     was_enabled = gc.isenabled()
-    gc.disable()
+    gc.enable() if enabled else gc.disable()
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        gc.enable() if was_enabled else gc.disable()
 
 
 def fork_map(

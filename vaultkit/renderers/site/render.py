@@ -29,7 +29,7 @@ from mkdocs.structure.nav import get_navigation
 
 from vaultkit.renderers.site import mkdocs_glue
 from vaultkit.renderers.site.plugin import Progress
-from vaultkit.workers import collector_paused, cpu_count, fork_map, usable_jobs
+from vaultkit.workers import collector, cpu_count, fork_map, usable_jobs
 
 
 class SiteRenderer:
@@ -137,7 +137,7 @@ def build_site(config, jobs: int | None = None) -> None:
     """`mkdocs build` of the vault with its pages rendered in `jobs` forked worker processes
     (None: one per CPU), each writing its pages; the output is byte-identical to `mkdocs build`,
     and with `config.strict` it fails as `mkdocs build --strict` does."""
-    with collector_paused():
+    with collector(enabled=False):
         _build_site(config, jobs)
 
 
@@ -186,12 +186,15 @@ def _render_all(renderer: SiteRenderer, jobs: int | None, warnings: WarningCount
     if rest:
         gc.collect()
         gc.freeze()  # the workers share the parent's objects; untouched, they are never copied
-        try:
-            work = partial(_render_counting, renderer, warnings)
-            for i, (result, counts) in fork_map(work, rest, jobs, setup=partial(_start_worker, warnings)):
-                results[i] = result
-                warnings.counts.update(counts)
-                progress.step()
+        work = partial(_render_counting, renderer, warnings)
+        try:  # this process renders pages too (`join`), and each page leaves cycles
+            with collector(enabled=True):
+                for i, (result, counts) in fork_map(
+                    work, rest, jobs, setup=partial(_start_worker, warnings), join=True
+                ):
+                    results[i] = result
+                    warnings.counts.update(counts)
+                    progress.step()
         finally:
             gc.unfreeze()
     progress.done()
@@ -217,7 +220,8 @@ def _render_page(renderer: SiteRenderer, i: int) -> tuple[str, list]:
 
 
 def _render_counting(renderer: SiteRenderer, warnings: WarningCount, i: int) -> tuple[tuple[str, list], Counter]:
-    """In a worker: page `i` rendered, and the warnings logged meanwhile."""
+    """Page `i` rendered (in a worker, or in the process that forked them), and the warnings
+    `warnings` holds, taken out of it: the caller adds them to its own count."""
     result = _render_page(renderer, i)
     counts, warnings.counts = warnings.counts, Counter()
     return result, counts
