@@ -98,9 +98,9 @@ def test_fork_map_makes_its_calls_while_the_workers_run(calls):
 
 @needs_fork
 @pytest.mark.parametrize("jobs", [1, 2, 3])
-def test_fork_map_joined_by_this_process_takes_items_here_too(jobs):
-    """With `join`, this process is one of the `jobs`: it makes its calls, then takes items as
-    the workers do; every item is worked once, and a process with none forked works them all."""
+def test_fork_map_takes_items_here_too_once_its_calls_are_made(jobs):
+    """This process is one of the `jobs`: it makes its calls, then takes items as the workers
+    do; every item is worked once, and with none forked it works them all."""
     here = os.getpid()
     made = []
 
@@ -112,7 +112,7 @@ def test_fork_map_joined_by_this_process_takes_items_here_too(jobs):
         made.append(sum(pid == here for _, (_, pid) in results))  # the results seen before this call
 
     results = []
-    results.extend(fork_map(work, list(range(40)), jobs, meanwhile=[call], join=True))
+    results.extend(fork_map(work, list(range(40)), jobs, meanwhile=[call]))
     assert sorted(n for n, _ in results) == list(range(40))
     assert all(n == m for n, (m, _) in results)
     pids = {pid for _, (_, pid) in results}
@@ -121,8 +121,7 @@ def test_fork_map_joined_by_this_process_takes_items_here_too(jobs):
 
 
 @needs_fork
-@pytest.mark.parametrize("join", [False, True])
-def test_an_error_in_a_forked_worker_reaches_the_caller(join):
+def test_an_error_in_a_forked_worker_reaches_the_caller():
     here = os.getpid()
 
     def work(n):
@@ -132,7 +131,7 @@ def test_an_error_in_a_forked_worker_reaches_the_caller(join):
         return n
 
     with pytest.raises(ValueError, match="broken in a worker"):
-        list(fork_map(work, list(range(40)), 2, join=join))
+        list(fork_map(work, list(range(40)), 2))
 
 
 def test_gc_state_is_restored(tmp_path):

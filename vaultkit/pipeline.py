@@ -127,7 +127,7 @@ class Pipeline:
         svgs = [rel for rel in self.vault.attachments if rel.lower().endswith(".svg") and rel not in drawn]
         meanwhile = [*calls, *(partial(self._check_svg, rel) for rel in svgs)]  # this process's share
         for rel, (result, unchanged) in fork_map(
-            partial(self._note_in_worker, then), pending, jobs, meanwhile=meanwhile, join=True
+            partial(self._note_in_worker, then), pending, jobs, meanwhile=meanwhile
         ):
             note = self.vault.notes[rel]
             if unchanged:

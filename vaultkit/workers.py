@@ -1,8 +1,8 @@
 """Work shared out to forked worker processes, the one way vaultkit uses more than one core.
 
 Each worker is forked with the list of items (nothing is sent to it: it has the parent's objects
-as they were at the fork), takes the next item by a counter the workers share, and sends back
-each item's result over its own pipe. Only a
+as they were at the fork), takes the next item by a counter it shares with the other workers and
+the parent, which works too, and sends back each item's result over its own pipe. Only a
 process without threads is forked (forking one that runs threads is unsafe): `usable_jobs`
 says 1 otherwise, and the caller then does the work itself.
 """
@@ -57,21 +57,19 @@ def fork_map(
     jobs: int,
     setup: Callable[[], None] | None = None,
     meanwhile: Iterable[Callable[[], object]] = (),
-    join: bool = False,
 ) -> Iterator[tuple[Item, Result]]:
-    """`(item, work(item))` for every item, in the order they come from `jobs` forked workers
-    (each runs `setup` first; give the largest items first for even shares). The calls
-    `meanwhile` are this process's own share, made one by one while the workers run, with the
-    results that arrived given between them (so no worker waits on a full pipe). `join`: this
-    process is one of the `jobs` (it forks one fewer) and, its calls made, takes items too, as
-    the workers do; a worker less on a small machine spares its start and a core's switching.
-    An exception in a worker is raised here; on any error, or when the caller stops iterating,
-    the workers still running are stopped."""
+    """`(item, work(item))` for every item, in the order they come from `jobs` processes: this
+    one and `jobs` - 1 forked workers (each runs `setup` first; give the largest items first
+    for even shares). This process first makes the calls `meanwhile`, its own share, one by
+    one while the workers run, with the results that arrived given between them (so no worker
+    waits on a full pipe); then it takes items as the workers do. An exception in a worker is
+    raised here; on any error, or when the caller stops iterating, the workers still running
+    are stopped."""
     fork = multiprocessing.get_context("fork")
     taken = fork.Value("i", 0)  # how many of `items` have been taken
     workers = {}
     try:
-        for _ in range(jobs - 1 if join else jobs):
+        for _ in range(jobs - 1):
             reader, writer = fork.Pipe(duplex=False)
             process = fork.Process(target=_work, args=(work, items, taken, writer, setup), daemon=True)
             process.start()
@@ -80,7 +78,7 @@ def fork_map(
         for call in meanwhile:
             call()
             yield from _arrived(workers, block=False)
-        while join and (i := _take(taken, len(items))) is not None:
+        while (i := _take(taken, len(items))) is not None:
             yield items[i], work(items[i])
             yield from _arrived(workers, block=False)
         while workers:

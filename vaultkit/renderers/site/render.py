@@ -187,11 +187,9 @@ def _render_all(renderer: SiteRenderer, jobs: int | None, warnings: WarningCount
         gc.collect()
         gc.freeze()  # the workers share the parent's objects; untouched, they are never copied
         work = partial(_render_counting, renderer, warnings)
-        try:  # this process renders pages too (`join`), and each page leaves cycles
+        try:  # this process renders pages too, and each page leaves cycles
             with collector(enabled=True):
-                for i, (result, counts) in fork_map(
-                    work, rest, jobs, setup=partial(_start_worker, warnings), join=True
-                ):
+                for i, (result, counts) in fork_map(work, rest, jobs, setup=partial(_start_worker, warnings)):
                     results[i] = result
                     warnings.counts.update(counts)
                     progress.step()
