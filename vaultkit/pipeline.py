@@ -126,9 +126,7 @@ class Pipeline:
         drawn = set(self.runner.figure_paths())  # the examples' figures: checked with their examples
         svgs = [rel for rel in self.vault.attachments if rel.lower().endswith(".svg") and rel not in drawn]
         meanwhile = [*calls, *(partial(self._check_svg, rel) for rel in svgs)]  # this process's share
-        for rel, (result, unchanged) in fork_map(
-            partial(self._note_in_worker, then), pending, jobs, meanwhile=meanwhile
-        ):
+        for rel, (result, unchanged) in fork_map(partial(self._shared_note, then), pending, jobs, meanwhile=meanwhile):
             note = self.vault.notes[rel]
             if unchanged:
                 result.text = note.text
@@ -136,10 +134,11 @@ class Pipeline:
             note.derived.setdefault("links", result.found_links)
             note.derived.setdefault("markdown_links", result.found_markdown_links)
 
-    def _note_in_worker(self, then: Callable[[str], None] | None, rel: str) -> tuple[NoteResult, bool]:
-        """A note's result to send back and whether its text is the note's own, `then(rel)`
-        run, its tokens freed once done (memory stays bounded on large vaults). An unchanged
-        text is not sent: it is most of a result's bytes, and the parent has it."""
+    def _shared_note(self, then: Callable[[str], None] | None, rel: str) -> tuple[NoteResult, bool]:
+        """A note's result as a worker sends it back (this process, working too, takes it the
+        same way) and whether its text is the note's own, `then(rel)` run, its tokens freed once
+        done (memory stays bounded on large vaults). An unchanged text is not sent: it is most
+        of a result's bytes, and the parent has it."""
         result = self.note(rel)
         if then is not None:
             then(rel)
