@@ -7,7 +7,7 @@
 - scale: a clean `vaultkit build` (fresh output folder) of VAULT (default ../shared/corpus/vault146)
   and of `--copies` and `--large` renamed copies of it in one vault each
   (../shared/tools/make_large_vault.py; `--large 0` leaves that one out). Each build prints wall
-  seconds, CPU seconds and peak RSS, both of its worker processes too, then each size against
+  seconds, CPU seconds and peak RSS, its worker processes included, then each size against
   VAULT's. Targets: copies / vault <= 1.075 × copies in wall time (8.6× for 8); issue 20 asks
   45 copies in <= 150 s with <= 1.5 GB peak RSS, and VAULT in <= 0.6× the time it took before.
 - `--against REV`: each size is built too by vaultkit as it was at git revision REV (its files
