@@ -376,6 +376,23 @@ def test_serve_prints_the_check_first_and_no_traceback_for_a_closed_page(tmp_pat
     assert "Traceback" not in err and "BrokenPipeError" not in err and "ConnectionResetError" not in err, err
 
 
+def test_serve_tells_a_taken_port_or_a_bad_address_before_checking(tmp_path, monkeypatch, capsys):
+    import socket
+
+    from vaultkit.commands import cli
+    from vaultkit.state import VaultState
+
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "a.md").write_text("# A\n", encoding="utf-8")
+    monkeypatch.setattr(VaultState, "load", lambda *args: pytest.fail("checked the vault before taking the address"))
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", str(tmp_path / "v"), "-a", f"127.0.0.1:{port}"]) == 2
+    assert capsys.readouterr().err.startswith(f"vaultkit: cannot serve on 127.0.0.1:{port}: ")
+    assert cli.main(["serve", str(tmp_path / "v"), "-a", "localhost"]) == 2
+    assert "argument -a/--address: must be HOST:PORT, got 'localhost'" in capsys.readouterr().err
+
+
 def test_a_build_whose_config_fails_still_checks_the_vault(tmp_path):
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "a.md").write_text("# A\n\n2 × 3 = 7\n", encoding="utf-8")

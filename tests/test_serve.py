@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 import threading
 import time
@@ -12,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from vaultkit.commands.build import build_command
-from vaultkit.commands.serve import RELOAD_PATH, ServedSite, SiteServer, _parse_address, start_watching
+from vaultkit.commands.cli import host_and_port, listen
+from vaultkit.commands.serve import RELOAD_PATH, ServedSite, SiteServer, start_watching
 
 TIMEOUT = 15.0
 ATTENTION = (
@@ -215,12 +217,12 @@ def test_requests_during_changes_see_one_state_or_the_next(site):
 
 @pytest.mark.parametrize("address, expected", [("127.0.0.1:8000", ("127.0.0.1", 8000)), ("[::1]:9000", ("::1", 9000))])
 def test_parse_address(address, expected):
-    assert _parse_address(address) == expected
+    assert host_and_port(address) == expected
 
 
 def test_parse_address_rejects_garbage():
-    with pytest.raises(ValueError):
-        _parse_address("localhost")
+    with pytest.raises(argparse.ArgumentTypeError):
+        host_and_port("localhost")
 
 
 def fetch(url: str) -> str:
@@ -229,7 +231,7 @@ def fetch(url: str) -> str:
 
 def test_served_page_follows_a_save_and_browsers_are_told_to_reload(site):
     """The real chain: watchdog event → pass → next request rendered anew; the reload poll answers."""
-    server = SiteServer("127.0.0.1", 0, site)
+    server = SiteServer(listen("127.0.0.1", 0), site)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     watcher = start_watching(site)
@@ -270,7 +272,7 @@ def test_serve_checks_the_vault_once_while_importing_the_site(vault, monkeypatch
         calls.append([call.args for call in meanwhile])
         return compute_notes(state, *args, meanwhile=meanwhile, **kwargs)
 
-    def command(root, address, state=None):
+    def command(root, listener, state=None):
         served.append(ServedSite(root, vault.parent / "site-unused", state))
         return 0
 

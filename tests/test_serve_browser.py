@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from vaultkit.commands.cli import listen
 from vaultkit.commands.serve import ServedSite, SiteServer, start_watching
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -106,7 +107,7 @@ def test_a_new_note_appears_in_the_open_pages_navigation_after_the_reload(tmp_pa
     (vault / "notes" / "a.md").write_text("# A\n\n甲的正文。\n", encoding="utf-8")
     (vault / "notes" / "b.md").write_text("# B\n\n乙的正文。\n", encoding="utf-8")
     site = ServedSite(vault, tmp_path / "site-unused")
-    server = SiteServer("127.0.0.1", 0, site)
+    server = SiteServer(listen("127.0.0.1", 0), site)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     watcher = start_watching(site)

@@ -6,6 +6,7 @@ import argparse
 import difflib
 import gc
 import os
+import socket
 import sys
 from functools import partial
 from importlib import import_module
@@ -110,7 +111,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 
     serve = _subparser(sub, "serve", "watch, and serve the site with live reload")
     serve.add_argument("vault", nargs="?", help=vault_help)
-    serve.add_argument("-a", "--address", default="127.0.0.1:8000", help="HOST:PORT")
+    serve.add_argument("-a", "--address", type=host_and_port, default="127.0.0.1:8000", help="HOST:PORT")
 
     lsp = _subparser(
         sub,
@@ -142,6 +143,24 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         parser.print_help()
         raise SystemExit(USAGE_ERROR)
     return args
+
+
+def host_and_port(text: str) -> tuple[str, int]:
+    """`--address` as given: HOST:PORT, an IPv6 host in brackets (`[::1]:8000`)."""
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"must be HOST:PORT, got {text!r}")
+    return host.strip("[]"), int(port)
+
+
+def format_address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to the address and listening (port 0: one the system picks)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -186,12 +205,19 @@ def _command(argv: list[str] | None) -> int:
 
             return watch_command(root, report=args.report)
         if args.command == "serve":
-            from vaultkit.commands.check import checked
+            try:  # the address is taken before the check: a port in use is told at once
+                listener = listen(*args.address)
+            except OSError as exc:
+                print(f"vaultkit: cannot serve on {format_address(*args.address)}: {exc.strerror}", file=sys.stderr)
+                return USAGE_ERROR
+            with listener:
+                from vaultkit.commands.check import checked
 
-            state = checked(root, [partial(import_module, name) for name in SERVE_MODULES], fresh_outlines=True)
-            from vaultkit.commands.serve import serve_command
+                modules = [partial(import_module, name) for name in SERVE_MODULES]
+                state = checked(root, modules, fresh_outlines=True)
+                from vaultkit.commands.serve import serve_command
 
-            return serve_command(root, address=args.address, state=state)
+                return serve_command(root, listener, state=state)
     except UsageError as exc:
         print(f"vaultkit: {exc}", file=sys.stderr)
         return USAGE_ERROR

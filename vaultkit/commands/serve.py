@@ -15,6 +15,7 @@ Browsers long-poll `/.vaultkit/reload` and reload after each pass.
 from __future__ import annotations
 
 import mimetypes
+import socket
 import sys
 import tempfile
 import threading
@@ -28,6 +29,7 @@ from mkdocs.structure.files import File
 
 from vaultkit.commands.build import load_site_config
 from vaultkit.commands.check import checked
+from vaultkit.commands.cli import format_address
 from vaultkit.commands.watch import PassResult, Syncer, Watcher, keep_report, print_pass
 from vaultkit.diagnostics import format_text
 from vaultkit.renderers.report_note import configured
@@ -257,26 +259,24 @@ def inject_reload(html: bytes, version: int) -> bytes:
 class SiteServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, host: str, port: int, site: ServedSite):
+    def __init__(self, listener: socket.socket, site: ServedSite):
+        """`listener`: bound and listening already (`cli.listen`), so a taken port was told
+        before the check; the server answers on it."""
         self.site = site
-        super().__init__((host, port), _Handler)
+        self.address_family = listener.family
+        super().__init__(listener.getsockname()[:2], _Handler, bind_and_activate=False)
+        self.socket.close()  # the one socketserver made, unbound
+        self.socket, self.server_address = listener, listener.getsockname()
 
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{format_address(host, port)}/"
 
     def handle_error(self, request, client_address) -> None:
         """A browser that closed or reloaded a page (its reload poll too) is no error to report."""
         if not isinstance(sys.exc_info()[1], ConnectionError):  # BrokenPipeError, ConnectionResetError
             super().handle_error(request, client_address)
-
-
-def _parse_address(address: str) -> tuple[str, int]:
-    host, _, port = address.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"address must be HOST:PORT, got {address!r}")
-    return host.strip("[]"), int(port)
 
 
 class Reloader:
@@ -300,24 +300,16 @@ def start_watching(site: ServedSite) -> Watcher:
     return watcher
 
 
-def serve_command(root: Path, address: str, state: VaultState | None = None) -> int:
-    """`state`: the vault's, every note checked (else loaded and checked here)."""
-    try:
-        host, port = _parse_address(address)
-    except ValueError as exc:
-        print(f"vaultkit: {exc}", file=sys.stderr)
-        return 2
+def serve_command(root: Path, listener: socket.socket, state: VaultState | None = None) -> int:
+    """Serve on `listener` (`cli.listen`); `state`: the vault's, every note checked (else
+    loaded and checked here)."""
     with tempfile.TemporaryDirectory(prefix="vaultkit-serve-") as site_dir:
         try:
             site = ServedSite(root, Path(site_dir), state)
         except ValueError as exc:
             print(f"vaultkit: {exc}", file=sys.stderr)
             return 2
-        try:
-            server = SiteServer(host, port, site)
-        except OSError as exc:  # the address is taken or not ours
-            print(f"vaultkit: cannot serve on {address}: {exc.strerror}", file=sys.stderr)
-            return 2
+        server = SiteServer(listener, site)
         report, _ = site.syncer.state.report()
         sys.stdout.write(format_text(report))  # the check of the vault, as `vaultkit check` prints it
         watcher = start_watching(site)
