@@ -389,8 +389,13 @@ def test_serve_tells_a_taken_port_or_a_bad_address_before_checking(tmp_path, mon
         port = taken.getsockname()[1]
         assert cli.main(["serve", str(tmp_path / "v"), "-a", f"127.0.0.1:{port}"]) == 2
     assert capsys.readouterr().err.startswith(f"vaultkit: cannot serve on 127.0.0.1:{port}: ")
-    assert cli.main(["serve", str(tmp_path / "v"), "-a", "localhost"]) == 2
-    assert "argument -a/--address: must be HOST:PORT, got 'localhost'" in capsys.readouterr().err
+    for address in ("localhost", "127.0.0.1:80000"):
+        assert cli.main(["serve", str(tmp_path / "v"), "-a", address]) == 2
+        assert (
+            f"argument -a/--address: must be HOST:PORT (a port up to 65535), got {address!r}" in capsys.readouterr().err
+        )
+    assert cli.main(["serve", str(tmp_path / "v"), "-a", "nosuchhost.invalid:8000"]) == 2
+    assert capsys.readouterr().err.startswith("vaultkit: cannot serve on nosuchhost.invalid:8000: ")
 
 
 def test_a_build_whose_config_fails_still_checks_the_vault(tmp_path):

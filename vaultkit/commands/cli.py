@@ -148,8 +148,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 def host_and_port(text: str) -> tuple[str, int]:
     """`--address` as given: HOST:PORT, an IPv6 host in brackets (`[::1]:8000`)."""
     host, _, port = text.rpartition(":")
-    if not host or not port.isdigit():
-        raise argparse.ArgumentTypeError(f"must be HOST:PORT, got {text!r}")
+    if not host or not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"must be HOST:PORT (a port up to 65535), got {text!r}")
     return host.strip("[]"), int(port)
 
 
@@ -158,9 +158,17 @@ def format_address(host: str, port: int) -> str:
 
 
 def listen(host: str, port: int) -> socket.socket:
-    """A socket bound to the address and listening (port 0: one the system picks)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return socket.create_server((host, port), family=family)
+    """A socket bound to the address and listening (port 0: one the system picks); a port just
+    left is usable again at once, as with `http.server`'s own."""
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen()
+    except BaseException:
+        listener.close()
+        raise
+    return listener
 
 
 def main(argv: list[str] | None = None) -> int:
