@@ -207,3 +207,26 @@ def test_watch_keeps_the_note_without_passes_of_its_own(tmp_path):
         watcher.stop()
     assert note.read_text(encoding="utf-8") == expected_note(root)
     assert [result.changed for result in passes] == [["topics/alpha.md"]]
+
+
+def test_a_save_of_the_note_just_after_its_write_is_a_change(tmp_path, monkeypatch):
+    """The state takes the bytes the keeper wrote, not the file read back: a hand edit that
+    lands right after the write is still a change when its event comes, and the next update
+    puts the findings back."""
+    root = make_vault(tmp_path / "v")
+    syncer = Syncer(root)
+    keeper = report_note.Keeper(syncer.state, "")
+    note = root / "vaultkit report.md"
+    real = report_note.write_bytes
+
+    def write_then_edited(path, data, *, expected):
+        wrote = real(path, data, expected=expected)
+        path.write_bytes(data + "手改的一行\n".encode())  # the person's save, just after
+        return wrote
+
+    monkeypatch.setattr(report_note, "write_bytes", write_then_edited)
+    assert keeper.update()
+    monkeypatch.setattr(report_note, "write_bytes", real)
+    assert syncer.sync({note.name}).changed == [note.name]
+    assert keeper.update()
+    assert note.read_text(encoding="utf-8") == expected_note(root)

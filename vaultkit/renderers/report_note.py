@@ -151,8 +151,9 @@ def _code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def write(root: Path, rel: str, text: str) -> bool:
-    """Write the report note at vault-relative `rel` when its text changed; whether it wrote.
+def write(root: Path, rel: str, text: str) -> bytes | None:
+    """Write the report note at vault-relative `rel` when its text changed; the bytes it wrote
+    (None: unchanged).
 
     A file there that is not a report note is the person's own: `NotAReportNote`."""
     from vaultkit.model.vault import Source, parse_front_matter
@@ -165,11 +166,12 @@ def write(root: Path, rel: str, text: str) -> bool:
             raise NotAReportNote(f"{rel} is a note of yours, not vaultkit's report note; not overwritten")
     if old is None:
         path.parent.mkdir(parents=True, exist_ok=True)
-    return write_bytes(path, text.encode("utf-8"), expected=old)
+    data = text.encode("utf-8")
+    return data if write_bytes(path, data, expected=old) else None
 
 
-def update(vault, rel: str, report: Report) -> bool:
-    """Bring the report note `rel` of `vault` in line with `report`; whether it was rewritten."""
+def update(vault, rel: str, report: Report) -> bytes | None:
+    """Bring the report note `rel` of `vault` in line with `report`; the bytes written (None: unchanged)."""
     return write(vault.root, rel, render(report, vault.notes, language_of(vault)))
 
 
@@ -182,10 +184,12 @@ class Keeper:
         self.rel = note_rel(state.vault, written)
 
     def update(self) -> bool:
-        """Rewrite the note when the findings changed; the state reads what it wrote, so the
-        watcher knows the file's next event as vaultkit's own. Whether it wrote."""
+        """Rewrite the note when the findings changed; the state takes the bytes it wrote (not
+        read back: a save just after is still a change), so the watcher knows the file's next
+        event as vaultkit's own. Whether it wrote."""
         report, _ = self.state.report()
-        if not update(self.state.vault, self.rel, report):
+        data = update(self.state.vault, self.rel, report)
+        if data is None:
             return False
-        self.state.apply([self.rel])
+        self.state.apply((), written={self.rel: data})
         return True
