@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 
 import pytest
 
@@ -84,3 +86,59 @@ def test_a_newer_save_while_a_late_save_is_put_back_is_kept(tmp_path, monkeypatc
     assert temp_copies == [b"ours", b"the editor's first save"]
     assert path.read_bytes() == b"the editor's second save"
     assert [p.name for p in tmp_path.iterdir()] == ["n.md"]
+
+
+def editor_writing_late_into_the_replaced_file(monkeypatch, name: str, save: bytes) -> list:
+    """An editor whose open of `name` looked the name up just before our rename: its truncate
+    and write land in the file we replaced, a moment after the rename. The threads it runs."""
+    real_replace = os.replace
+    threads = []
+
+    def replace(src, dst):
+        if os.path.basename(dst) == name and not threads:
+            fd = os.open(dst, os.O_WRONLY)  # the file that is about to be replaced
+
+            def save_late():
+                time.sleep(0.005)
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, save, 0)
+                os.close(fd)
+
+            threads.append(threading.Thread(target=save_late))
+            real_replace(src, dst)
+            threads[-1].start()
+        else:
+            real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    return threads
+
+
+def test_a_save_landing_in_the_replaced_file_just_after_the_rename_is_put_back(tmp_path, monkeypatch):
+    path = tmp_path / "n.md"
+    path.write_bytes(b"what we read")
+    threads = editor_writing_late_into_the_replaced_file(monkeypatch, "n.md", b"the editor's late save")
+    with pytest.raises(StaleFileError):
+        write_bytes(path, b"ours", expected=b"what we read")
+    threads[0].join()
+    assert path.read_bytes() == b"the editor's late save"
+    assert [p.name for p in tmp_path.iterdir()] == ["n.md"]
+
+
+@pytest.mark.parametrize("batch", [1, 256])
+def test_a_batch_looks_at_its_replaced_files_once_and_refuses_the_one_saved_into(tmp_path, monkeypatch, batch):
+    from vaultkit.commands import check
+    from vaultkit.commands.check import apply_changes
+    from vaultkit.pipeline import FileChange
+
+    monkeypatch.setattr(check, "LOOK_BATCH", batch)  # files kept open at most: looked at as often
+
+    for name in ("a.md", "b.md"):
+        (tmp_path / name).write_bytes(b"read " + name.encode())
+    threads = editor_writing_late_into_the_replaced_file(monkeypatch, "a.md", b"the editor's late save")
+    changes = [FileChange(name, tmp_path / name, b"read " + name.encode(), b"ours") for name in ("a.md", "b.md")]
+    written, refused = apply_changes(changes)
+    threads[0].join()
+    assert written == ["b.md"] and [(d.path, d.code) for d in refused] == [("a.md", "VK004")]
+    assert (tmp_path / "a.md").read_bytes() == b"the editor's late save"
+    assert (tmp_path / "b.md").read_bytes() == b"ours"

@@ -4,8 +4,10 @@ A write happens only when the bytes change, never over a file that changed on di
 was read, and always as temp file + fsync + rename in the same folder, keeping the mode.
 
 An editor that saves in place (open with truncate, write — as Obsidian does) between our last
-look and the rename writes into the file we are replacing. We keep that file open across the
-rename and look at it once more afterwards: if it changed, the editor's bytes are put back.
+look and the rename writes into the file we are replacing; so does one whose open looked the
+name up just before the rename, a moment later. We keep that file open across the rename and
+look at it again once `SETTLE_SECONDS` have passed since (once for a whole batch of writes):
+if it changed, the editor's bytes are put back.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from vaultkit.diagnostics import ERROR, Rule
 
-SETTLE_SECONDS = 0.02  # how long a late save must stay unchanged before it is put back
+SETTLE_SECONDS = 0.02  # a replaced file's second look comes this long after the rename; a late save settles so long
+LOOK_BATCH = 256  # replaced files kept open at most, for one second look (a process may open 1,024 files)
 
 
 class StaleFileError(Exception):
@@ -33,10 +37,24 @@ CHANGED_ON_DISK = Rule(
 )
 
 
-def write_bytes(path: Path, data: bytes, *, expected: bytes | None) -> bool:
+@dataclass
+class Replaced:
+    """A file vaultkit replaced, still open: an editor's save may land in it just after."""
+
+    path: Path
+    fd: int
+    expected: bytes  # what it held when vaultkit replaced it
+    ours: bytes  # what vaultkit wrote in its place
+    at: float  # when (time.monotonic)
+
+
+def write_bytes(path: Path, data: bytes, *, expected: bytes | None, replaced: list[Replaced] | None = None) -> bool:
     """Replace `path` with `data` atomically; return whether anything was written.
 
-    `expected` is the content the caller read (None for a file the caller creates).
+    `expected` is the content the caller read (None for a file the caller creates). The file
+    replaced is looked at again (`look_again`): by the caller when it gives a `replaced` list
+    (one wait for a batch of writes), else here; a save found there is put back, and
+    `StaleFileError` raised.
     """
     path = Path(path)
     current = _current(path)
@@ -50,18 +68,16 @@ def write_bytes(path: Path, data: bytes, *, expected: bytes | None) -> bool:
         mode = 0o644 & ~_umask()
     tmp = _temp_copy(path, data, mode)
     try:
-        replaced = _open_existing(path)
+        old = _open_existing(path)
         try:
             # Last look before the rename: an editor may have saved while we wrote.
-            if (None if replaced is None else _read_fd(replaced)) != expected:
+            if (None if old is None else _read_fd(old)) != expected:
                 raise StaleFileError(str(path))
             os.replace(tmp, path)
-            if replaced is not None and _read_fd(replaced) != expected:
-                _put_back(path, _settled(replaced), ours=data)
-                raise StaleFileError(str(path))
-        finally:
-            if replaced is not None:
-                os.close(replaced)
+        except BaseException:
+            if old is not None:
+                os.close(old)
+            raise
     except BaseException:
         try:
             os.unlink(tmp)
@@ -69,7 +85,32 @@ def write_bytes(path: Path, data: bytes, *, expected: bytes | None) -> bool:
             pass
         raise
     _fsync_dir(path.parent)
+    if old is not None:
+        late = Replaced(path, old, expected, data, time.monotonic())
+        if replaced is not None:
+            replaced.append(late)
+        elif look_again([late]):
+            raise StaleFileError(str(path))
     return True
+
+
+def look_again(replaced: list[Replaced]) -> list[Replaced]:
+    """Once `SETTLE_SECONDS` have passed since the last of their renames, look at each file
+    replaced: an editor's save that landed in one is put back (unless the editor saved again
+    since). The files are closed; those put back are returned (their writes did not hold)."""
+    if not replaced:
+        return []
+    time.sleep(max(0.0, replaced[-1].at + SETTLE_SECONDS - time.monotonic()))
+    put_back = []
+    try:
+        for late in replaced:
+            if _read_fd(late.fd) != late.expected:
+                _put_back(late.path, _settled(late.fd), ours=late.ours)
+                put_back.append(late)
+    finally:
+        for late in replaced:
+            os.close(late.fd)
+    return put_back
 
 
 def _temp_copy(path: Path, data: bytes, mode: int) -> str:

@@ -20,7 +20,7 @@ from vaultkit.model.vault import SITE_DIR, UNREADABLE
 from vaultkit.pipeline import FileChange
 from vaultkit.renderers import report_note
 from vaultkit.state import VaultState
-from vaultkit.writer import CHANGED_ON_DISK, StaleFileError, write_bytes
+from vaultkit.writer import CHANGED_ON_DISK, LOOK_BATCH, StaleFileError, look_again, write_bytes
 
 
 def checked(root: Path, meanwhile: Collection[Callable[[], object]] = (), fresh_outlines: bool = False) -> VaultState:
@@ -106,18 +106,33 @@ def unified_diff(change: FileChange) -> str:
 
 
 def apply_changes(changes: list[FileChange]) -> tuple[list[str], list[Diagnostic]]:
-    """Write each change atomically; a file changed since it was read is left alone."""
-    written, refused = [], []
-    for change in changes:
-        try:
-            if change.old is None:  # a figure drawn for the first time: its folder may be new too
-                change.path.parent.mkdir(parents=True, exist_ok=True)
-            if write_bytes(change.path, change.new, expected=change.old):
-                written.append(change.rel)
-        except StaleFileError:
-            refused.append(CHANGED_ON_DISK.at(change.rel, 1, 1))
-        except OSError as exc:
-            refused.append(UNREADABLE.at(change.rel, 1, 1, problem=f"cannot write: {exc.strerror}"))
+    """Write each change atomically; a file changed since it was read is left alone, and so is
+    an editor's save that lands in a replaced file just after (looked for after the writes, once
+    for up to `LOOK_BATCH` of them)."""
+    written, refused, replaced = [], [], []
+    rels = {change.path: change.rel for change in changes}
+
+    def look_at_replaced() -> None:
+        for late in look_again(replaced):
+            written.remove(rels[late.path])
+            refused.append(CHANGED_ON_DISK.at(rels[late.path], 1, 1))
+        replaced.clear()
+
+    try:
+        for change in changes:
+            try:
+                if change.old is None:  # a figure drawn for the first time: its folder may be new too
+                    change.path.parent.mkdir(parents=True, exist_ok=True)
+                if write_bytes(change.path, change.new, expected=change.old, replaced=replaced):
+                    written.append(change.rel)
+            except StaleFileError:
+                refused.append(CHANGED_ON_DISK.at(change.rel, 1, 1))
+            except OSError as exc:
+                refused.append(UNREADABLE.at(change.rel, 1, 1, problem=f"cannot write: {exc.strerror}"))
+            if len(replaced) >= LOOK_BATCH:
+                look_at_replaced()
+    finally:
+        look_at_replaced()
     return written, refused
 
 
