@@ -44,11 +44,18 @@ def collector(enabled: bool) -> Iterator[None]:
     the collector would scan the kept objects again and again for nothing. On again, inside
     such a pass, for work that leaves cycles (a site's pages)."""
     was_enabled = gc.isenabled()
-    gc.enable() if enabled else gc.disable()
+    _set_collector(enabled)
     try:
         yield
     finally:
-        gc.enable() if was_enabled else gc.disable()
+        _set_collector(was_enabled)
+
+
+def _set_collector(enabled: bool) -> None:
+    if enabled:
+        gc.enable()
+    else:
+        gc.disable()
 
 
 def fork_map(
