@@ -140,20 +140,24 @@ class VaultState(Pipeline):
         return True
 
     def _files(self, rels: set[str]) -> set[str]:
-        """Folders (created, moved, deleted) become the files known under them or found in them."""
-        known = [*self.vault.notes, *self.vault.attachments]
+        """Folders (created, moved, deleted) become the files known under them or found in them;
+        a file known as one is itself (the vault is not searched for what is under it)."""
         out = set()
         for rel in rels:
             path = self.vault.root / rel
-            prefix = rel.rstrip("/") + "/"
-            under = [r for r in known if r.startswith(prefix)]
             if path.is_dir():
                 for folder, _, names in os.walk(path):
                     out.update(Path(folder, name).relative_to(self.vault.root).as_posix() for name in names)
-                out.update(under)
-            else:
-                out.update(under or [rel])
+                out.update(self._known_under(rel))
+            elif rel in self.vault.notes or rel in self.vault.attachments:
+                out.add(rel)
+            else:  # a new file, or a folder that is gone
+                out.update(self._known_under(rel) or [rel])
         return out
+
+    def _known_under(self, folder: str) -> list[str]:
+        prefix = folder.rstrip("/") + "/"
+        return [rel for rel in (*self.vault.notes, *self.vault.attachments) if rel.startswith(prefix)]
 
     def _read(self, rel: str, affected: Affected, names: set[str], written: bytes | None) -> None:
         """Read one file again into the vault (`written`: the bytes vaultkit just wrote to it);
