@@ -164,6 +164,9 @@ class LinkIndex:
                 self.by_alias[alias.casefold()].append(rel)
         self.graph = graph if graph is not None else LinkGraph()
         self._cycles: set[tuple[str, int, int]] | None = None
+        # note -> (the note as it was read, where each of its embeds leads): resolved once per
+        # note text, so finding the cycles again after a save resolves only the saved note's
+        self._embeds: dict[str, tuple[object, list[tuple[int, int, str | None, str | None, str | None]]]] = {}
 
     def resolve(self, path: str, source: str) -> Resolution:
         """Where a link path written in note `source` leads (see the module docstring)."""
@@ -210,13 +213,12 @@ class LinkIndex:
             embeds: dict[str, list[tuple[int, int]]] = defaultdict(list)  # note -> (line, col)
             targets = {}  # (note, line, col) -> (target note, its lines)
             for note in self._embedding_notes():
-                for link in extract_links(note):
-                    target = self.resolve(link.path, note.rel).target if link.embed else None
+                for line, col, target, heading, block in self._embeds_of(note):
                     if target in self.vault.notes and self.vault.notes[target].readable:
-                        embeds[note.rel].append((link.line, link.col))
-                        lines = target_lines(self.vault.notes[target], link.heading, link.block)
+                        embeds[note.rel].append((line, col))
+                        lines = target_lines(self.vault.notes[target], heading, block)
                         if lines is not None:
-                            targets[(note.rel, link.line, link.col)] = (target, lines)
+                            targets[(note.rel, line, col)] = (target, lines)
             edges = {
                 (embed, (target, line, col))
                 for embed, (target, (start, end)) in targets.items()
@@ -226,6 +228,18 @@ class LinkIndex:
             component = _components(edges)
             self._cycles = {a for a, b in edges if a == b or component.get(a) == component.get(b)}
         return self._cycles
+
+    def _embeds_of(self, note) -> list[tuple[int, int, str | None, str | None, str | None]]:
+        """(line, col, target, heading, block) of each embed in `note`, resolved once per text."""
+        kept = self._embeds.get(note.rel)
+        if kept is None or kept[0] is not note:
+            found = [
+                (link.line, link.col, self.resolve(link.path, note.rel).target, link.heading, link.block)
+                for link in extract_links(note)
+                if link.embed
+            ]
+            kept = self._embeds[note.rel] = (note, found)
+        return kept[1]
 
     def _embedding_notes(self) -> list:
         """The readable notes that may embed a note: those the link graph says embed something,
