@@ -178,3 +178,17 @@ def test_an_embed_cycle_closed_elsewhere_is_reported_on_every_note_of_it(tmp_pat
     assert state.apply(["c.md"]).notes == {"a.md", "b.md", "c.md"}
     assert outcome(state.report()[0]) == fresh(tmp_path)
     assert {d.path for d in state.report()[0].diagnostics if d.code == "VK509"} == {"a.md", "b.md", "c.md"}
+
+
+def test_an_embed_cycle_through_a_section_opens_when_only_the_embedded_note_is_edited(tmp_path):
+    """a embeds b's section S, which embeds a: a cycle. b's edit moves that embed out of S;
+    a, not edited, keeps its embed as it was read, and the cycle is gone all the same."""
+    (tmp_path / "a.md").write_text("# A\n\n![[b#S]]\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("# B\n\n## S\n\n![[a]]\n\n## T\n\ntext\n", encoding="utf-8")
+    state = VaultState.load(tmp_path)
+    state.compute_notes(1)
+    assert {d.path for d in state.report()[0].diagnostics if d.code == "VK509"} == {"a.md", "b.md"}
+    (tmp_path / "b.md").write_text("# B\n\n## S\n\ntext\n\n## T\n\n![[a]]\n", encoding="utf-8")
+    state.apply(["b.md"])
+    assert not [d for d in state.report()[0].diagnostics if d.code == "VK509"]
+    assert outcome(state.report()[0]) == fresh(tmp_path)
