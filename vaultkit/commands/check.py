@@ -107,33 +107,33 @@ def unified_diff(change: FileChange) -> str:
 
 def apply_changes(changes: list[FileChange]) -> tuple[list[str], list[Diagnostic]]:
     """Write each change atomically; a file changed since it was read is left alone, and so is
-    an editor's save that lands in a replaced file just after (looked for after the writes, once
-    for up to `LOOK_BATCH` of them)."""
-    written, refused, replaced = [], [], []
-    rels = {change.path: change.rel for change in changes}
+    an editor's save that lands in a replaced file just after (looked for once per batch of
+    `LOOK_BATCH` writes: at most that many replaced files are kept open)."""
+    written, refused = [], []
+    for start in range(0, len(changes), LOOK_BATCH):
+        batch_written, batch_refused = _write_batch(changes[start : start + LOOK_BATCH])
+        written += batch_written
+        refused += batch_refused
+    return written, refused
 
-    def look_at_replaced() -> None:
-        for late in look_again(replaced):
-            written.remove(rels[late.path])
-            refused.append(CHANGED_ON_DISK.at(rels[late.path], 1, 1))
-        replaced.clear()
 
+def _write_batch(changes: list[FileChange]) -> tuple[list[str], list[Diagnostic]]:
+    done, refused, replaced = [], [], []
     try:
         for change in changes:
             try:
                 if change.old is None:  # a figure drawn for the first time: its folder may be new too
                     change.path.parent.mkdir(parents=True, exist_ok=True)
                 if write_bytes(change.path, change.new, expected=change.old, replaced=replaced):
-                    written.append(change.rel)
+                    done.append(change)
             except StaleFileError:
                 refused.append(CHANGED_ON_DISK.at(change.rel, 1, 1))
             except OSError as exc:
                 refused.append(UNREADABLE.at(change.rel, 1, 1, problem=f"cannot write: {exc.strerror}"))
-            if len(replaced) >= LOOK_BATCH:
-                look_at_replaced()
     finally:
-        look_at_replaced()
-    return written, refused
+        put_back = {late.path for late in look_again(replaced)}
+    refused += [CHANGED_ON_DISK.at(change.rel, 1, 1) for change in done if change.path in put_back]
+    return [change.rel for change in done if change.path not in put_back], refused
 
 
 def adopt_command(root: Path, *, quiet: bool = False) -> None:
