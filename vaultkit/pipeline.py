@@ -94,9 +94,9 @@ class Pipeline:
         The cyclic garbage collector is paused meanwhile: it would scan the kept tokens of
         every note again and again, and the work makes almost no cycles. With `jobs` > 1,
         this process and `jobs` - 1 forked workers share the notes, a worker parsing its own
-        and sending back only results (None: one per CPU and per `CHARS_PER_JOB` of notes). A process that runs threads
-        (the watcher, the server) is never forked: that is unsafe, so it computes the notes
-        itself."""
+        and sending back only results (None: one per CPU and per `CHARS_PER_JOB` of notes). A
+        process that runs threads (the watcher, the server) is never forked: that is unsafe,
+        so it computes the notes itself."""
         pending = [note.rel for note in self.vault.readable_notes if note.rel not in self._notes]
         chars = sum(len(self.vault.notes[rel].text) for rel in pending)
         if jobs is None:
