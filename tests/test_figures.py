@@ -12,10 +12,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vaultkit.checks.examples import engine
 from vaultkit.numbers import fmt
-from vaultkit.renderers.figures import edited_by_hand, generated_hash, is_generated, render_figure
+from vaultkit.renderers.figures import edited_by_hand, generated_hash, is_generated, render_figure, style
 
 GOLDEN = Path(__file__).parent / "golden" / "figures"
 UPDATE = os.environ.get("VAULTKIT_UPDATE_GOLDEN") == "1"
@@ -224,3 +226,13 @@ def test_a_generated_figure_edited_by_hand_is_told_from_a_stale_one(tmp_path):
     assert [(d.code, d.message) for d in stale] == [
         ("VK401", "figure e1.svg of example e1 is stale; vaultkit fix redraws it")
     ]
+
+
+@given(st.text())
+def test_figure_text_and_attributes_are_escaped_as_xml_saxutils_escapes_them(value):
+    """Figures already drawn keep their bytes: the escaping is saxutils' (whose module vaultkit
+    no longer imports), quotes, newlines and tabs in attributes included."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    assert style.escape(value) == escape(value)
+    assert style.quoteattr(value) == quoteattr(value)
