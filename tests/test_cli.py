@@ -435,3 +435,51 @@ def test_fix_diff_reports_symlinks_and_special_files_as_check_does(tmp_path):
     ]
     assert left[:-2] == check[1:-1]  # all but the VK502 the diff fixes
     assert left[-2] == check[-1].replace("1 error, 4 warnings", "1 error, 3 warnings")
+
+
+@pytest.mark.parametrize(
+    ("config", "problem"),
+    [
+        (
+            b"site_name: x\ndocs_dir: notes\ntheme: [\n",
+            ":4:1: is not valid YAML: expected the node content, but found '<stream end>'",
+        ),
+        (b"- site_name: x\n", ":1:1: is not a mapping of settings"),
+        (b"site_name: \xff\n", ": is not UTF-8"),
+    ],
+)
+def test_a_mkdocs_yml_that_cannot_be_read_is_never_taken_for_absent(tmp_path, monkeypatch, capsys, config, problem):
+    """MkDocs stops on it, so vaultkit never builds the default site in its place: build fails
+    and checks the vault; serve, init and a command looking for the vault stop at once; a check,
+    a watch or the language server on a vault given go on, since they need no config."""
+    from vaultkit.commands.lsp import vault_of
+    from vaultkit.renderers.report_note import configured
+    from vaultkit.state import VaultState
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n\n2 × 3 = 7\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_bytes(config)
+    told = f"{tmp_path.resolve() / 'mkdocs.yml'}{problem}"
+
+    run = vaultkit("build", "notes", cwd=tmp_path)
+    assert (run.returncode, run.stdout.splitlines()[:2]) == (
+        1,
+        [
+            f".:1:1: VK601 error: site build failed: {told}",
+            "a.md:3:9: VK301 error: 2 × 3 = 7 is wrong: written 7, computed 6",
+        ],
+    )
+    assert not (tmp_path / "site").exists()
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "notes"]) == 1  # the wrong claim
+    assert configured(notes) is None and vault_of(tmp_path) == tmp_path
+    capsys.readouterr()
+    assert main(["check"]) == 2
+    assert capsys.readouterr().err == f"vaultkit: {told}; fix it, or pass the vault folder\n"
+    monkeypatch.setattr(VaultState, "load", lambda *args: pytest.fail("checked the vault before reading its config"))
+    for command in (["serve", "notes", "-a", "127.0.0.1:0"], ["init", "notes"]):
+        assert main(command) == 2
+        assert capsys.readouterr().err == f"vaultkit: {told}\n"
+    assert (tmp_path / "mkdocs.yml").read_bytes() == config and sorted(os.listdir(tmp_path)) == ["mkdocs.yml", "notes"]

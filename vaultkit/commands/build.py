@@ -16,7 +16,7 @@ from mkdocs.exceptions import MkDocsException
 from vaultkit.diagnostics import ERROR, Rule, format_text
 from vaultkit.model.layout import find_config, holds_site, project_root
 from vaultkit.model.vault import SITE_DIR
-from vaultkit.readers.config import read_mkdocs_config
+from vaultkit.readers.config import ConfigError, read_mkdocs_config
 from vaultkit.renderers.site.defaults import default_config_text
 from vaultkit.renderers.site.meta import home_title
 from vaultkit.renderers.site.render import build_site, renders_alike
@@ -79,6 +79,8 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
         else:
             build(config)
         failure = None
+    except ConfigError as exc:  # as MkDocs' own config errors: the build fails, the vault is checked
+        failure = BUILD_FAILED.at(".", 1, 1, problem=str(exc))
     except ValueError as exc:
         print(f"vaultkit: {exc}", file=sys.stderr)
         return 2

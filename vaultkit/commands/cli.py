@@ -39,7 +39,12 @@ def default_vault(cwd: Path | None = None) -> Path:
 
 def resolve_vault(arg: str | None) -> Path:
     """The vault folder to work on; a UsageError that says what to pass instead."""
-    root = Path(arg) if arg else default_vault()
+    from vaultkit.readers.config import ConfigError
+
+    try:
+        root = Path(arg) if arg else default_vault()
+    except ConfigError as exc:  # the mkdocs.yml that would name the vault
+        raise UsageError(f"{exc}; fix it, or pass the vault folder") from None
     if root.is_dir():
         return root
     if root.is_file():
@@ -56,6 +61,18 @@ def resolve_vault(arg: str | None) -> Path:
         "no vault given, and ./vault (the default when there is no mkdocs.yml) does not exist; "
         "pass the vault folder, e.g. `vaultkit check notes`, or set it up once with `vaultkit init notes`"
     )
+
+
+def _readable_config(root: Path) -> None:
+    """A UsageError when a mkdocs.yml that may be the one of the vault `root` cannot be read
+    (`layout.find_config` stops on it)."""
+    from vaultkit.model.layout import find_config
+    from vaultkit.readers.config import ConfigError
+
+    try:
+        find_config(root)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _subparser(sub, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
@@ -190,7 +207,9 @@ def _command(argv: list[str] | None) -> int:
         if args.command == "init":  # a folder given is checked by init, which says what to pass
             from vaultkit.commands.init import init_command
 
-            return init_command(Path(args.vault) if args.vault else resolve_vault(None))
+            vault = Path(args.vault) if args.vault else resolve_vault(None)
+            _readable_config(vault)  # the mkdocs.yml init would keep
+            return init_command(vault)
         if args.command == "lsp":  # the vault is the editor's workspace unless one is given
             from vaultkit.commands.lsp import lsp_command
 
@@ -213,6 +232,7 @@ def _command(argv: list[str] | None) -> int:
 
             return watch_command(root, report=args.report)
         if args.command == "serve":
+            _readable_config(root)  # the site's config, told before the check as a port in use is
             try:  # the address is taken before the check: a port in use is told at once
                 listener = listen(*args.address)
             except OSError as exc:

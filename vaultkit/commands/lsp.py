@@ -209,11 +209,16 @@ class DiskWatcher(FileSystemEventHandler):
 
 
 def vault_of(folder: Path) -> Path:
-    """The vault of an editor's workspace: the `docs_dir` of its mkdocs.yml, else the folder itself."""
+    """The vault of an editor's workspace: the `docs_dir` of its mkdocs.yml, else (none, or one
+    that cannot be read) the folder itself."""
     from vaultkit.model.layout import CONFIG, docs_dir
+    from vaultkit.readers.config import ConfigError
 
     config = folder / CONFIG
-    named = docs_dir(config) if config.is_file() else None
+    try:
+        named = docs_dir(config) if config.is_file() else None
+    except ConfigError:
+        named = None
     return named if named is not None and named.is_dir() else folder
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vaultkit.readers.config import read_mkdocs_config
+from vaultkit.readers.config import ConfigError, read_mkdocs_config
 
 CONFIG = "mkdocs.yml"
 
@@ -74,5 +74,9 @@ def project_root(vault: Path) -> Path:
 
 def holds_site(vault: Path) -> bool:
     """Whether the vault is its own project root, so that its top-level `site/` is the built
-    site (never notes)."""
-    return project_root(vault) == Path(vault).resolve()
+    site (never notes). A mkdocs.yml that cannot be read names no vault here: the check goes
+    on, and the commands that use the config (build, serve) stop on it."""
+    try:
+        return project_root(vault) == Path(vault).resolve()
+    except ConfigError:
+        return False

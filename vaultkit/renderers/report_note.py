@@ -66,12 +66,16 @@ def note_rel(vault, written: str | None) -> str:
 
 
 def configured(root: Path) -> str | None:
-    """The `report:` option of the vaultkit plugin in the mkdocs.yml of the vault `root`, or None."""
+    """The `report:` option of the vaultkit plugin in the mkdocs.yml of the vault `root`, or None
+    (also when a mkdocs.yml cannot be read: it sets nothing)."""
     from vaultkit.model.layout import find_config
-    from vaultkit.readers.config import read_mkdocs_config
+    from vaultkit.readers.config import ConfigError, read_mkdocs_config
 
-    config = find_config(root)
-    plugins = read_mkdocs_config(config).get("plugins") if config else None
+    try:
+        config = find_config(root)
+        plugins = read_mkdocs_config(config).get("plugins") if config else None
+    except ConfigError:
+        plugins = None
     if isinstance(plugins, dict):
         entries = list(plugins.items())
     elif isinstance(plugins, list):
