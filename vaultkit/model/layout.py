@@ -75,7 +75,7 @@ def project_root(vault: Path) -> Path:
 def holds_site(vault: Path) -> bool:
     """Whether the vault is its own project root, so that its top-level `site/` is the built
     site (never notes). A mkdocs.yml that cannot be read names no vault here: the check goes
-    on, and the commands that use the config (build, serve) stop on it."""
+    on, and the commands that use the config (build, serve, init) stop on it."""
     try:
         return project_root(vault) == Path(vault).resolve()
     except ConfigError:
