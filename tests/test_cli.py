@@ -483,3 +483,23 @@ def test_a_mkdocs_yml_that_cannot_be_read_is_never_taken_for_absent(tmp_path, mo
         assert main(command) == 2
         assert capsys.readouterr().err == f"vaultkit: {told}\n"
     assert (tmp_path / "mkdocs.yml").read_bytes() == config and sorted(os.listdir(tmp_path)) == ["mkdocs.yml", "notes"]
+
+
+def test_serve_loads_the_site_config_while_the_notes_are_checked(tmp_path, monkeypatch, capsys):
+    """The config is one of the calls this process makes while its workers check the notes
+    (`compute_notes`' `meanwhile`), the first: an error in it stops the check and is told at
+    once, not after the whole check."""
+    from vaultkit.commands import check, cli
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\ndocs_dir: notes\ntheme:\n  name: nosuchtheme\n", "utf-8")
+
+    def checked(root, meanwhile=(), fresh_outlines=False):
+        meanwhile[0]()  # the first of this process's share, made as soon as the workers are forked
+        pytest.fail("the check went on although the site's config has errors")
+
+    monkeypatch.setattr(check, "checked", checked)
+    assert cli.main(["serve", str(notes), "-a", "127.0.0.1:0"]) == 2
+    assert capsys.readouterr().err.endswith("vaultkit: cannot serve the site: Aborted with a configuration error!\n")

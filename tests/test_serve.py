@@ -259,8 +259,9 @@ def test_served_page_follows_a_save_and_browsers_are_told_to_reload(site):
 
 
 def test_serve_checks_the_vault_once_while_importing_the_site(vault, monkeypatch):
-    """The command line checks the notes with the site's modules imported meanwhile (its own
-    share while the workers run), and the server keeps that state instead of checking again."""
+    """The command line checks the notes with the site's config loaded and its modules imported
+    meanwhile (its own share while the workers run), and the server keeps that state and that
+    config instead of making them again."""
     import vaultkit.commands.serve as serve
     from vaultkit.commands import cli
     from vaultkit.state import VaultState
@@ -269,17 +270,18 @@ def test_serve_checks_the_vault_once_while_importing_the_site(vault, monkeypatch
     compute_notes = VaultState.compute_notes
 
     def counted(state, *args, meanwhile=(), **kwargs):
-        calls.append([call.args for call in meanwhile])
+        calls.append([getattr(call, "args", getattr(call, "__name__", None)) for call in meanwhile])
         return compute_notes(state, *args, meanwhile=meanwhile, **kwargs)
 
-    def command(root, listener, state=None):
-        served.append(ServedSite(root, vault.parent / "site-unused", state))
+    def command(root, listener, site_dir, state=None, config=None):
+        assert config is not None and config.site_dir == str(site_dir)
+        served.append(ServedSite(root, site_dir, state, config))
         return 0
 
     monkeypatch.setattr(VaultState, "compute_notes", counted)
     monkeypatch.setattr(serve, "serve_command", command)
     assert cli.main(["serve", str(vault)]) == 0
-    assert calls == [[(name,) for name in cli.SERVE_MODULES]]  # checked once, the imports meanwhile
+    assert calls == [["load_config", *((name,) for name in cli.SERVE_MODULES)]]  # checked once
     assert served[0].syncer.state.vault.root == vault
     assert page(served[0], "notes/a/").count("甲的正文") == 1
 

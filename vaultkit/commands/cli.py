@@ -75,6 +75,31 @@ def _readable_config(root: Path) -> None:
         raise UsageError(str(exc)) from None
 
 
+def _serve(root: Path, listener: socket.socket, site_dir: Path) -> int:
+    """Check the vault and serve its site. While the workers check the notes, this process
+    loads the site's MkDocs config (so an error in it is told at once, not after the check)
+    and imports the server's modules."""
+    from vaultkit.commands.check import checked
+
+    config = []
+
+    def load_config() -> None:
+        from mkdocs.exceptions import MkDocsException
+
+        from vaultkit.commands.build import load_site_config
+
+        try:
+            config.append(load_site_config(root, str(site_dir)))
+        except MkDocsException as exc:  # MkDocs has logged what is wrong; the workers are stopped
+            raise UsageError(f"cannot serve the site: {exc.format_message()}") from None
+
+    modules = [partial(import_module, name) for name in SERVE_MODULES]
+    state = checked(root, [load_config, *modules], fresh_outlines=True)
+    from vaultkit.commands.serve import serve_command
+
+    return serve_command(root, listener, site_dir, state, config[0])
+
+
 def _subparser(sub, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
     return sub.add_parser(
         name, help=help, description=description or help[:1].upper() + help[1:] + ".", allow_abbrev=False
@@ -238,14 +263,10 @@ def _command(argv: list[str] | None) -> int:
             except OSError as exc:
                 print(f"vaultkit: cannot serve on {format_address(*args.address)}: {exc.strerror}", file=sys.stderr)
                 return USAGE_ERROR
-            with listener:
-                from vaultkit.commands.check import checked
+            import tempfile
 
-                modules = [partial(import_module, name) for name in SERVE_MODULES]
-                state = checked(root, modules, fresh_outlines=True)
-                from vaultkit.commands.serve import serve_command
-
-                return serve_command(root, listener, state=state)
+            with listener, tempfile.TemporaryDirectory(prefix="vaultkit-serve-") as site_dir:  # never written
+                return _serve(root, listener, Path(site_dir))
     except UsageError as exc:
         print(f"vaultkit: {exc}", file=sys.stderr)
         return USAGE_ERROR

@@ -17,7 +17,6 @@ from __future__ import annotations
 import mimetypes
 import socket
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -98,16 +97,17 @@ class ServedSite:
 
     Everything (watch passes, renders) runs under `lock`; `version` grows after each pass."""
 
-    def __init__(self, root: Path, site_dir: Path, state: VaultState | None = None):
+    def __init__(self, root: Path, site_dir: Path, state: VaultState | None = None, config=None):
         """`state`: the vault's, every note checked and its fresh outlines read (else loaded
         and checked here): the site's tags and headings of the notes fix would change come
-        from it, not from parsing their fresh text again after every save."""
+        from it, not from parsing their fresh text again after every save. `config`: the
+        site's MkDocs config, loaded with `site_dir` (else loaded here)."""
         self.root = Path(root)
         self.lock = threading.RLock()
         self.passed = threading.Condition(self.lock)
         self.version = 0
         self.stopping = False
-        config = load_site_config(self.root, str(site_dir))  # site_dir: never written
+        config = config or load_site_config(self.root, str(site_dir))  # site_dir: never written
         # before any thread starts: the notes checked on every core, as check
         self.syncer = Syncer(self.root, state or checked(self.root, fresh_outlines=True))
         self.renderer = SiteRenderer(config, self.syncer.state)
@@ -300,26 +300,26 @@ def start_watching(site: ServedSite) -> Watcher:
     return watcher
 
 
-def serve_command(root: Path, listener: socket.socket, state: VaultState | None = None) -> int:
-    """Serve on `listener` (`cli.listen`); `state`: the vault's, every note checked (else
-    loaded and checked here)."""
-    with tempfile.TemporaryDirectory(prefix="vaultkit-serve-") as site_dir:
-        try:
-            site = ServedSite(root, Path(site_dir), state)
-        except ValueError as exc:
-            print(f"vaultkit: {exc}", file=sys.stderr)
-            return 2
-        server = SiteServer(listener, site)
-        report, _ = site.syncer.state.report()
-        sys.stdout.write(format_text(report))  # the check of the vault, as `vaultkit check` prints it
-        watcher = start_watching(site)
-        print(f"Serving {root} on {server.url} (live reload). Press Ctrl-C to stop.", flush=True)
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            print("Stopped.")
-        finally:
-            site.stop()
-            watcher.stop()
-            server.server_close()
-        return 0
+def serve_command(
+    root: Path, listener: socket.socket, site_dir: Path, state: VaultState | None = None, config=None
+) -> int:
+    """Serve on `listener` (`cli.listen`); `site_dir`, `state` and `config` as `ServedSite`'s."""
+    try:
+        site = ServedSite(root, site_dir, state, config)
+    except ValueError as exc:
+        print(f"vaultkit: {exc}", file=sys.stderr)
+        return 2
+    server = SiteServer(listener, site)
+    report, _ = site.syncer.state.report()
+    sys.stdout.write(format_text(report))  # the check of the vault, as `vaultkit check` prints it
+    watcher = start_watching(site)
+    print(f"Serving {root} on {server.url} (live reload). Press Ctrl-C to stop.", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("Stopped.")
+    finally:
+        site.stop()
+        watcher.stop()
+        server.server_close()
+    return 0
