@@ -92,6 +92,8 @@ def _serve(root: Path, listener: socket.socket, site_dir: Path) -> int:
             config.append(load_site_config(root, str(site_dir)))
         except MkDocsException as exc:  # MkDocs has logged what is wrong; the workers are stopped
             raise UsageError(f"cannot serve the site: {exc.format_message()}") from None
+        except ValueError as exc:  # a mkdocs.yml made unreadable since `_readable_config` read it
+            raise UsageError(str(exc)) from None
 
     modules = [partial(import_module, name) for name in SERVE_MODULES]
     state = checked(root, [load_config, *modules], fresh_outlines=True)
