@@ -34,6 +34,18 @@ def test_registry_lists_each_rule_once_in_code_order():
         assert rule.severity in (ERROR, WARNING) and rule.title and rule.message and rule.doc, rule.code
 
 
+def test_the_codes_table_shows_each_rule_with_its_doc_as_written():
+    """One row per rule, four cells: a `|` in a doc (`[[Note|alias]]`) is escaped, not a new cell."""
+    from vaultkit.readers.markdown import parse
+    from vaultkit.rules import codes_table
+
+    tokens = parse(codes_table())
+    cells = [token.content for token in tokens if token.type == "inline"]
+    rows = [cells[i : i + 4] for i in range(0, len(cells), 4)]
+    assert rows[0][3] == "说明（英文）" and len(cells) == 4 * (len(RULES) + 1)
+    assert [(row[0], row[2], row[3]) for row in rows[1:]] == [(f"`{r.code}`", r.title, r.doc) for r in RULES]
+
+
 def test_every_rule_declared_in_vaultkit_is_in_the_registry():
     declared = set()
     for path in sorted(PACKAGE.rglob("*.py")):

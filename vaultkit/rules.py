@@ -89,10 +89,15 @@ SEVERITY_WORDS = {ERROR: "错误 error", WARNING: "警告 warning"}  # the page'
 
 
 def codes_table() -> str:
-    """The codes page's table: code, severity, title, one row per rule."""
-    rows = ["| 代码 | 级别 | 含义（命令输出原文） |", "|---|---|---|"]
-    rows += [f"| `{r.code}` | {SEVERITY_WORDS[r.severity]} | {r.title} |" for r in RULES]
+    """The codes page's table, one row per rule: its code, severity, title and doc."""
+    rows = ["| 代码 | 级别 | 含义（命令输出原文） | 说明（英文） |", "|---|---|---|---|"]
+    rows += [f"| `{r.code}` | {SEVERITY_WORDS[r.severity]} | {_cell(r.title)} | {_cell(r.doc)} |" for r in RULES]
     return "\n".join(rows)
+
+
+def _cell(text: str) -> str:
+    """`text` in a table cell: a `|` is escaped, in code spans too (GFM's tables say so)."""
+    return text.replace("|", "\\|")
 
 
 def with_codes_table(page: str) -> str:

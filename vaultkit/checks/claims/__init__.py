@@ -55,7 +55,7 @@ CLAIM_WRONG = Rule(
     diagnostics.ERROR,
     "arithmetic claim is wrong",
     "{claim} is wrong: written {written}, computed {computed}",
-    "The arithmetic written in the text (e.g. `4096 × 2 = 8196`) does not hold; correct the number or the expression.",
+    "The arithmetic written in the text does not hold (e.g. 8196 written as the product of 4096 and 2); correct the number or the expression.",
 )
 CLAIM_IMPRECISE = Rule(
     "VK302",

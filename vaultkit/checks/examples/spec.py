@@ -26,7 +26,7 @@ EXAMPLE_YAML = Rule(
     ERROR,
     "example is not valid YAML",
     "example is not valid YAML: {problem}",
-    "A ```vaultkit block is YAML; fix it where the message points (an unclosed bracket: where it opens).",
+    "A `vaultkit` block is YAML; fix it where the message points (an unclosed bracket: where it opens).",
 )
 UNKNOWN_KEY = Rule(
     "VK112",
