@@ -83,7 +83,6 @@ SEPARATOR_RE = re.compile(r"[^\s,，]+")
 ILLUSTRATIVE_RE = vocabulary.ILLUSTRATIVE
 CAUSAL_RE = vocabulary.CAUSAL
 MASK_RE = vocabulary.MASK
-NO_MASK_RE = vocabulary.NO_MASK  # `不加因果掩码`, `without a causal mask`: the words deny a mask
 D_STATED_RE = vocabulary.D_STATED
 
 
@@ -570,7 +569,7 @@ class _SectionChecker:
         scaled = values / divisor  # (L, S): a wrong score is reported once, not again in its weights
         eps = halves / divisor
         captions = weights.caption + source.caption
-        captions = [line for line in captions if not NO_MASK_RE.search(line)]
+        captions = [line for line in captions if not vocabulary.denies_mask(line)]
         if any(CAUSAL_RE.search(line) for line in captions):
             if scaled.shape[0] != scaled.shape[1]:
                 self.report.skipped += len(weights.rows)

@@ -54,7 +54,6 @@ class TextRun:
     y: float
     ancestry: tuple[Element, ...]  # open elements, the root first
     element: int  # offset of the enclosing `<text>`: runs of one text element share it
-    font_size: float = DEFAULT_FONT  # in the text's own units
     size: float = DEFAULT_FONT  # the font size in user units (after every transform)
     cx: float = math.nan  # the middle of the run's glyphs in user units (after text-anchor)
     cy: float = math.nan
@@ -122,11 +121,6 @@ class SvgText:
         """1-based line and column of a character offset."""
         line = self.source.count("\n", 0, offset) + 1
         return line, offset - (self.source.rfind("\n", 0, offset) + 1) + 1
-
-    def card_of(self, x: float, y: float) -> Card | None:
-        """The smallest card that holds the point."""
-        holding = [c for c in self.cards if c.holds(x, y)]
-        return min(holding, key=lambda c: c.area) if holding else None
 
 
 def _local(name: str) -> str:
@@ -332,7 +326,7 @@ class _Reader:
         x, y = _apply(ctm, *self.cursor)
         text_start = next(e.start for e, _, _ in reversed(self.stack) if e.name == "text")
         ancestry = tuple(e for e, _, _ in self.stack)
-        run = TextRun(raw, text, start, x, y, ancestry, text_start, font)
+        run = TextRun(raw, text, start, x, y, ancestry, text_start)
         run.anchored, run.colour = self.paint[-1]
         stripped = text.strip()
         advance = _advance(stripped, font)

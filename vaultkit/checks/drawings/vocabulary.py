@@ -77,6 +77,7 @@ def is_transposed(text: str) -> bool:
 
 
 def denies_mask(text: str) -> bool:
+    """`不加因果掩码`, `without a causal mask`, `no mask`: the words deny a mask."""
     return bool(NO_MASK.search(text))
 
 
@@ -88,7 +89,7 @@ def _role(text: str, anchored: bool) -> str | None:
             return "other"  # model weights: no part of a derivation
     if OUTPUT.search(text) and not (anchored and not re.match(r"\s*(?:output|输出|context)", text, IGNORE_CASE)):
         return "output"
-    if (MASK.search(text) or (anchored and CAUSAL.search(text))) and not NO_MASK.search(text):
+    if (MASK.search(text) or (anchored and CAUSAL.search(text))) and not denies_mask(text):
         return "masked"  # in a drawing `causal` names the mask of the whole derivation, not one matrix
     scores = SCORES.search(text) or PRODUCT.search(text)
     if SCALED.search(text) and (scores or not anchored):

@@ -193,7 +193,6 @@ class Step:
     mixes: list[Mix] = field(default_factory=list)
     unread: int = 0  # statements seen but not read with certainty
     heading: int = 0
-    last_line: int = 0
 
 
 @dataclass
@@ -203,7 +202,6 @@ class Walkthrough:
     base: int
     line: int
     block: int  # top-level block of the first step
-    last_block: int
 
     def name(self, position: int) -> str:
         i = position - self.base
@@ -387,10 +385,6 @@ def clause_of(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> 
             right = m.start()
             break
     return left, right
-
-
-def list_text(items: list[Item]) -> str:
-    return "、".join(f"{i.letter}{i.index}" for i in items)
 
 
 # ---------------------------------------------------------------------------
@@ -595,7 +589,6 @@ def read_walkthroughs(lines: list[Line]) -> tuple[list[Walkthrough], int]:
                     head.text,
                     _header_token(header),
                     heading=head.heading,
-                    last_line=lines[stop - 1].number,
                 )
             )
             bodies.append([head, *[b for b in lines[i + 1 : stop] if not b.code]])
@@ -633,7 +626,7 @@ def read_walkthroughs(lines: list[Line]) -> tuple[list[Walkthrough], int]:
             if step.query is None and (step.lists or step.weights or step.mixes):
                 step.unread += len(step.lists) + len(step.weights) + len(step.mixes)
                 step.lists, step.weights, step.mixes = [], [], []
-        walk = Walkthrough(steps, tokens, base, first_line.number, first_line.block, lines[run[-1][0]].block)
+        walk = Walkthrough(steps, tokens, base, first_line.number, first_line.block)
         with_statements = [s for s in steps if s.lists or s.weights or s.mixes]
         if len(with_statements) >= 2 and walk.statements >= 2:
             out.append(walk)

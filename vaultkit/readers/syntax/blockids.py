@@ -29,8 +29,6 @@ ID = r"\^([A-Za-z0-9-]+)"
 BLOCK_ID = re.compile(rf"(?:^|\s){ID}[ \t]*$")
 ALONE = re.compile(rf"{ID}[ \t]*")
 ANY_ID = re.compile(rf"(?:^|(?<=\s)){ID}(?=\s|$)")
-# every text with a block id matches this (a cheap test before parsing for them)
-MAY_HAVE_IDS = re.compile(rf"(?:^|[\s|]){ID}")
 # blocks a `^id` line of its own names when it follows them
 STRUCTURED = ("bullet_list", "ordered_list", "blockquote", "table")
 
