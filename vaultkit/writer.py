@@ -5,9 +5,11 @@ was read, and always as temp file + fsync + rename in the same folder, keeping t
 
 An editor that saves in place (open with truncate, write — as Obsidian does) between our last
 look and the rename writes into the file we are replacing; so does one whose open looked the
-name up just before the rename, a moment later. We keep that file open across the rename and
-look at it again once `SETTLE_SECONDS` have passed since (once for a whole batch of writes):
-if it changed, the editor's bytes are put back.
+name up just before the rename, a moment later. We keep that file open, and under a second
+hidden name, across the rename, and look at it right after and again once `SETTLE_SECONDS`
+have passed (once for a whole batch of writes): if it changed, it is renamed back, so the
+note is the editor's own file again, with all it writes there; where the file system has no
+hard links, the editor's bytes are copied back once they settle.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class Replaced:
     expected: bytes  # what it held when vaultkit replaced it
     ours: bytes  # what vaultkit wrote in its place
     at: float  # when (time.monotonic)
+    kept: str | None  # its second name until it is looked at (None: the file system has no hard links)
 
 
 def write_bytes(path: Path, data: bytes, *, expected: bytes | None, replaced: list[Replaced] | None = None) -> bool:
@@ -67,30 +70,32 @@ def write_bytes(path: Path, data: bytes, *, expected: bytes | None, replaced: li
     except FileNotFoundError:
         mode = 0o644 & ~_umask()
     tmp = _temp_copy(path, data, mode)
+    old = kept = None
     try:
         old = _open_existing(path)
-        try:
-            # Last look before the rename: an editor may have saved while we wrote.
-            if (None if old is None else _read_fd(old)) != expected:
-                raise StaleFileError(str(path))
-            os.replace(tmp, path)
-        except BaseException:
-            if old is not None:
-                os.close(old)
-            raise
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    _fsync_dir(path.parent)
-    if old is not None:
-        late = Replaced(path, old, expected, data, time.monotonic())
-        if replaced is not None:
-            replaced.append(late)
-        elif look_again([late]):
+        kept = None if old is None else _second_name(path, old)
+        # Last look before the rename: an editor may have saved while we wrote.
+        if (None if old is None else _read_fd(old)) != expected:
             raise StaleFileError(str(path))
+        os.replace(tmp, path)
+    except BaseException:
+        if old is not None:
+            os.close(old)
+        _remove(kept)
+        _remove(tmp)
+        raise
+    if old is None:
+        _fsync_dir(path.parent)
+        return True
+    late = Replaced(path, old, expected, data, time.monotonic(), kept)
+    if _read_fd(old) != expected:  # a save that came while we renamed: the editor's file is put back now
+        _close([late], restore=True)
+        raise StaleFileError(str(path))
+    _fsync_dir(path.parent)
+    if replaced is not None:
+        replaced.append(late)
+    elif look_again([late]):
+        raise StaleFileError(str(path))
     return True
 
 
@@ -101,16 +106,51 @@ def look_again(replaced: list[Replaced]) -> list[Replaced]:
     if not replaced:
         return []
     time.sleep(max(0.0, replaced[-1].at + SETTLE_SECONDS - time.monotonic()))
-    put_back = []
+    put_back = [late for late in replaced if _read_fd(late.fd) != late.expected]
     try:
-        for late in replaced:
-            if _read_fd(late.fd) != late.expected:
+        _close(put_back, restore=True)
+    finally:
+        _close([late for late in replaced if late not in put_back], restore=False)
+    return put_back
+
+
+def _close(replaced: list[Replaced], restore: bool) -> None:
+    """Done with the files `replaced`: each put back first when `restore` (an editor saved
+    into it), then closed and its second name removed."""
+    try:
+        for late in replaced if restore else ():
+            if late.kept is None:
                 _put_back(late.path, _settled(late.fd), ours=late.ours)
-                put_back.append(late)
+            else:
+                _rename_back(late)
     finally:
         for late in replaced:
             os.close(late.fd)
-    return put_back
+            _remove(late.kept)
+
+
+def _rename_back(late: Replaced) -> None:
+    """Make the replaced file, which an editor saved into, the note again under its name,
+    unless the editor has saved since into what vaultkit wrote (that save is newer). If a save
+    lands in vaultkit's file during the rename, that file is renamed back in turn."""
+    ours = _open_existing(late.path)
+    if ours is None:
+        return
+    try:
+        if _read_fd(ours) != late.ours:
+            return  # a newer save, through the name: it stays
+        ours_kept = _second_name(late.path, ours)
+        os.replace(late.kept, late.path)
+        late.kept = None
+        if ours_kept is not None and _read_fd(ours) != late.ours:
+            os.replace(ours_kept, late.path)  # saved into while we renamed: that save is the newest
+            ours_kept = None
+        _remove(ours_kept)
+        _fsync_dir(late.path.parent)
+    except StaleFileError:
+        pass  # the name is another file by now: a newer save, which stays
+    finally:
+        os.close(ours)
 
 
 def _temp_copy(path: Path, data: bytes, mode: int) -> str:
@@ -122,6 +162,33 @@ def _temp_copy(path: Path, data: bytes, mode: int) -> str:
         os.fsync(f.fileno())
     os.chmod(tmp, mode)
     return tmp
+
+
+def _second_name(path: Path, fd: int) -> str | None:
+    """A hidden second name beside `path` for the file open as `fd`, or None (the file system
+    has no hard links); StaleFileError when `path` names another file by now (an editor that
+    saves by renaming saved meanwhile)."""
+    for _ in range(8):
+        name = str(path.parent / f".{path.name}.{os.urandom(4).hex()}.vaultkit-tmp")
+        try:
+            os.link(path, name)
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+        if os.stat(name).st_ino != os.fstat(fd).st_ino:
+            os.unlink(name)
+            raise StaleFileError(str(path))
+        return name
+    return None
+
+
+def _remove(name: str | None) -> None:
+    if name is not None:
+        try:
+            os.unlink(name)
+        except FileNotFoundError:
+            pass
 
 
 def _open_existing(path: Path) -> int | None:
