@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
+from vaultkit.readers.config import yaml_problem
 
 if TYPE_CHECKING:
     from vaultkit.readers.markdown import Parsed
@@ -290,10 +291,9 @@ def parse_front_matter(text: str, rel: str) -> FrontMatter:
     try:
         data = safe_load(match.group(1) or "")
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        mark, problem = yaml_problem(exc)
         line = mark.line + 2 if mark else 1
         col = mark.column + 1 if mark else 1
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         hint = _quote_hint(match.group(1) or "", mark) if mark else ""
         fm.diagnostics.append(FRONT_MATTER_YAML.at(rel, line, col, problem=problem + hint))
         return fm

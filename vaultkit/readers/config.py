@@ -22,6 +22,12 @@ def _unknown_tag(loader, tag_suffix, node):
 _TolerantLoader.add_multi_constructor("", _unknown_tag)
 
 
+def yaml_problem(exc: yaml.YAMLError) -> tuple[yaml.Mark | None, str]:
+    """Where a YAML error is (its problem's mark, else its context's; 0-based) and what it says."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    return mark, getattr(exc, "problem", None) or str(exc).splitlines()[0]
+
+
 class ConfigError(ValueError):
     """A mkdocs.yml that cannot be read, as `path:line:col: problem`: MkDocs stops on it too, so
     no command takes it for absent (a site built with the defaults instead would not be the
@@ -39,9 +45,8 @@ def read_mkdocs_config(path: Path) -> dict:
     except UnicodeDecodeError:
         raise ConfigError(f"{shown}: is not UTF-8") from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        mark, problem = yaml_problem(exc)
         where = f"{mark.line + 1}:{mark.column + 1}:" if mark else "1:1:"
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"{shown}:{where} is not valid YAML: {problem}") from None
     if data is None:
         return {}
