@@ -40,3 +40,31 @@ def test_email_addresses_are_mailto_links_unless_they_end_badly():
 
 def test_code_is_never_linked():
     assert links("`https://x.org` and\n\n    https://y.org\n") == []
+
+
+def test_only_gfm_schemes_make_a_url():
+    assert links("http://localhost:8000/x, FTP://foo.bar.baz and https://10.0.0.1:80/") == [
+        "http://localhost:8000/x",
+        "FTP://foo.bar.baz",
+        "https://10.0.0.1:80/",
+    ]
+    assert links("//x.org/a, xhttps://x.org, s3://bucket/key and ssh://host") == []
+
+
+def test_a_domain_has_no_underscore_in_its_last_two_segments():
+    assert links("http://a_b.c.d and www.a_b.x.org") == ["http://a_b.c.d", "http://www.a_b.x.org"]
+    assert links("http://x.y_z, http://x_y.org and www.x_y.org") == []
+
+
+def test_a_www_address_needs_a_domain_after_it_and_a_delimiter_before_it():
+    assert links("www.commonmark and 见www.x.org") == []
+    assert links("(www.x.org) *www.y.org*") == ["http://www.x.org", "http://www.y.org"]
+
+
+def test_a_url_whose_host_is_not_ascii_is_text():
+    assert links("https://例子.com/a and user@例子.com") == []
+
+
+def test_an_address_in_a_path_or_after_mailto_is_read_as_gfm_reads_it():
+    assert links("see path/u@h.com and s3://b/u@x.yz") == []
+    assert links("mailto:a@b.cc") == ["mailto:a@b.cc"]

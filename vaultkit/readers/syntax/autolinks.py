@@ -1,25 +1,43 @@
-"""Bare URLs and e-mail addresses are links, as GFM's autolinks extension says: a URL with a
-scheme (`https://…`), a `www.` address, an e-mail address. A name that only looks like a domain
-(`config.md`, `main.py`) stays text. markdown-it's linkify rules find them, with this matcher:
-linkify-it finds where a link starts, GFM's rules say where it ends (at a space or `<`, without
-trailing punctuation, an unbalanced `)` or an entity-like `&x;`), and also at the first
-non-ASCII character, since notes in Chinese write `https://x.org/a，然后` with no space.
+"""Bare URLs and e-mail addresses are links, as GFM's autolinks extension says, read here; and
+markdown-it's linkify rules split the text around them.
+
+- A URL is `http://`, `https://` or `ftp://` (any case) and a domain, not right after a
+  letter, digit or `.+-` (so `xhttp://` is text, `见https://x.org` a link).
+- A `www.` address is `www.` and a domain, at the start of a text, after a space or one of
+  `*_~(`; its link is `http://` and the address.
+- An e-mail address is `a.b+c@mail.example`: `[A-Za-z0-9.+_-]+@`, then segments of
+  `[A-Za-z0-9_-]` joined by `.`, not ending in `-` or `_`, nor written right after a `/`.
+- A domain is made of ASCII letters, digits, `-`, `_` and `.`, with no `_` in its last two
+  segments; a `www.` one has a `.` after `www.`'s own. A name that only looks like one
+  (`config.md`, `main.py`) stays text.
+- A link ends at a space, a `<` or the first non-ASCII character (notes in Chinese write
+  `https://x.org/a，然后` with no space), without trailing `?!.,:*_~`, an unbalanced `)` or
+  an entity-like `&x;`.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from linkify_it import LinkifyIt
-from linkify_it.main import Match
 from markdown_it import MarkdownIt
 
-# GFM's extended e-mail autolink: the address must not end in `-` or `_`
-_EMAIL = re.compile(r"(?<![A-Za-z0-9.+_-])[A-Za-z0-9.+_-]+@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
+_URL = re.compile(r"(?<![A-Za-z0-9.+-])(?:https?|ftp)://", re.IGNORECASE)
+_WWW = re.compile(r"(?<![^\s*_~(])www\.")
+_EMAIL = re.compile(r"(?<![A-Za-z0-9.+_/-])[A-Za-z0-9.+_-]+@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
+_DOMAIN = re.compile(r"[A-Za-z0-9_.-]*")
 _ENTITY_END = re.compile(r"&[A-Za-z0-9]+;$")
-# What every link kept here contains: `//` (linkify-it's http, https and ftp links need it after
-# the `:`; `//x.org` is scheme-relative), `www.`, or an `@` (e-mails, mailto:)
-_LINK_HINT = re.compile(r"//|@|www\.", re.IGNORECASE)
+
+
+@dataclass
+class Autolink:
+    """A link found in a text, as markdown-it's linkify rules take it."""
+
+    schema: str  # "https:", "mailto:"; "" for a `www.` address
+    index: int  # where it starts in the text
+    last_index: int  # where it ends
+    text: str  # as written
+    url: str  # where it goes
 
 
 def gfm_end(text: str, start: int) -> int:
@@ -40,49 +58,62 @@ def gfm_end(text: str, start: int) -> int:
     return end
 
 
-def _ended(match: Match, text: str) -> Match:
-    """`match` ending where GFM ends it."""
-    end = gfm_end(text, match.index)
-    if end <= match.index:
-        return match
-    found = Match(text, match.schema, match.index, end)
-    found.url = found.raw if match.schema else "http://" + found.raw
-    return found
+def _valid_domain(domain: str, www: bool) -> bool:
+    segments = domain.removesuffix(".").split(".")
+    if not all(segments) or (www and len(segments) < 3):  # `www.` is a segment of its own
+        return False
+    return "_" not in "".join(segments[-2:])
 
 
-class GfmLinks(LinkifyIt):
-    """linkify-it's matcher, keeping of its scheme-less matches only the `www.` ones, plus GFM's
-    e-mail addresses."""
+def _url(text: str, start: int, scheme_end: int) -> Autolink | None:
+    """The URL at `start`, whose scheme ends at `scheme_end` (after `://`, or `www.`'s start)."""
+    end = gfm_end(text, start)
+    domain = _DOMAIN.match(text, scheme_end, end).group(0)
+    if not _valid_domain(domain, www=scheme_end == start):
+        return None
+    written = text[start:end]
+    if scheme_end == start:
+        return Autolink("", start, end, written, "http://" + written)
+    return Autolink(text[start : text.index(":", start) + 1], start, end, written, written)
+
+
+def find_autolinks(text: str) -> list[Autolink]:
+    """Every link in a text, in order; where two would overlap, the one starting first."""
+    found = [link for m in _URL.finditer(text) if (link := _url(text, m.start(), m.end()))]
+    found += [link for m in _WWW.finditer(text) if (link := _url(text, m.start(), m.start()))]
+    for m in _EMAIL.finditer(text):
+        if m.group(0)[-1] not in "-_":
+            found.append(Autolink("mailto:", m.start(), m.end(), m.group(0), "mailto:" + m.group(0)))
+    found.sort(key=lambda link: link.index)
+    kept: list[Autolink] = []
+    for link in found:
+        if not kept or link.index >= kept[-1].last_index:
+            kept.append(link)
+    return kept
+
+
+class GfmLinks:
+    """The matcher markdown-it's linkify rules ask (`md.linkify`)."""
 
     def __init__(self):
-        super().__init__(options={"fuzzy_link": True, "fuzzy_email": False, "fuzzy_ip": False})
-        self._last: tuple[str, list[Match] | None] = ("", None)  # markdown-it asks test(x), then match(x)
+        self._last: tuple[str, list[Autolink]] = ("", [])  # the core rule asks test(x), then match(x)
 
     def pretest(self, text: str) -> bool:
-        """Cheap first: most text has a `.` that linkify-it's own pretest takes for a domain."""
-        return _LINK_HINT.search(text) is not None and ("@" in text or super().pretest(text))
+        """Whether a text may hold a link: every link has `://`, `www.` or `@`."""
+        return "://" in text or "www." in text or "@" in text
 
     def test(self, text: str) -> bool:
-        self._last = (text, self._match(text))
+        self._last = (text, find_autolinks(text))
         return bool(self._last[1])
 
-    def match_at_start(self, text: str) -> Match | None:
-        match = super().match_at_start(text)
-        return _ended(match, text) if match else None
+    def match(self, text: str) -> list[Autolink]:
+        last_text, links = self._last
+        return links if last_text == text else find_autolinks(text)
 
-    def match(self, text: str) -> list[Match] | None:
-        last_text, matches = self._last
-        return matches if last_text == text else self._match(text)
-
-    def _match(self, text: str) -> list[Match] | None:
-        found = [_ended(m, text) for m in super().match(text) or () if m.schema or m.raw.lower().startswith("www.")]
-        for email in _EMAIL.finditer(text):
-            if email.group(0)[-1] in "-_" or any(m.index <= email.start() < m.last_index for m in found):
-                continue
-            link = Match(text, "mailto:", email.start(), email.end())
-            link.url = "mailto:" + link.raw
-            found.append(link)
-        return sorted(found, key=lambda m: m.index) or None
+    def match_at_start(self, text: str) -> Autolink | None:
+        """The URL `text` starts with (the inline rule asks at each `://`), if any."""
+        m = _URL.match(text)
+        return _url(text, 0, m.end()) if m else None
 
 
 def autolinks_plugin(md: MarkdownIt) -> None:
