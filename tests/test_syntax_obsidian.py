@@ -1,5 +1,8 @@
 """Fixtures for tags, callouts, comments, highlight, math, headings and block ids."""
 
+from hypothesis import example, given
+from hypothesis import strategies as st
+
 from vaultkit.readers.markdown import make_parser, parse
 from vaultkit.readers.syntax.blockids import block_spans, misplaced_block_ids
 from vaultkit.readers.syntax.headings import heading_anchor
@@ -69,6 +72,22 @@ def test_heading_anchor_and_meta():
     heads = [t for t in tokens if t.type == "heading_open"]
     assert [t.meta["anchor"] for t in heads] == ["intro", "intro_1", "code-and-tag"]
     assert heads[2].meta["text"] == "`code` and #tag"
+
+
+@given(st.text())
+@example("第 3 步：算出分数 -- Ünïcode_x\u00a0\u3000(KV) ｃａｃｈｅ")
+def test_heading_anchors_are_those_of_python_markdown_toc(text):
+    """The site's anchors are made by MkDocs' `toc` (Python-Markdown), which vaultkit no longer
+    imports to make its own: both make the same anchor of any heading."""
+    from markdown.extensions.toc import slugify_unicode
+
+    assert heading_anchor(text) == slugify_unicode(text, "-")
+
+
+def test_task_items_are_boxes_ticked_as_written():
+    html = make_parser().render("- [ ] to do\n- [x] done\n- [X] also done\n- [y] text\n")
+    assert html.count('type="checkbox"') == 3 and html.count('checked="checked"') == 2
+    assert "[y] text" in html and "task-list" not in make_parser().render("- a\n- b [ ] c\n")
 
 
 def test_block_ids():
