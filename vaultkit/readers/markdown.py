@@ -47,6 +47,8 @@ def make_parser() -> MarkdownIt:
     md.core.ruler.at("normalize", _normalize)
     front_matter = md.block.ruler.__rules__[md.block.ruler.__find__("front_matter")].fn
     md.block.ruler.at("front_matter", partial(_front_matter_at_start, front_matter))
+    tasklists = md.core.ruler.__rules__[md.core.ruler.__find__("github-tasklists")].fn
+    md.core.ruler.at("github-tasklists", partial(_tasklists_where_boxes, tasklists))
     return md
 
 
@@ -57,6 +59,13 @@ def _front_matter_at_start(rule, state: StateBlock, start_line: int, end_line: i
     if state.bMarks[start_line] + state.tShift[start_line] != 0:
         return False
     return rule(state, start_line, end_line, silent)
+
+
+def _tasklists_where_boxes(rule, state: StateCore) -> None:
+    """mdit-py-plugins' task list rule, in a note that has a box: a task item's text starts
+    with `[ ]`, `[x]` or `[X]`, and the rule looks at every token of the note (most have none)."""
+    if "[ ]" in state.src or "[x]" in state.src or "[X]" in state.src:
+        rule(state)
 
 
 def _normalize(state: StateCore) -> None:
