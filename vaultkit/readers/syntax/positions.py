@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
+from functools import partial
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -76,10 +78,14 @@ class _CellLocator:
         return self.line, self.start + j
 
 
-def _place(children: list[Token], locator, lines: list[str]) -> None:
+def _place(children: list[Token], locate: Callable[[], _Locator | _CellLocator], lines: list[str]) -> None:
+    """Give each child with an offset its place; `locate()` makes the locator (once, when
+    one needs it: most inline tokens have no such child)."""
+    locator = None
     for child in children:
         meta = child.meta
         if meta and "offset" in meta and "line" not in meta:
+            locator = locator or locate()
             line, col = locator.locate(meta["offset"])
             end_line, end_col = locator.locate(meta["end"])
             meta["line"], meta["col"] = line + 1, col + 1
@@ -89,7 +95,7 @@ def _place(children: list[Token], locator, lines: list[str]) -> None:
             else:
                 meta["raw"] = "\n".join([lines[line][col:], *lines[line + 1 : end_line], lines[end_line][:end_col]])
         if child.children:
-            _place(child.children, locator, lines)
+            _place(child.children, locate, lines)
 
 
 def positions_rule(state: StateCore) -> None:
@@ -98,24 +104,22 @@ def positions_rule(state: StateCore) -> None:
     in_cell = False
     for token in state.tokens:
         kind = token.type
-        if kind == "tr_open":
+        if kind == "inline":
+            if not token.map:
+                continue
+            if in_cell:
+                cell = _CellLocator(lines, token, cell_from)
+                cell_from = cell.end
+                token.meta["cell_col"] = cell.start + 1  # 1-based column of the cell's content
+                _place(token.children or [], lambda cell=cell: cell, lines)
+            else:
+                _place(token.children or [], partial(_Locator, lines, token), lines)
+        elif kind == "tr_open":
             cell_from = 0
         elif kind in ("td_open", "th_open"):
             in_cell = True
         elif kind in ("td_close", "th_close"):
             in_cell = False
-        elif kind == "inline" and token.map:
-            if in_cell:
-                locator = _CellLocator(lines, token, cell_from)
-                cell_from = locator.end
-                token.meta["cell_col"] = locator.start + 1  # 1-based column of the cell's content
-                if not any(child.meta for child in token.children or ()):
-                    continue
-            elif any(child.meta for child in token.children or ()):
-                locator = _Locator(lines, token)
-            else:
-                continue
-            _place(token.children or [], locator, lines)
 
 
 def positions_plugin(md: MarkdownIt) -> None:
