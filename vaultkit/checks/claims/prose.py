@@ -46,6 +46,7 @@ _TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
 _QUOTES = "'\"‘’“”"
 _SIGNS = ("=", "≈", "~", "≅", "≃", "→", "＝", "->", "\\approx", "\\sim")  # a relation sign or an arrow
 _HAS_SIGN = re.compile("|".join(map(re.escape, _SIGNS)))
+_STATE_MARKS = ("```", "~~~", "vaultkit:", "%%", "$$")  # what opens or closes a block read apart
 _STARTS_WITH_SIGN = re.compile(r"[ \t]*(?:>[ \t]*)*(?:[=≈→＝]|\\approx)")
 _OPEN_BEFORE = set(" \t([{,:=（，：、")
 _CLOSE_AFTER = set(" \t)]},:;.）：，。；、")
@@ -212,13 +213,17 @@ def note_lines(text: str, only_signs: bool = False) -> Iterator[ProseLine]:
     """Every line of a note whose claims are checked, raw and readable; `only_signs`: only
     those with a relation sign or an arrow (the only ones a claim can be on), and the line
     before one that starts with a sign (`3 × 4` above `= 12`)."""
-    before: tuple[int, str, bool] | None = None  # the line just read and not given, when only_signs
-    signed = _lines_with_sign(text) if only_signs else set()
-    for read in _note_lines(text):
+    if not only_signs:
+        yield from (ProseLine(*read) for read in _note_lines(text))
+        return
+    signed = _lines_with(text, _SIGNS)
+    before: tuple[int, str, bool] | None = None  # the line just read and not given
+    # Read only what can be given, and what opens or closes a fence, region, comment or math
+    # block; no other line changes what the lines after it are (most of a note is neither).
+    wanted = signed | {number - 1 for number in signed} | _lines_with(text, _STATE_MARKS)
+    for read in _note_lines(text, wanted):
         number, line, _ = read
-        if not only_signs:
-            yield ProseLine(*read)
-        elif number in signed and _HAS_SIGN.search(line):
+        if number in signed and _HAS_SIGN.search(line):
             if before is not None and before[0] == number - 1 and _STARTS_WITH_SIGN.match(line):
                 yield ProseLine(*before)
             before = None
@@ -227,16 +232,16 @@ def note_lines(text: str, only_signs: bool = False) -> Iterator[ProseLine]:
             before = read
 
 
-def _lines_with_sign(text: str) -> set[int]:
-    """The numbers of the lines with a sign as written (a line once its comments are blanked
-    has no sign it did not have): found by `str.find`, many times faster here than a regex
-    search of every line, and most lines have none."""
+def _lines_with(text: str, marks: tuple[str, ...]) -> set[int]:
+    """The numbers of the lines with one of `marks` as written (a line once its comments are
+    blanked has none it did not have): found by `str.find`, many times faster here than a
+    regex search of every line, and most lines have none."""
     offsets = []
-    for sign in _SIGNS:
-        at = text.find(sign)
+    for mark in marks:
+        at = text.find(mark)
         while at >= 0:
             offsets.append(at)
-            at = text.find(sign, at + 1)
+            at = text.find(mark, at + 1)
     numbers, line, last = set(), 1, 0
     for at in sorted(offsets):
         line += text.count("\n", last, at)
@@ -245,15 +250,19 @@ def _lines_with_sign(text: str) -> set[int]:
     return numbers
 
 
-def _note_lines(text: str) -> Iterator[tuple[int, str, bool]]:
-    """(number, line with comments blanked, whether in a display-math block) of each line checked."""
+def _note_lines(text: str, wanted: set[int] | None = None) -> Iterator[tuple[int, str, bool]]:
+    """(number, line with comments blanked, whether in a display-math block) of each line
+    checked; of the lines `wanted` only, when given (they must hold every line with a mark of
+    `_STATE_MARKS`)."""
     lines = text.split("\n")
     fm = _FRONT_MATTER.match(text) if text.startswith("---") else None
     first = fm.group().count("\n") if fm else 0
+    numbers = range(first + 1, len(lines) + 1) if wanted is None else sorted(n for n in wanted if n > first)
     fence: tuple[str, bool] | None = None  # (closing fence prefix, skip contents)
     region: str | None = None
     in_comment = in_math = False
-    for number, line in enumerate(lines[first:], first + 1):
+    for number in numbers:
+        line = lines[number - 1]
         opener = _FENCE.match(line) if "```" in line or "~~~" in line else None
         if fence is not None:
             if opener and opener.group(1).startswith(fence[0]) and not opener.group(2):
