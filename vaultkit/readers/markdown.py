@@ -8,10 +8,12 @@ where the edit can change it (`vaultkit.readers.incremental`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
 from markdown_it import MarkdownIt
+from markdown_it.ruler import Ruler
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
@@ -45,11 +47,16 @@ def make_parser() -> MarkdownIt:
     md.use(dispatch_plugin, inline)
     md.use(positions_plugin)  # last: turns offsets of inline tokens into lines and columns
     md.core.ruler.at("normalize", _normalize)
-    front_matter = md.block.ruler.__rules__[md.block.ruler.__find__("front_matter")].fn
-    md.block.ruler.at("front_matter", partial(_front_matter_at_start, front_matter))
-    tasklists = md.core.ruler.__rules__[md.core.ruler.__find__("github-tasklists")].fn
-    md.core.ruler.at("github-tasklists", partial(_tasklists_where_boxes, tasklists))
+    _wrap(md.block.ruler, "front_matter", _front_matter_at_start)
+    _wrap(md.core.ruler, "github-tasklists", _tasklists_where_boxes)
     return md
+
+
+def _wrap(ruler: Ruler, name: str, wrapper: Callable) -> None:
+    """Make the rule `name` of `ruler` `wrapper(rule, *args)`, for a plugin's rule that needs a
+    condition (markdown-it's rulers have no public way to read a rule's function)."""
+    rule = ruler.__rules__[ruler.__find__(name)].fn
+    ruler.at(name, partial(wrapper, rule))
 
 
 def _front_matter_at_start(rule, state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
