@@ -6,6 +6,8 @@ import gc
 import multiprocessing
 import os
 import shutil
+import subprocess
+import sys
 import threading
 import time
 from functools import partial
@@ -228,3 +230,19 @@ def test_the_fresh_parse_of_a_changed_note_serves_then_and_is_not_kept(tmp_path,
     assert sorted(parses) == sorted(site.note(rel).text for rel in changed)  # each fresh text parsed once
     assert seen["ex.md"] == real_parse(site.note("ex.md").text)
     assert site._fresh_tokens == {}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
+@pytest.mark.parametrize("given", [None, "2"])
+def test_numpy_starts_no_blas_threads_unless_the_user_asks(given):
+    """The workers are vaultkit's parallelism: numpy imported after vaultkit runs no BLAS thread
+    pool (which would spin on the workers' cores), unless OPENBLAS_NUM_THREADS says otherwise."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    code = "import os, vaultkit, numpy; print(os.environ['OPENBLAS_NUM_THREADS'], len(os.listdir('/proc/self/task')))"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    setting, threads = done.stdout.split()
+    assert setting == (given or "1")
+    if given is None:
+        assert threads == "1"
