@@ -846,6 +846,7 @@ def _figure_follows(blocks: list[tuple[int, int, str]], block: int, tokens) -> b
 
 
 ZH_STEP_QUICK_RE = re.compile(rf"第\s*(?:{NUMBER})\s*步")
+ZH_ROUND_QUICK_RE = re.compile(rf"第\s*(?:{NUMBER})\s*轮")
 EN_PROMISE_QUICK_RE = re.compile(r"(?:figure|diagram|picture|image|shown|illustrated|drawn)\s+below")
 
 
@@ -858,7 +859,9 @@ def _has_steps(text: str, lower: str) -> bool:
     return any(STEP_RE.match(line.lstrip(" \t>*+#-0123456789.)|")) for line in lower.split("\n") if "step" in line)
 
 
-ROUND_WORD_RE = re.compile(r"\bround\b")  # in the lowered text: a search ignoring case scans far slower
+# Searched in the lowered text, once "round" is found in it: a search ignoring case, or of a
+# text without the word, scans far slower than `in`.
+ROUND_WORD_RE = re.compile(r"\bround\b")
 
 
 def read(text: str, tokens) -> Reading:
@@ -870,7 +873,16 @@ def read(text: str, tokens) -> Reading:
     lower = text.lower()
     steps = _has_steps(text, lower) and ("%" in text or ITEM_RE.search(text) is not None)
     masks = MASK in text
-    rounds = ("输入" in text or "input" in lower) and ("轮" in text or ROUND_WORD_RE.search(lower) is not None)
+    rounds = (  # a round's line, and an input list (`输入：[…]`) as written: `read_rounds` needs both
+        ("输入" in text or "input" in lower)
+        and (
+            "轮" in text
+            and ZH_ROUND_QUICK_RE.search(text) is not None
+            or "round" in lower
+            and ROUND_WORD_RE.search(lower) is not None
+        )
+        and INPUT_RE.search(text) is not None
+    )
     promises = "下图" in text or ("below" in lower and EN_PROMISE_QUICK_RE.search(lower) is not None)
     if not (steps or masks or rounds or promises):
         return reading
