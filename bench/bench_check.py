@@ -30,8 +30,9 @@ from pathlib import Path
 from bench_build import files_at
 from markdown_it import MarkdownIt
 
-from vaultkit.model.vault import Vault
-
+# The environment the bench was started with, for every check it runs: importing vaultkit (as
+# `bench` does) sets OPENBLAS_NUM_THREADS, which a check at an older revision would inherit.
+ENVIRONMENT = dict(os.environ)
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DEFAULT = SHARED / "corpus" / "vault146"
 MAKE_LARGE = SHARED / "tools" / "make_large_vault.py"
@@ -46,7 +47,7 @@ def children_cpu() -> float:
 def time_check(root: Path, code: Path | None = None) -> tuple[float, float, int]:
     """Wall and CPU seconds of one `vaultkit check` process, and its exit code; by the vaultkit
     whose files are in `code` when given (else this one)."""
-    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    env = {name: value for name, value in ENVIRONMENT.items() if name != "PYTHONDONTWRITEBYTECODE"}
     if code is not None:
         env["PYTHONPATH"] = str(code)  # run from `code` too: the working folder comes first on sys.path
     cpu, wall = children_cpu(), time.perf_counter()
@@ -76,6 +77,8 @@ def time_plain(texts: list[str]) -> tuple[float, float]:
 def bench(vault: Path, runs: int, old: tuple[str, Path] | None = None) -> float:
     """Print the figures of `runs` alternating rounds on `vault` (with the check at `old`'s
     revision too, when given); the wall ratio."""
+    from vaultkit.model.vault import Vault  # imported here: after ENVIRONMENT was taken
+
     texts = [note.text for note in Vault.load(vault).readable_notes]
     checks, plains, olds, loads = [], [], [], []
     if old is not None:

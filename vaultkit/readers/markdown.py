@@ -40,7 +40,7 @@ def make_parser() -> MarkdownIt:
     that the site may replace (`md.add_render_rule`)."""
     md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
     inline = InlineDispatch()  # the Obsidian inline syntaxes share one rule
-    md.use(autolinks_plugin)
+    md.use(autolinks_plugin, inline)
     md.use(front_matter_plugin).use(footnote_plugin).use(tasklists_plugin).use(math_plugin, inline)
     md.use(wikilinks_plugin, inline).use(table_pipes_plugin).use(comments_plugin, inline).use(tags_plugin, inline)
     md.use(highlight_plugin, inline).use(callouts_plugin).use(block_ids_plugin).use(headings_plugin)

@@ -21,6 +21,9 @@ import re
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_inline import linkify
+
+from vaultkit.readers.syntax.dispatch import InlineDispatch
 
 _URL = re.compile(r"(?<![A-Za-z0-9.+-])(?:https?|ftp)://", re.IGNORECASE)
 _WWW = re.compile(r"(?<![^\s*_~(])www\.")
@@ -116,7 +119,11 @@ class GfmLinks:
         return _url(text, 0, m.end()) if m else None
 
 
-def autolinks_plugin(md: MarkdownIt) -> None:
+def autolinks_plugin(md: MarkdownIt, inline: InlineDispatch) -> None:
+    """markdown-it's linkify rules, asking `GfmLinks`; its inline rule, which only reads at a
+    `:`, is asked there by the Obsidian rule (it comes right after it), not at every position."""
     md.linkify = GfmLinks()
     md.options["linkify"] = True
     md.enable("linkify")
+    md.inline.ruler.disable("linkify")
+    inline.add(":", linkify)
