@@ -1,4 +1,5 @@
-"""One inline rule for all Obsidian inline syntaxes, dispatching on the current character.
+"""One inline rule for all Obsidian inline syntaxes (and markdown-it's linkify, at `:`),
+dispatching on the current character.
 
 markdown-it calls every inline rule at each position where text stops (`[`, `!`, `#`, `%`,
 `=`, ...); one rule with a character table instead of one rule per syntax keeps the parser
