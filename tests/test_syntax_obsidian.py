@@ -94,7 +94,7 @@ def test_block_ids():
     tokens = parse("para text ^blk-1\n\n- item ^item2\n\nno^id\n")
     spans = block_spans(tokens)
     assert list(spans) == ["blk-1", "item2"]
-    assert (spans["item2"].start, spans["item2"].end, spans["item2"].alone) == (2, 4, False)
+    assert (spans["item2"].start, spans["item2"].end) == (2, 4)
     assert "^blk-1" not in make_parser().render("para text ^blk-1\n").split(">")[1]
 
 
@@ -110,7 +110,7 @@ def test_block_ids_on_their_own_line_name_the_block_above():
     for text, (block_id, start, end) in cases.items():
         tokens = parse(text)
         span = block_spans(tokens)[block_id]
-        assert (span.start, span.end, span.alone) == (start, end, True), text
+        assert (span.start, span.end) == (start, end), text
         html = make_parser().render(text)
         assert "^" + block_id not in html.replace(f'id="^{block_id}"', ""), html
         assert html.count(f'id="^{block_id}"') == 1, html

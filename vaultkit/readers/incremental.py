@@ -139,7 +139,6 @@ def _shift(token: Token, by: int) -> Token:
             meta["line"], meta["end_line"] = meta["line"] + by, meta["end_line"] + by
         if "block_lines" in meta:
             meta["block_lines"] = (meta["block_lines"][0] + by, meta["block_lines"][1] + by)
-            meta["block_marker"] = (meta["block_marker"][0] + by, meta["block_marker"][1])
     children = token.children
     if children and any(child.meta or child.children for child in children):  # else no child counts lines
         moved = [_shift(child, by) for child in children]

@@ -7,9 +7,9 @@
   trailing `^id` would land in the last item or cell.
 
 The core rule removes the marker from the rendered text and puts on the opening token of the
-named block `meta["block_id"]`, `meta["block_lines"]` (its 0-based line range [start, end) in
-the source) and `meta["block_marker"]` (0-based line of the `^id`, and whether the marker is
-alone on its line), with the `id` attribute `^id` so `[[N#^id]]` is an anchor. A `^id` written
+named block `meta["block_id"]` and `meta["block_lines"]` (its 0-based line range [start, end)
+in the source, the marker's line included), with the `id` attribute `^id` so `[[N#^id]]` is an
+anchor. A `^id` written
 elsewhere (in the middle of a block) names nothing; it is listed in `meta["misplaced_block_ids"]`
 of its inline token so a link to it can say why it does not resolve.
 
@@ -35,13 +35,11 @@ STRUCTURED = ("bullet_list", "ordered_list", "blockquote", "table")
 
 @dataclass(frozen=True)
 class BlockSpan:
-    """Where a block id is: the block it names and its `^id` marker (0-based lines)."""
+    """Where a block id is: the block it names (0-based lines)."""
 
     block_id: str
     start: int  # first line of the block
     end: int  # one past its last line (marker line included)
-    marker_line: int
-    alone: bool  # the marker is a line of its own (not at the end of a text line)
 
 
 def block_spans(tokens: list[Token]) -> dict[str, BlockSpan]:
@@ -50,8 +48,7 @@ def block_spans(tokens: list[Token]) -> dict[str, BlockSpan]:
     for token in tokens:
         meta = token.meta
         if meta and "block_lines" in meta and meta["block_id"] not in spans:
-            line, alone = meta["block_marker"]
-            spans[meta["block_id"]] = BlockSpan(meta["block_id"], *meta["block_lines"], line, alone)
+            spans[meta["block_id"]] = BlockSpan(meta["block_id"], *meta["block_lines"])
     return spans
 
 
@@ -70,8 +67,8 @@ def _opener(tokens: list[Token], close: int) -> int:
     return close
 
 
-def _name(token: Token, block_id: str, lines: tuple[int, int], marker: tuple[int, bool]) -> None:
-    token.meta = {**(token.meta or {}), "block_id": block_id, "block_lines": lines, "block_marker": marker}
+def _name(token: Token, block_id: str, lines: tuple[int, int]) -> None:
+    token.meta = {**(token.meta or {}), "block_id": block_id, "block_lines": lines}
     token.attrSet("id", f"^{block_id}")
 
 
@@ -89,7 +86,7 @@ def _own_line_id(tokens: list[Token], i: int) -> bool:
     if not opener.map or opener.level != tokens[i - 1].level:
         return False
     marker = inline.map[0]
-    _name(opener, match.group(1), (opener.map[0], marker + 1), (marker, True))
+    _name(opener, match.group(1), (opener.map[0], marker + 1))
     del tokens[i - 1 : i + 2]
     return True
 
@@ -108,7 +105,7 @@ def _table_row_id(tokens: list[Token], i: int) -> bool:
         return False
     table = next(j for j in range(i, -1, -1) if tokens[j].type == "table_open")
     marker = tokens[i].map[0]
-    _name(tokens[table], match.group(1), (tokens[table].map[0], marker + 1), (marker, True))
+    _name(tokens[table], match.group(1), (tokens[table].map[0], marker + 1))
     del tokens[i - 2 : row_end + 1]
     return True
 
@@ -164,7 +161,7 @@ def block_ids_rule(state: StateCore) -> None:
             marker = token.map[0] + token.content[: match.start(1)].count("\n")
             end = max(block.map[1], marker + 1) if block.map else marker + 1
             start = block.map[0] if block.map else marker
-            _name(block, block_id, (start, end), (marker, alone))
+            _name(block, block_id, (start, end))
         i += 1
 
 
