@@ -503,3 +503,18 @@ def test_serve_loads_the_site_config_while_the_notes_are_checked(tmp_path, monke
     monkeypatch.setattr(check, "checked", checked)
     assert cli.main(["serve", str(notes), "-a", "127.0.0.1:0"]) == 2
     assert capsys.readouterr().err.endswith("vaultkit: cannot serve the site: Aborted with a configuration error!\n")
+
+
+@pytest.mark.parametrize(("command", "collecting"), [("check", False), ("fix", False), ("build", True)])
+def test_the_program_checks_with_the_collector_off(tmp_path, command, collecting):
+    """As the program (its own command line), check and fix run with the cyclic collector off
+    to the end; a build turns it on and off itself; `main(argv)` called by a program leaves it on."""
+    (tmp_path / "a.md").write_text("# A\n\n2 × 3 = 6\n", encoding="utf-8")
+    code = (
+        "import gc, sys\nfrom vaultkit.commands.cli import main\n"
+        f"main([{command!r}, {str(tmp_path)!r}])\nprint('collector', gc.isenabled())\n"
+        f"sys.argv = ['vaultkit', {command!r}, {str(tmp_path)!r}]\nmain()\nprint('collector', gc.isenabled())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    states = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("collector ")]
+    assert states == ["True", str(collecting)], done.stdout + done.stderr

@@ -15,6 +15,9 @@ from pathlib import Path
 from vaultkit import __version__
 
 USAGE_ERROR = 2
+# The commands that check the vault once and end (a build turns the collector on and off
+# around its own work: the site's pages leave cycles).
+ONE_PASS = ("check", "fix")
 # The modules `serve` needs beyond the check's, imported one by one as the parent's share while
 # the check's workers run (the results that arrived are taken between them): the site's imports
 # overlap the check instead of coming before it.
@@ -217,19 +220,23 @@ def listen(host: str, port: int) -> socket.socket:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command `argv`; None: this process's own command line (the `vaultkit` program,
-    `python -m vaultkit`), and the process ends on return, so what it still holds is frozen
-    first: Python's last collection at exit does not visit it."""
-    status = _command(argv)
+    `python -m vaultkit`), and the process ends on return: check and fix run with the cyclic
+    garbage collector off, as they keep what they read until then and make almost no cycles,
+    and what the process still holds is frozen first, so Python's last collection at exit does
+    not visit it."""
+    status = _command(argv, whole_process=argv is None)
     if argv is None:
         gc.freeze()
     return status
 
 
-def _command(argv: list[str] | None) -> int:
+def _command(argv: list[str] | None, whole_process: bool = False) -> int:
     try:
         args = _parse(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
+    if whole_process and args.command in ONE_PASS:
+        gc.disable()  # not turned on again: the process ends with the command
     try:
         if args.command == "init":  # a folder given is checked by init, which says what to pass
             from vaultkit.commands.init import init_command
