@@ -13,7 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from vaultkit.commands.check import apply_changes, run
+from vaultkit.commands.check import run
+from vaultkit.commands.fix import apply_changes
 
 BLOCK = """```vaultkit
 id: {kind}-{i}

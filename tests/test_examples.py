@@ -209,7 +209,7 @@ def run(root):
 
 
 def apply_changes(changes):
-    from vaultkit.commands.check import apply_changes as apply
+    from vaultkit.commands.fix import apply_changes as apply
 
     return apply(changes)
 

@@ -204,7 +204,8 @@ def test_rounding_half_away_from_zero(value, digits, text):
 
 
 def test_a_generated_figure_edited_by_hand_is_told_from_a_stale_one(tmp_path):
-    from vaultkit.commands.check import apply_changes, run
+    from vaultkit.commands.check import run
+    from vaultkit.commands.fix import apply_changes
 
     block = "```vaultkit\nid: e1\nkind: attention\ntokens: [a, b]\nQ: [[1, 0], [0, 1]]\nK: [[1, 0], [0, 1]]\n"
     note = tmp_path / "n.md"

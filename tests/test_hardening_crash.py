@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.commands.check import apply_changes, run
+from vaultkit.commands.check import run
+from vaultkit.commands.fix import apply_changes
 from vaultkit.model.vault import Vault
 
 PYTHON = sys.executable

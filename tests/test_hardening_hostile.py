@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.commands.check import apply_changes, run
+from vaultkit.commands.check import run
+from vaultkit.commands.fix import apply_changes
 
 PYTHON = sys.executable
 SECRET = "OUTSIDE-SECRET-7f3a"

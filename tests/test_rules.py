@@ -13,7 +13,7 @@ from pathlib import Path
 
 import vaultkit
 from vaultkit.commands.build import build_command
-from vaultkit.commands.check import apply_changes
+from vaultkit.commands.fix import apply_changes
 from vaultkit.diagnostics import ERROR, WARNING, Rule
 from vaultkit.model.vault import MAX_NOTE_BYTES, Vault
 from vaultkit.pipeline import Pipeline

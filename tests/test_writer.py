@@ -159,11 +159,11 @@ def test_a_save_landing_in_the_replaced_file_just_after_the_rename_is_put_back(t
 
 @pytest.mark.parametrize("batch", [1, 256])
 def test_a_batch_looks_at_its_replaced_files_once_and_refuses_the_one_saved_into(tmp_path, monkeypatch, batch, links):
-    from vaultkit.commands import check
-    from vaultkit.commands.check import apply_changes
+    from vaultkit.commands import fix
+    from vaultkit.commands.fix import apply_changes
     from vaultkit.pipeline import FileChange
 
-    monkeypatch.setattr(check, "LOOK_BATCH", batch)  # files kept open at most: looked at as often
+    monkeypatch.setattr(fix, "LOOK_BATCH", batch)  # files kept open at most: looked at as often
 
     for name in ("a.md", "b.md"):
         (tmp_path / name).write_bytes(b"read " + name.encode())

@@ -254,7 +254,7 @@ def _command(argv: list[str] | None, whole_process: bool = False) -> int:
 
             return check_command(root, fmt=args.format, explain=args.explain, report_note=args.report)
         if args.command == "fix":
-            from vaultkit.commands.check import fix_command
+            from vaultkit.commands.fix import fix_command
 
             return fix_command(root, diff=args.diff, fmt=args.format, adopt=args.adopt)
         if args.command == "build":

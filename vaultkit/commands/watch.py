@@ -37,7 +37,7 @@ from watchdog.events import (
 )
 from watchdog.observers import Observer
 
-from vaultkit.commands.check import apply_changes
+from vaultkit.commands.fix import apply_changes
 from vaultkit.diagnostics import Diagnostic, Report, format_text
 from vaultkit.model.vault import Vault, is_excluded
 from vaultkit.state import VaultState
