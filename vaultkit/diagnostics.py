@@ -6,7 +6,6 @@ rules are declared next to their checks and listed, by family, in `vaultkit.rule
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -140,6 +139,8 @@ def format_text(report: Report) -> str:
 
 
 def format_json(report: Report) -> str:
+    import json  # imported here: only the json format needs it
+
     data = {
         "summary": report.summary.to_json(),
         "diagnostics": [d.to_json() for d in report.diagnostics],

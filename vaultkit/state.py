@@ -16,7 +16,6 @@ of the notes checked again, and the changed SVGs.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -174,6 +173,8 @@ class VaultState(Pipeline):
             return
         if old is not None and old.source.raw == raw:
             return  # vaultkit's own write, or a save that changed nothing
+        import hashlib  # imported here: only a change after the first pass needs it
+
         digest = hashlib.sha256(raw).hexdigest()
         if rel in self.vault.attachments and self._digests.get(rel) == digest:
             return

@@ -3,7 +3,6 @@ index (`model/links.py`), with what `fix` can repair (a moved path, an alias for
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
@@ -171,6 +170,8 @@ def _alias_link(link: Link, index: LinkIndex, owner: str, pipe: str = "|") -> st
 def _heading_hint(target, heading: str) -> str:
     """`; the closest heading is '…'` when the target has one close to a missing heading:
     one that contains it (or that it contains), else the most similar text."""
+    import difflib  # imported here, as in `_block_hint`: only a link to a missing heading needs it
+
     texts = [section.text for section in sections(target.tokens)]
     wanted = loose(heading.split("#")[-1])
     holding = [t for t in texts if wanted and loose(t) and (wanted in loose(t) or loose(t) in wanted)]
@@ -188,6 +189,8 @@ def _block_hint(target, block: str) -> str:
             f" (^{block} is written in the middle of a block: Obsidian reads a block id only at "
             "the end of a block, or on the line right after a list, quote, callout or table)"
         )
+    import difflib  # imported here: only a link to a missing block needs it
+
     close = difflib.get_close_matches(block, sorted(note_block_ids(target)), n=1, cutoff=0.6)
     return f"; the closest block id is ^{close[0]}" if close else ""
 

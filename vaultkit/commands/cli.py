@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import gc
 import os
 import socket
@@ -181,6 +180,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     if unknown:
         command = commands.get(args.command, parser)
         known = [s for action in command._actions for s in action.option_strings]
+        import difflib  # imported here: only a usage error needs it
+
         hints = [
             f" (did you mean {m[0]}?)" if (m := difflib.get_close_matches(u.split("=")[0], known, 1)) else ""
             for u in unknown

@@ -6,7 +6,6 @@ become properties or diagnostics of the note, never an exception.
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
 import re
@@ -175,6 +174,8 @@ def _settings_file(root: Path, name: str, problems: list[Diagnostic]) -> dict:
     path = root / ".obsidian" / name
     if not path.is_file() or path.is_symlink():
         return {}
+    import json  # imported here: only a vault with Obsidian settings needs it
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:

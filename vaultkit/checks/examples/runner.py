@@ -7,8 +7,6 @@ text → text step for one note: generated regions and inline values, with diagn
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 
 from vaultkit.checks.examples.regions import find_regions, region_after, render_region
@@ -101,6 +99,9 @@ def code_lines(tokens) -> set[int]:
 
 
 def inputs_hash(example: Example) -> str:
+    import hashlib  # imported here, as json: only a vault with examples needs them
+    import json
+
     payload = {k: v for k, v in example.spec.items() if k not in PRESENTATION_KEYS}
     text = json.dumps([example.kind, payload], sort_keys=True, ensure_ascii=False, default=repr)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
