@@ -222,8 +222,10 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
 def _account_for_lines(logical: Logical, rel: str, quiet, report: ClaimReport) -> None:
     """Every line with a sign between numbers gets an entry: the first sign on it that held no
     claim, with why, or the line itself."""
-    listed = {entry.line for entry in report.explained}
     signs = {logical.where(offset)[0] for offset in claim_signs(logical.raw)}
+    if not signs:
+        return  # most logical lines: no sign between numbers
+    listed = {entry.line for entry in report.explained}
     for number, raw in logical.lines():
         if number in listed or number not in signs:
             continue

@@ -44,6 +44,7 @@ _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
 _TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
 _TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
 _QUOTES = "'\"‘’“”"
+_QUOTE = re.compile(f"[{_QUOTES}]")
 _SIGNS = ("=", "≈", "~", "≅", "≃", "→", "＝", "->", "\\approx", "\\sim")  # a relation sign or an arrow
 _HAS_SIGN = re.compile("|".join(map(re.escape, _SIGNS)))
 _STATE_MARKS = ("```", "~~~", "vaultkit:", "%%", "$$")  # what opens or closes a block read apart
@@ -167,10 +168,13 @@ def _math_spans(line: str, taken: list[tuple[int, int]]) -> list[tuple[int, int,
     return spans
 
 
-def _mask_quotes(chars: list[str], taken: list[tuple[int, int]]) -> None:
+def _mask_quotes(chars: list[str], taken: list[tuple[int, int]], line: str) -> None:
+    """Blank the quotes that open or close a quotation in `chars` (`line` made readable so far,
+    the same length: its quotes are where `line` has them, or inside `taken`)."""
     n = len(chars)
-    for p, c in enumerate(chars):
-        if c not in _QUOTES or any(a <= p < b for a, b in taken):
+    for m in _QUOTE.finditer(line):
+        p = m.start()
+        if chars[p] not in _QUOTES or any(a <= p < b for a, b in taken):
             continue
         opening = (p == 0 or chars[p - 1] in _OPEN_BEFORE) and p + 1 < n and not chars[p + 1].isspace()
         closing = (p + 1 == n or chars[p + 1] in _CLOSE_AFTER) and p > 0 and not chars[p - 1].isspace()
@@ -205,7 +209,7 @@ def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int
             inner = _tex(line[start + delim : end - delim])
             chars[start:end] = " " * delim + inner + " " * delim
             taken.append((start, end))
-    _mask_quotes(chars, taken)
+    _mask_quotes(chars, taken, line)
     return "".join(chars), code
 
 
