@@ -1,4 +1,4 @@
-"""Benchmark of vaultkit.checks.examples.engine: KV-cache decoding vs recomputation, and numpy vs torch SDPA.
+"""Benchmark of vaultkit.engine: KV-cache decoding vs recomputation, and numpy vs torch SDPA.
 
 Run: .venv/bin/python bench/bench_engine.py
 
@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from vaultkit.checks.examples import engine
+from vaultkit import engine
 
 T, D_MODEL, HEADS = 1024, 512, 8
 D_HEAD = D_MODEL // HEADS

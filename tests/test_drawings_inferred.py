@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from vaultkit import engine
 from vaultkit.checks.drawings.handdrawn import check_handdrawn
 from vaultkit.checks.drawings.inferred import infer
-from vaultkit.checks.examples import engine
 from vaultkit.checks.examples.kinds import attention
 from vaultkit.diagnostics import format_text
 from vaultkit.model.vault import Vault

@@ -1,4 +1,4 @@
-"""Properties, worked numbers and validation of vaultkit.checks.examples.engine."""
+"""Properties, worked numbers and validation of vaultkit.engine."""
 
 import math
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultkit.checks.examples import engine
+from vaultkit import engine
 
 TOL = 1e-12
 

@@ -7,7 +7,7 @@ torch = pytest.importorskip("torch", reason="torch is not installed; the PyTorch
 F = torch.nn.functional
 from torch.nn.attention.bias import causal_lower_right, causal_upper_left  # noqa: E402
 
-from vaultkit.checks.examples import engine  # noqa: E402
+from vaultkit import engine  # noqa: E402
 
 TOL = 1e-12
 # torch warns that bottom-right alignment with more queries than keys leaves rows fully masked: tested on purpose.

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultkit.checks.examples import engine
+from vaultkit import engine
 from vaultkit.numbers import fmt
 from vaultkit.renderers.figures import edited_by_hand, generated_hash, is_generated, render_figure, style
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from vaultkit import engine
 from vaultkit.checks.drawings.handdrawn import check_handdrawn
-from vaultkit.checks.examples import engine
 from vaultkit.numbers import fmt
 from vaultkit.renderers.figures import is_generated
 

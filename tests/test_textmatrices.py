@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS, needs_corpus
-from vaultkit.checks.examples import engine
+from vaultkit import engine
 from vaultkit.checks.textmatrices import check_markdown
 from vaultkit.diagnostics import ERROR, WARNING
 from vaultkit.model.vault import Vault

@@ -547,7 +547,7 @@ class _SectionChecker:
         return pairs
 
     def check_softmax(self, weights: TextMatrix, source: TextMatrix, q, k) -> None:
-        from vaultkit.checks.examples import engine
+        from vaultkit import engine
 
         pairs = self.paired(weights, source)
         if pairs is None:
@@ -616,7 +616,7 @@ class _SectionChecker:
     def check_products(self, scores: TextMatrix, q: TextMatrix, k: TextMatrix) -> None:
         import numpy as np
 
-        from vaultkit.checks.examples import engine
+        from vaultkit import engine
 
         Q, Hq = q.values(), q.halves()
         K, Hk = (k.values().T, k.halves().T) if k.transposed else (k.values(), k.halves())

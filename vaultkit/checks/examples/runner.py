@@ -155,7 +155,7 @@ class ExampleRunner:
 
     def _run(self, example: Example) -> Diagnostic | None:
         # Imported here: the kinds need numpy, which a vault without examples never loads.
-        from vaultkit.checks.examples import engine
+        from vaultkit import engine
         from vaultkit.checks.examples.kinds import KINDS
         from vaultkit.checks.examples.kinds._params import digits
 

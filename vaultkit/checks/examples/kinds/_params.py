@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from vaultkit.checks.examples import engine
+from vaultkit import engine
 from vaultkit.checks.examples.spec import (
     COMMON_KEYS,
     MALFORMED,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from vaultkit.checks.examples import engine
+from vaultkit import engine
 from vaultkit.checks.examples.kinds import _params as p
 from vaultkit.checks.examples.spec import MALFORMED, MISSING_KEY, SHAPE_MISMATCH, ExampleError, Outcome
 from vaultkit.checks.examples.tables import matrix_table, section

@@ -10,7 +10,7 @@ that sums to 100 %."""
 
 from __future__ import annotations
 
-from vaultkit.checks.examples import engine
+from vaultkit import engine
 from vaultkit.checks.examples.kinds import _params as p
 from vaultkit.checks.examples.spec import MISSING_KEY, OVER_LIMIT, SHAPE_MISMATCH, ExampleError, Outcome
 from vaultkit.checks.examples.tables import matrix_table, section, table

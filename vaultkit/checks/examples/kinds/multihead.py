@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultkit.checks.examples import engine
+from vaultkit import engine
 from vaultkit.checks.examples.kinds import _params as p
 from vaultkit.checks.examples.spec import OVER_LIMIT, SHAPE_MISMATCH, ExampleError, Outcome
 from vaultkit.checks.examples.tables import matrix_table, section, table
