@@ -25,7 +25,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
-from vaultkit.commands.watch import Watcher
+from vaultkit.commands.sync import Watcher
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "vault146"
 NOTE = "vaultkit-bench/注意力延迟.md"

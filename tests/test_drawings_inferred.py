@@ -132,7 +132,7 @@ def test_perturbed_drawings_right_are_silent_and_wrong_are_found(name, seed, jit
 
 
 def test_watch_says_which_cells_it_fixed(tmp_path):
-    from vaultkit.commands.watch import Syncer
+    from vaultkit.commands.sync import Syncer
 
     root = tmp_path / "v"
     (root / "assets").mkdir(parents=True)

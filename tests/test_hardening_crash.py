@@ -128,7 +128,7 @@ def test_editor_racing_the_watcher_loses_no_edit(tmp_path):
     """For about a minute an editor saves notes (plain truncate-and-write, as Obsidian does) at
     random moments while the watcher rewrites their generated parts; after every save, the
     file holds that save's edit or the watcher's update of it, never an older edit."""
-    from vaultkit.commands.watch import Watcher
+    from vaultkit.commands.sync import Watcher
 
     seed = random.randrange(10**6)
     rng = random.Random(seed)

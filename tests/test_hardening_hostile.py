@@ -393,7 +393,7 @@ def test_oversized_svg_attachment_is_not_read(tmp_path):
 
 
 def test_watcher_pass_over_hostile_files_reads_nothing_outside(tmp_path, outside):
-    from vaultkit.commands.watch import Syncer
+    from vaultkit.commands.sync import Syncer
 
     root = make_vault(tmp_path / "v", {"n.md": ATTN.format(id="a", figure="assets/a.svg")})
     syncer = Syncer(root)

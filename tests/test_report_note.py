@@ -13,7 +13,7 @@ from vaultkit.checks.links import check_links
 from vaultkit.commands.build import build_command
 from vaultkit.commands.check import run
 from vaultkit.commands.cli import main
-from vaultkit.commands.watch import Syncer, Watcher, keep_report
+from vaultkit.commands.sync import Syncer, Watcher, keep_report
 from vaultkit.diagnostics import Report
 from vaultkit.model.links import LinkIndex
 from vaultkit.model.vault import SETTINGS_UNREADABLE, Vault

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from vaultkit.commands.check import run
-from vaultkit.commands.watch import Syncer
+from vaultkit.commands.sync import Syncer
 from vaultkit.diagnostics import format_json
 from vaultkit.state import VaultState
 

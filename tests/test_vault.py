@@ -142,7 +142,7 @@ def test_unreadable_obsidian_settings_are_a_warning(tmp_path):
 
 
 def test_watcher_leaves_templates_alone(tmp_path):
-    from vaultkit.commands.watch import Syncer
+    from vaultkit.commands.sync import Syncer
 
     _settings_vault(
         tmp_path,

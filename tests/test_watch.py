@@ -9,8 +9,8 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from vaultkit.commands import watch
-from vaultkit.commands.watch import Syncer, Watcher, ignored
+from vaultkit.commands import sync
+from vaultkit.commands.sync import Syncer, Watcher, ignored
 
 TIMEOUT = 10.0
 
@@ -202,7 +202,7 @@ USERS_SAVE = example_note().replace("# 注意力", "# 注意力（改）")
 
 def users_save_around_the_write(monkeypatch, note: Path, *, before: bool) -> None:
     """Make the pass's writes race a user's save of `note`: just before them or just after."""
-    real_apply = watch.apply_changes
+    real_apply = sync.apply_changes
 
     def apply_with_a_save(changes):
         if before:
@@ -212,7 +212,7 @@ def users_save_around_the_write(monkeypatch, note: Path, *, before: bool) -> Non
             note.write_text(USERS_SAVE, encoding="utf-8")
         return done
 
-    monkeypatch.setattr(watch, "apply_changes", apply_with_a_save)
+    monkeypatch.setattr(sync, "apply_changes", apply_with_a_save)
 
 
 def assert_next_pass_syncs_the_users_save(syncer: Syncer, note: Path, monkeypatch) -> None:

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Collection
 from pathlib import Path
 
+from vaultkit.commands.usage import UsageError
 from vaultkit.diagnostics import FORMATTERS, Report, format_github
 from vaultkit.explain import SVG_NOT_READ, WALKTHROUGH, totals
 from vaultkit.pipeline import FileChange
@@ -64,8 +65,6 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False, repor
 
 def write_report_note(vault, written: str, report: Report) -> None:
     """Write the report note (`--report`), saying so on stderr; a UsageError when it cannot be."""
-    from vaultkit.commands.cli import UsageError
-
     try:
         rel = report_note.note_rel(vault, written)
         rewritten = report_note.update(vault, rel, report)

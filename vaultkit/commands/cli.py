@@ -12,8 +12,8 @@ from importlib import import_module
 from pathlib import Path
 
 from vaultkit import __version__
+from vaultkit.commands.usage import USAGE_ERROR, UsageError, format_address
 
-USAGE_ERROR = 2
 # The commands that check the vault once and end (a build turns the collector on and off
 # around its own work: the site's pages leave cycles).
 ONE_PASS = ("check", "fix")
@@ -25,10 +25,6 @@ REPORT_HELP = (
     "keep the findings in a note of the vault (default: the plugin's `report:` option, else "
     "`vaultkit 报告.md` or `vaultkit report.md` by the vault's language); never published nor checked"
 )
-
-
-class UsageError(Exception):
-    pass
 
 
 def default_vault(cwd: Path | None = None) -> Path:
@@ -199,10 +195,6 @@ def host_and_port(text: str) -> tuple[str, int]:
     if not host or not port.isdigit() or int(port) > 65535:
         raise argparse.ArgumentTypeError(f"must be HOST:PORT (a port up to 65535), got {text!r}")
     return host.strip("[]"), int(port)
-
-
-def format_address(host: str, port: int) -> str:
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -31,7 +31,7 @@ from watchdog.observers import Observer
 
 from vaultkit import __version__
 from vaultkit.checks.examples.values import PathError, find_bindings, resolve, split_path
-from vaultkit.commands.watch import ignored
+from vaultkit.commands.sync import ignored
 from vaultkit.diagnostics import ERROR, Diagnostic
 from vaultkit.model.links import Link, extract_links, target_lines
 from vaultkit.numbers import rewrite_like

@@ -28,8 +28,8 @@ from mkdocs.structure.files import File
 
 from vaultkit.commands.build import load_site_config
 from vaultkit.commands.check import checked
-from vaultkit.commands.cli import format_address
-from vaultkit.commands.watch import PassResult, Syncer, Watcher, keep_report, print_pass
+from vaultkit.commands.sync import PassResult, Syncer, Watcher, keep_report, print_pass
+from vaultkit.commands.usage import format_address
 from vaultkit.diagnostics import format_text
 from vaultkit.renderers.report_note import configured
 from vaultkit.renderers.site import pages
