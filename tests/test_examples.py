@@ -270,8 +270,8 @@ def test_summary_counts_what_was_verified(tmp_path):
 def test_tables_and_figures_round_a_decimal_tie_alike():
     """0.27 / 2 is 0.13499999999999998 in binary but 0.135 to the reader: both say 0.14
     (figures and tables write numbers with one function, `numbers.fmt`)."""
+    from vaultkit.figures import style
     from vaultkit.numbers import fmt
-    from vaultkit.renderers.figures import style
 
     assert style.fmt is fmt
     assert fmt(0.27 / 2, 2) == "0.14" and fmt(-0.27 / 2, 2) == "-0.14"

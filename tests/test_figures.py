@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vaultkit import engine
+from vaultkit.figures import edited_by_hand, generated_hash, is_generated, render_figure, style
 from vaultkit.numbers import fmt
-from vaultkit.renderers.figures import edited_by_hand, generated_hash, is_generated, render_figure, style
 
 GOLDEN = Path(__file__).parent / "golden" / "figures"
 UPDATE = os.environ.get("VAULTKIT_UPDATE_GOLDEN") == "1"

@@ -10,8 +10,8 @@ import pytest
 
 from vaultkit import engine
 from vaultkit.checks.drawings.handdrawn import check_handdrawn
+from vaultkit.figures import is_generated
 from vaultkit.numbers import fmt
-from vaultkit.renderers.figures import is_generated
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REAL = SHARED / "corpus" / "vault146" / "assets" / "注意力矩阵推导.svg"

@@ -11,8 +11,8 @@ import pytest
 
 from vaultkit.checks.walkthrough import check_markdown
 from vaultkit.commands.cli import main
+from vaultkit.figures import is_generated
 from vaultkit.readers.markdown import parse
-from vaultkit.renderers.figures import is_generated
 
 FIXTURES = Path(__file__).parent / "fixtures" / "walkthrough"
 

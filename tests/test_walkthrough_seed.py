@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from vaultkit.commands.cli import main
-from vaultkit.renderers.figures import is_generated
+from vaultkit.figures import is_generated
 
 from .conftest import SHARED
 

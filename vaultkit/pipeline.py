@@ -240,7 +240,7 @@ class Pipeline:
         if read is None or read[1] is None:
             return None
         from vaultkit.checks.examples.figures import check_drawing  # imported here: they need numpy
-        from vaultkit.renderers.figures import is_generated
+        from vaultkit.figures import is_generated
 
         if is_generated(read[0].text):
             return None

@@ -1,11 +1,13 @@
-"""SVG figures: the diagrams vaultkit draws of examples, and the marks that tell them apart."""
+"""SVG figures: the diagrams vaultkit draws of examples, and the marks that tell them apart. A pure
+function of the numbers (it imports only `vaultkit.numbers`), on the ground floor: the check that
+compares a figure with its drawing and the fix that writes it both use it."""
 
 from __future__ import annotations
 
 import re
 
-from vaultkit.renderers.figures import attention, kv_cache, kv_memory, kv_walkthrough, multihead
-from vaultkit.renderers.figures.style import checksum
+from vaultkit.figures import attention, kv_cache, kv_memory, kv_walkthrough, multihead
+from vaultkit.figures.style import checksum
 
 RENDERERS = {
     "attention": attention.render,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vaultkit.renderers.figures import style as s
+from vaultkit.figures import style as s
 
 PANEL_W = 310
 MAX_TERMS = 6  # a worked dot product longer than this is elided in the middle

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vaultkit.renderers.figures import style as s
-from vaultkit.renderers.figures.attention import labels
+from vaultkit.figures import style as s
+from vaultkit.figures.attention import labels
 
 LEFT = 150  # x where the position strips start
 STRIP_W = 495

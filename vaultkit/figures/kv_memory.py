@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultkit.renderers.figures import style as s
+from vaultkit.figures import style as s
 
 COLORS = {
     "MHA": (s.PURPLE_LIGHT, s.PURPLE),

@@ -3,7 +3,7 @@ cache and which are computed, and the attention weights as written ("示意" whe
 
 from __future__ import annotations
 
-from vaultkit.renderers.figures import style as s
+from vaultkit.figures import style as s
 
 LEFT = 168  # x where the position columns start
 RIGHT = 604  # x where they end (the 示意 tag sits beyond)

@@ -1,1 +1,1 @@
-"""Renderers: what vaultkit writes from the model and the checks: figures (SVG) and the site."""
+"""Renderers: what vaultkit publishes from the model and the checks: the site and the report note."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from vaultkit import figures
 from vaultkit.checks.drawings.handdrawn import check_handdrawn
 from vaultkit.checks.drawings.inferred import infer, why_not
 from vaultkit.checks.examples.spec import MALFORMED, Example, ExampleError, Outcome
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
 from vaultkit.model.vault import MAX_NOTE_BYTES, Source
-from vaultkit.renderers import figures
 
 FIGURE_STALE = Rule(
     "VK401",
