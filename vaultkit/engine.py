@@ -1,5 +1,23 @@
 """The numeric engine: attention, multi-head / GQA, KV-cache decoding, KV-cache sizing.
 
+On the ground floor: it imports numpy and no stage of vaultkit, and every stage may import it
+(the examples' kinds, text matrices, drawings, walkthroughs). Its public API:
+
+* ``attention(q, k, v=None, *, mask, scale, causal, align)`` → ``AttentionResult`` (scores,
+  scaled, masked, weights, output, scale); ``softmax_rows``, ``causal_mask(L, S, align)``.
+* ``multihead(q, k, v, *, heads, kv_heads, w_o, causal)`` → ``MultiheadResult`` (heads, kv_map,
+  concat, output): MHA, GQA and MQA.
+* ``kv_decode(q, k, v, *, prompt_len)`` → ``DecodeResult`` (steps, output, projections,
+  max_abs_diff): prefill, then one token at a time against the cache.
+* ``project(x, w_q, w_k, w_v)``; ``seeded_inputs`` and ``seeded_multihead_inputs`` →
+  ``SeededInputs``: matrices a note can print, drawn from a seed.
+* ``kv_cache_bytes`` and ``mla_cache_bytes`` (exact ints), ``DTYPE_BYTES``.
+* The gate for untrusted input: ``as_matrix``, ``check_work``, ``MAX_CELLS``, ``MAX_WORK``;
+  errors ``ShapeError`` and ``LimitError`` (both ValueError).
+
+tests/test_engine_torch.py holds it to torch's ``scaled_dot_product_attention`` within 1e-12
+in float64 (plain, scaled, boolean and additive masks, both causal alignments, GQA, decoding).
+
 Everything is computed in float64 with plain numpy and follows PyTorch's
 ``scaled_dot_product_attention``: default scale 1/√d, a boolean mask means
 True = may attend, a float mask is added to the scaled scores, fully masked rows
