@@ -70,17 +70,20 @@ def copy_tree(root: Path, work: Path, paths: list[str], tests: list[str]) -> Pat
     return tree
 
 
-def mutmut(tree: Path, *args: str) -> str:
-    """Run `mutmut ARGS` in the copy; the mutated copy (mutants/) comes first on the import path,
-    also for the subprocesses tests start."""
+def mutmut(tree: Path, *args: str, code: str | None = None) -> str:
+    """Run `mutmut ARGS` in the copy (or the Python `code` with ARGS, mutmut importable); the
+    mutated copy (mutants/) comes first on the import path, also for the subprocesses tests start."""
     env = {**os.environ, "PYTHONPATH": str(tree / "mutants")}
-    done = subprocess.run(
-        [sys.executable, "-m", "mutmut", *args], cwd=tree, env=env, capture_output=True, text=True, check=False
-    )
+    command = [sys.executable, "-c", code, *args] if code else [sys.executable, "-m", "mutmut", *args]
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"mutmut {' '.join(args)} exited with {done.returncode}")
     return done.stdout
+
+
+# `mutmut show NAME` for many names in one process (each `mutmut show` loads mutmut anew)
+SHOW = "import sys\nfrom mutmut.__main__ import show\nfor name in sys.argv[1:]:\n    show.callback(name)\n    print()\n"
 
 
 def statuses(tree: Path) -> dict[str, str]:
@@ -131,9 +134,9 @@ def main() -> None:
             if total
             else "no mutants"
         )
-        for name, status in sorted(found.items()):
-            if status not in DETECTED:
-                print(f"\n{mutmut(tree, 'show', name).rstrip()}")
+        alive = [name for name, status in sorted(found.items()) if status not in DETECTED]
+        if alive:
+            print("\n" + mutmut(tree, *alive, code=SHOW).rstrip())
     finally:
         if args.keep:
             print(f"\nthe copy: {work / 'tree'} (mutmut browse there)")
