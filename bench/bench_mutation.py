@@ -6,7 +6,8 @@ mutmut is a dev tool, not a dependency: `pip install 'vaultkit[dev]'` or `pip in
 
 mutmut 3 reads its settings from `[tool.mutmut]` in pyproject.toml and writes `mutants/` beside it,
 so the tree is copied to a temporary directory first (without .git), the settings are written into
-the copy's pyproject.toml only, and the copy is removed at the end (`--keep` leaves it, to browse
+the copy's pyproject.toml only (with a pytest plugin that lifts hypothesis's deadline: a slow
+test is no kill), and the copy is removed at the end (`--keep` leaves it, to browse
 it with `mutmut browse`). The checkout is never written. Prints each status's count, the score
 (killed, timeouts included, over all mutants: a mutant no test reaches counts as not killed) and
 every mutant not killed with its diff (`mutmut show NAME`).
@@ -29,6 +30,14 @@ from pathlib import Path
 MUTMUT = "3.8.1"
 LEFT_OUT = (".git", "mutants", "__pycache__", ".venv", ".pytest_cache", ".hypothesis", ".ruff_cache", "site", "shared")
 DETECTED = ("killed", "timeout", "caught by type check")
+# A pytest plugin written into the copy: hypothesis without its 200 ms deadline, so a test slowed
+# by a loaded machine (or mutmut's tracing) does not fail and pass for a killed mutant.
+PLUGIN = "mutation_settings"
+PLUGIN_TEXT = """from hypothesis import settings
+
+settings.register_profile("mutation", deadline=None)
+settings.load_profile("mutation")
+"""
 
 
 def mutmut_config(tree: Path, paths: list[str], tests: list[str]) -> str:
@@ -43,6 +52,7 @@ def mutmut_config(tree: Path, paths: list[str], tests: list[str]) -> str:
         "source_paths": sources,
         "only_mutate": paths,
         "pytest_add_cli_args_test_selection": tests,
+        "pytest_add_cli_args": ["-p", PLUGIN],
         "also_copy": others,
     }
     return "\n[tool.mutmut]\n" + "".join(f"{key} = {json.dumps(value)}\n" for key, value in settings.items())
@@ -61,6 +71,7 @@ def copy_tree(root: Path, work: Path, paths: list[str], tests: list[str]) -> Pat
     # links go there as links. tests/conftest.py finds the corpus at <tree>/../shared, which for
     # tests in <copy>/mutants/tests is <copy>/shared.
     (tree / "mutants").mkdir()
+    (tree / "mutants" / f"{PLUGIN}.py").write_text(PLUGIN_TEXT, encoding="utf-8")
     for entry in tree.iterdir():
         if entry.is_symlink():
             (tree / "mutants" / entry.name).symlink_to(entry.resolve())

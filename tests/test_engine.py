@@ -344,3 +344,316 @@ def test_scores_overflowing_to_minus_infinity_are_refused_not_masked():
     """Huge opposite-sign inputs overflow to −inf, which must not pass for a masked cell."""
     with pytest.raises(ValueError, match="overflow"):
         engine.attention(np.array([[1e200, 1e200]]), np.array([[-1e200, -1e200]]))
+
+
+# --- what the validation pins --------------------------------------------------
+
+
+def test_a_mask_must_hold_booleans_or_real_numbers():
+    q = np.ones((2, 2))
+    with pytest.raises(ValueError, match=r"^mask must hold booleans \(True = may attend\) or additive floats$"):
+        engine.attention(q, q, mask=np.zeros((2, 2), dtype=complex))
+    with pytest.raises(ValueError, match="mask must hold booleans"):
+        engine.attention(q, q, mask=[["a", "b"], ["c", "d"]])
+    with pytest.raises(ValueError, match=r"^an additive mask may hold finite values and -inf, not NaN or \+inf$"):
+        engine.attention(q, q, mask=[[0.0, float("nan")], [0.0, 0.0]])
+    # an integer mask is additive, not boolean: 0 leaves the score as it is
+    ints = engine.attention(q, q, q, mask=np.zeros((2, 2), dtype=int))
+    assert np.array_equal(ints.masked, ints.scaled)
+    # a mask of one row broadcasts to every query
+    row = engine.attention(q, q, q, mask=[[True, False]])
+    assert np.isneginf(row.masked[:, 1]).all() and np.array_equal(row.output, np.ones((2, 2)))
+
+
+def test_an_additive_mask_that_overflows_a_score_is_refused():
+    with pytest.raises(ValueError, match=r"^the additive mask makes a score NaN or \+inf$"):
+        engine.attention([[1.5e308]], [[1.0]], mask=[[1e308]])
+    shifted = engine.attention([[1.0]], [[2.0], [0.0]], mask=[[-2.0, 0.0]])
+    np.testing.assert_array_equal(shifted.masked, [[0.0, 0.0]])
+    assert shifted.weights.tolist() == [[0.5, 0.5]]
+
+
+def test_scale_is_taken_as_given():
+    q = np.array([[1.0, 2.0]])
+    result = engine.attention(q, q, scale=3)
+    assert result.scale == 3.0 and isinstance(result.scale, float)
+    assert result.scaled.tolist() == [[15.0]]
+    assert engine.attention(q, q, scale=-0.5).scaled.tolist() == [[-2.5]]
+    for bad in (True, "1", [1.0], float("inf"), -float("inf"), 1e300):
+        with pytest.raises(ValueError, match="scale must be a finite number"):
+            engine.attention(q, q, scale=bad)
+
+
+def test_w_o_is_read_as_a_matrix():
+    rng = np.random.default_rng(3)
+    q, k, v = rng.normal(size=(2, 4)), rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    w_o = [[0.5, -1.0], [2.0, 0.0], [1.0, 1.0], [-0.5, 0.25]]
+    result = engine.multihead(q, k, v, heads=2, w_o=w_o)
+    np.testing.assert_array_equal(result.output, result.concat @ np.array(w_o))
+    with pytest.raises(ValueError, match=r"W_O\[1\]\[0\] is nan"):
+        engine.multihead(q, k, v, heads=2, w_o=[[0.0, 0.0], [float("nan"), 0.0], [0.0, 0.0], [0.0, 0.0]])
+    with pytest.raises(ValueError, match="W_O"):
+        engine.multihead(q, k, v, heads=2, w_o=[[1.0, 2.0], [3.0]])
+
+
+def test_multihead_causal_and_head_arguments():
+    rng = np.random.default_rng(4)
+    q, k, v = rng.normal(size=(3, 4)), rng.normal(size=(3, 2)), rng.normal(size=(3, 2))
+    causal = engine.multihead(q, k, v, heads=2, kv_heads=1, causal=True)
+    for h in range(2):
+        alone = engine.attention(q[:, 2 * h : 2 * h + 2], k, v, causal=True)
+        np.testing.assert_array_equal(causal.heads[h].weights, alone.weights)
+    assert np.isneginf(causal.heads[0].masked[0, 1:]).all()
+    for bad in (0, -1, True, 1.0, "2"):
+        with pytest.raises(ValueError, match="kv_heads must be a positive integer"):
+            engine.multihead(q, k, v, heads=2, kv_heads=bad)
+    with pytest.raises(engine.ShapeError, match=r"K is 3×2 but V is 2×2"):
+        engine.multihead(q, k, v[:2], heads=2, kv_heads=1)
+    with pytest.raises(engine.ShapeError, match="V is 3×3: its 3 columns do not split into 2 heads"):
+        engine.multihead(q, np.ones((3, 4)), np.ones((3, 3)), heads=2)
+    assert engine.multihead(q, k, v, heads=np.int64(2), kv_heads=np.int64(1)).kv_map == [0, 0]
+
+
+def test_seeds_are_non_negative_integers():
+    for bad in (True, False, 1.5, "1", None, -1):
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+            engine.seeded_inputs(["a"], seed=bad, d_model=2, d_q=2)
+    zero = engine.seeded_inputs(["a"], seed=0, d_model=2, d_q=2)
+    same = engine.seeded_inputs(["a"], seed=np.int64(0), d_model=2, d_q=2)
+    assert zero.x.tolist() == same.x.tolist()
+    assert engine.seeded_inputs(["a", "b"], seed=5, d_model=3, d_q=2).v.shape == (2, 2)
+    with pytest.raises(ValueError, match="d_v must be a positive integer"):
+        engine.seeded_inputs(["a"], seed=0, d_model=2, d_q=2, d_v=0)
+    with pytest.raises(ValueError, match="d_model"):
+        engine.seeded_inputs(["a"], seed=0, d_model=0, d_q=2)
+
+
+def test_seeded_draws_are_bounded_and_drawn_in_order():
+    # exactly MAX_CELLS is accepted, one more row is not
+    assert engine.seeded_inputs(["a"], seed=0, d_model=1000, d_q=100).w_q.size == engine.MAX_CELLS
+    with pytest.raises(engine.LimitError, match=r"W_Q would be 1000×101 = 101,000 cells, over the limit of 100,000"):
+        engine.seeded_inputs(["a"], seed=0, d_model=1000, d_q=101)
+    inputs = engine.seeded_multihead_inputs(["a", "b"], seed=2, d_model=3, d_head=2, heads=2, kv_heads=1)
+    rng = np.random.default_rng(2)
+    drawn = [np.round(rng.normal(0.0, 0.5, size=s), 2) + 0.0 for s in ((2, 3), (3, 4), (3, 2), (3, 2), (4, 3))]
+    for got, want in zip((inputs.x, inputs.w_q, inputs.w_k, inputs.w_v, inputs.w_o), drawn):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(inputs.k, inputs.x @ inputs.w_k)
+    np.testing.assert_array_equal(inputs.v, inputs.x @ inputs.w_v)
+    assert engine.seeded_multihead_inputs(["a"], seed=2, d_model=3, d_head=2, heads=2).w_k.shape == (3, 4)
+
+
+def test_mla_cache_bytes_with_no_rope_key():
+    assert engine.mla_cache_bytes(layers=2, latent_dim=4, rope_dim=0) == 2 * 4 * 2
+    assert (
+        engine.mla_cache_bytes(layers=2, latent_dim=4, rope_dim=0, seq_len=3, batch=5, dtype="fp32") == 2 * 4 * 4 * 15
+    )
+    for bad in (-1, True, 1.0, None):
+        with pytest.raises(ValueError, match="rope_dim must be a non-negative integer"):
+            engine.mla_cache_bytes(layers=1, latent_dim=4, rope_dim=bad)
+    with pytest.raises(ValueError, match="latent_dim"):
+        engine.mla_cache_bytes(layers=1, latent_dim=0, rope_dim=1)
+    with pytest.raises(ValueError, match="unknown dtype 7"):
+        engine.kv_cache_bytes(layers=1, kv_heads=1, head_dim=1, dtype=7)
+    with pytest.raises(ValueError, match=r"3 values of int4 is 1.5 bytes"):
+        engine.mla_cache_bytes(layers=1, latent_dim=2, rope_dim=1, dtype="int4")
+    assert (
+        engine.kv_cache_bytes(layers=1, kv_heads=2, head_dim=3, seq_len=5, batch=7, dtype="int8") == 2 * 2 * 3 * 5 * 7
+    )
+
+
+def test_as_matrix_takes_arrays_and_tuples():
+    assert engine.as_matrix(np.array([[1, 2]], dtype=np.int32), "Q").dtype == np.float64
+    assert engine.as_matrix(((1, 2), (3, 4)), "Q").tolist() == [[1, 2], [3, 4]]
+    assert engine.as_matrix(np.array([[1, 2]], dtype=object), "Q").tolist() == [[1, 2]]
+    with pytest.raises(ValueError, match="Q holds complex numbers"):
+        engine.as_matrix(np.array([[1 + 2j]]), "Q")
+    with pytest.raises(ValueError, match=r"Q\[0\]\[0\] is 'x', not a number"):
+        engine.as_matrix(np.array([["x"]]), "Q")
+    with pytest.raises(ValueError, match="Q is empty \\(0×3\\)"):
+        engine.as_matrix(np.zeros((0, 3)), "Q")
+    with pytest.raises(ValueError, match=r"Q\[1\]\[0\] is inf: values must be finite"):
+        engine.as_matrix(np.array([[1.0], [np.inf]]), "Q")
+    big = 10**300
+    assert engine.as_matrix([[big]], "Q")[0, 0] == 1e300  # at the bound, still a number
+    with pytest.raises(engine.LimitError, match="over the limit of 4"):
+        engine.as_matrix([[1, 2, 3], [4, 5, 6]], "Q", max_cells=4)
+    assert engine.as_matrix([[1, 2], [3, 4]], "Q", max_cells=4).shape == (2, 2)
+
+
+def test_check_work_counts_every_head_and_width():
+    assert engine.check_work(queries=2, keys=3, d=4) == 24
+    assert engine.check_work(queries=2, keys=3, d=4, dv=1, heads=5) == 150
+    with pytest.raises(engine.LimitError, match=r"attention of 100 queries × 100 keys × width 5000\+5001 × 1 heads"):
+        engine.check_work(queries=100, keys=100, d=5000, dv=5001)
+
+
+def test_kv_decode_counts_projections_and_checks_prompt_len():
+    q = np.eye(3)
+    result = engine.kv_decode(q, q, q)
+    assert result.projections == {"with_cache": 3, "without_cache": 1 + 2 + 3}
+    assert [step.position for step in result.steps] == [0, 1, 2]
+    for bad in (True, 1.0, "1"):
+        with pytest.raises(ValueError, match="prompt_len must be a positive integer"):
+            engine.kv_decode(q, q, q, prompt_len=bad)
+    with pytest.raises(engine.ShapeError, match="Q is 3×3 but V is 2×3: they need the same number of rows"):
+        engine.kv_decode(q, q, q[:2])
+    assert engine.kv_decode(q, q, q, prompt_len=3).steps[0].weights.shape == (3, 3)
+
+
+def test_causal_mask_shapes():
+    assert engine.causal_mask(2, 3).tolist() == [[True, False, False], [True, True, False]]
+    assert engine.causal_mask(2, 3, "bottom-right").tolist() == [[True, True, False], [True, True, True]]
+    with pytest.raises(ValueError, match="align must be one of top-left, bottom-right, got 'middle'"):
+        engine.causal_mask(2, 2, "middle")
+
+
+def test_softmax_rows():
+    rows = engine.softmax_rows(np.array([[0.0, np.log(3.0)], [-np.inf, -np.inf], [1000.0, 1000.0]]))
+    np.testing.assert_allclose(rows[0], [0.25, 0.75], rtol=0, atol=TOL)
+    assert rows[1].tolist() == [0.0, 0.0] and rows[2].tolist() == [0.5, 0.5]
+
+
+def test_project_names_the_weight_that_does_not_fit():
+    x = np.ones((2, 3))
+    q, k, v = engine.project(x, np.ones((3, 1)), 2 * np.ones((3, 1)), [[1.0], [0.0], [0.0]])
+    assert q.tolist() == [[3.0], [3.0]] and k.tolist() == [[6.0], [6.0]] and v.tolist() == [[1.0], [1.0]]
+    with pytest.raises(engine.ShapeError, match="X is 2×3 but W_Q is 2×1: W_Q needs 3 rows"):
+        engine.project(x, np.ones((2, 1)), np.ones((3, 1)), np.ones((3, 1)))
+    with pytest.raises(engine.ShapeError, match="W_V needs 3 rows"):
+        engine.project(x, np.ones((3, 1)), np.ones((3, 1)), np.ones((1, 1)))
+    with pytest.raises(ValueError, match=r"X\[0\]\[0\] is nan"):
+        engine.project([[float("nan")]], [[1.0]], [[1.0]], [[1.0]])
+
+
+BIG = engine.MAX_CELLS + 1  # the math functions take real model sizes: no cell bound
+
+
+def test_the_math_functions_take_matrices_over_the_note_bound():
+    tall = np.ones((BIG, 1))
+    assert engine.attention([[1.0]], tall, tall).output.shape == (1, 1)
+    assert engine.multihead([[1.0]], tall, tall, heads=1, w_o=np.ones((1, BIG))).output.shape == (1, BIG)
+    wide = np.ones((1, BIG))
+    assert engine.kv_decode(wide, wide, wide).output.shape == (1, BIG)
+    q, k, v = engine.project(wide, tall, tall, tall)
+    assert q.shape == k.shape == v.shape == (1, 1)
+
+
+NAN = [[float("nan")]]
+ONE = [[1.0]]
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: engine.attention(NAN, ONE, ONE), "Q"),
+        (lambda: engine.attention(ONE, NAN, ONE), "K"),
+        (lambda: engine.attention(ONE, ONE, NAN), "V"),
+        (lambda: engine.multihead(NAN, ONE, ONE, heads=1), "Q"),
+        (lambda: engine.multihead(ONE, NAN, ONE, heads=1), "K"),
+        (lambda: engine.multihead(ONE, ONE, NAN, heads=1), "V"),
+        (lambda: engine.multihead(ONE, ONE, ONE, heads=1, w_o=NAN), "W_O"),
+        (lambda: engine.kv_decode(NAN, ONE, ONE), "Q"),
+        (lambda: engine.kv_decode(ONE, NAN, ONE), "K"),
+        (lambda: engine.kv_decode(ONE, ONE, NAN), "V"),
+        (lambda: engine.project(NAN, ONE, ONE, ONE), "X"),
+        (lambda: engine.project(ONE, NAN, ONE, ONE), "W_Q"),
+        (lambda: engine.project(ONE, ONE, NAN, ONE), "W_K"),
+        (lambda: engine.project(ONE, ONE, ONE, NAN), "W_V"),
+    ],
+)
+def test_each_input_is_named_in_its_error(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}\[0\]\[0\] is nan: values must be finite$"):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda bad: engine.multihead(ONE, ONE, ONE, heads=bad), "heads"),
+        (lambda bad: engine.multihead(ONE, ONE, ONE, heads=1, kv_heads=bad), "kv_heads"),
+        (lambda bad: engine.kv_decode(ONE, ONE, ONE, prompt_len=bad), "prompt_len"),
+        (lambda bad: engine.seeded_inputs(["a"], seed=0, d_model=bad, d_q=1), "d_model"),
+        (lambda bad: engine.seeded_inputs(["a"], seed=0, d_model=1, d_q=bad), "d_q"),
+        (lambda bad: engine.seeded_inputs(["a"], seed=0, d_model=1, d_q=1, d_v=bad), "d_v"),
+        (lambda bad: engine.seeded_multihead_inputs(["a"], seed=0, d_model=bad, d_head=1, heads=1), "d_model"),
+        (lambda bad: engine.seeded_multihead_inputs(["a"], seed=0, d_model=1, d_head=bad, heads=1), "d_head"),
+        (lambda bad: engine.seeded_multihead_inputs(["a"], seed=0, d_model=1, d_head=1, heads=bad), "heads"),
+        (
+            lambda bad: engine.seeded_multihead_inputs(["a"], seed=0, d_model=1, d_head=1, heads=1, kv_heads=bad),
+            "kv_heads",
+        ),
+        (lambda bad: engine.kv_cache_bytes(layers=bad, kv_heads=1, head_dim=1), "layers"),
+        (lambda bad: engine.kv_cache_bytes(layers=1, kv_heads=bad, head_dim=1), "kv_heads"),
+        (lambda bad: engine.kv_cache_bytes(layers=1, kv_heads=1, head_dim=bad), "head_dim"),
+        (lambda bad: engine.kv_cache_bytes(layers=1, kv_heads=1, head_dim=1, seq_len=bad), "seq_len"),
+        (lambda bad: engine.kv_cache_bytes(layers=1, kv_heads=1, head_dim=1, batch=bad), "batch"),
+        (lambda bad: engine.mla_cache_bytes(layers=bad, latent_dim=1, rope_dim=0), "layers"),
+        (lambda bad: engine.mla_cache_bytes(layers=1, latent_dim=bad, rope_dim=0), "latent_dim"),
+        (lambda bad: engine.mla_cache_bytes(layers=1, latent_dim=1, rope_dim=0, seq_len=bad), "seq_len"),
+        (lambda bad: engine.mla_cache_bytes(layers=1, latent_dim=1, rope_dim=0, batch=bad), "batch"),
+    ],
+)
+def test_each_count_is_named_in_its_error(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} must be a positive integer, got 0$"):
+        call(0)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: engine.as_matrix(np.array([[1j]]), "Q"), "Q holds complex numbers"),
+        (lambda: engine.as_matrix("1 2", "Q"), "Q must be a matrix (a list of rows), got str"),
+        (lambda: engine.seeded_inputs([], seed=0, d_model=1, d_q=1), "tokens is empty"),
+        (
+            lambda: engine.attention([[1e200, 1e200]], [[1e200, -1e200]]),
+            "the attention scores overflow float64: the inputs are too large",
+        ),
+        (
+            lambda: engine.attention(ONE, ONE, mask=[[True], [True, False]]),
+            "mask must be a rectangular matrix of booleans or floats",
+        ),
+        (
+            lambda: engine.multihead(np.ones((2, 4)), np.ones((2, 2)), np.ones((2, 2)), heads=2, kv_heads=2),
+            "Q is 2×4 (2 heads of 2) but K is 2×2 (2 heads of 1): head widths must match",
+        ),
+        (
+            lambda: engine.multihead(np.ones((2, 6)), np.ones((2, 6)), np.ones((2, 6)), heads=4),
+            "Q is 2×6: its 6 columns do not split into 4 heads",
+        ),
+        (
+            lambda: engine.multihead(np.ones((2, 4)), np.ones((2, 3)), np.ones((2, 4)), heads=2),
+            "K is 2×3: its 3 columns do not split into 2 heads",
+        ),
+        (
+            lambda: engine.multihead(np.ones((2, 4)), np.ones((2, 4)), np.ones((2, 3)), heads=2),
+            "V is 2×3: its 3 columns do not split into 2 heads",
+        ),
+        (
+            lambda: engine.kv_cache_bytes(layers=1, kv_heads=1, head_dim=1, dtype="fp12"),
+            "unknown dtype 'fp12'; known: fp32, float32, fp16, float16, bf16, bfloat16, fp8, int8, int4",
+        ),
+    ],
+)
+def test_error_messages_in_full(call, message):
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert str(raised.value) == message
+
+
+def test_refused_inputs_warn_of_nothing():
+    """Overflow and inf − inf inside the scores are refused with an error, not a numpy warning."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for k in ([[1e200, 1e200]], [[1e200, -1e200]], [[-1e200, -1e200]]):
+            with pytest.raises(ValueError, match="overflow"):
+                engine.attention([[1e200, 1e200]], k)
+
+
+def test_seeded_values_never_hold_minus_zero():
+    inputs = engine.seeded_inputs(["t"] * 40, seed=0, d_model=40, d_q=40)
+    values = np.concatenate([m.ravel() for m in (inputs.x, inputs.w_q, inputs.w_k, inputs.w_v)])
+    assert (values == 0).sum() > 0  # zeros are drawn, and none of them is -0.0
+    assert not np.signbit(values[values == 0]).any()
