@@ -1,4 +1,10 @@
-"""`vaultkit build`: the site of the vault (as `mkdocs build` makes it, pages on every core), then the check summary."""
+"""`vaultkit build`: the site of the vault (as `mkdocs build` makes it, pages on every core), then the check summary.
+
+The build flows one way: this command reads the vault into a `VaultState` (the one watch and
+serve keep), hands it to the site renderer, which checks the notes while it drafts their
+pages, and prints that state's report. `EntryPointPlugin` is the plugin MkDocs loads by name:
+under plain `mkdocs build` or `mkdocs serve`, nothing hands the renderer a state, so it makes
+one the same way."""
 
 from __future__ import annotations
 
@@ -19,7 +25,9 @@ from vaultkit.model.vault import SITE_DIR
 from vaultkit.readers.config import ConfigError, read_mkdocs_config
 from vaultkit.renderers.site.defaults import default_config_text
 from vaultkit.renderers.site.meta import home_title
+from vaultkit.renderers.site.plugin import VaultkitPlugin
 from vaultkit.renderers.site.render import build_site, renders_alike
+from vaultkit.state import VaultState
 
 BUILD_FAILED = Rule(
     "VK601",
@@ -59,6 +67,23 @@ def load_site_config(root: Path, output: str | None):
     return config
 
 
+def site_state(config) -> VaultState:
+    """The state a site of `config` is made from: its vault (docs_dir) read, the tags and
+    headings of each note's fresh text to be read with its check (the site needs them)."""
+    return VaultState.load(Path(config.docs_dir), fresh_outlines=True)
+
+
+class EntryPointPlugin(VaultkitPlugin):
+    """The `vaultkit` plugin as MkDocs loads it (pyproject's entry point): the site renderer's
+    plugin, given the vault's state by the command that loaded the config, else (`mkdocs
+    build`, `mkdocs serve`) made here from the config's docs_dir."""
+
+    def on_config(self, config):
+        if self.state is None:
+            self.state = site_state(config)
+        return super().on_config(config)
+
+
 def build_command(root: Path, output: str | None, strict: bool) -> int:
     """Build the site, then print the check's diagnostics and summary (also when the build failed).
 
@@ -66,7 +91,7 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
     problem); an optional asset that is absent (mermaid, KaTeX) never fails it: absent mermaid is
     mentioned last, when the vault has diagrams."""
     logging.basicConfig(format="%(levelname)s - %(message)s", level=logging.WARNING)
-    plugin = None
+    plugin = state = None
     try:
         config = load_site_config(Path(root), output)
         config.strict = strict
@@ -74,8 +99,9 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
         if plugin is None:
             print("vaultkit: the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`", file=sys.stderr)
             return 2
+        state = plugin.state = site_state(config)
         if renders_alike(config):
-            build_site(config)  # the pages of `mkdocs build`, rendered on every core
+            build_site(config, state)  # the pages of `mkdocs build`, rendered on every core
         else:
             build(config)
         failure = None
@@ -86,12 +112,10 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
         return 2
     except (MkDocsException, OSError) as exc:
         failure = BUILD_FAILED.at(".", 1, 1, problem=_why(exc, strict))
-    if plugin is not None and plugin.model is not None:
-        report, _ = plugin.model.pipeline.report()
-    else:  # the config failed before the vault was read: check it all the same
-        from vaultkit.commands.check import run
-
-        report, _ = run(Path(root))
+    if state is None:  # the config failed before the vault was read: check it all the same
+        state = VaultState.load(Path(root))
+    state.compute_notes()  # on every core, unless the site checked them all
+    report, _ = state.report()
     if failure:
         report.add([failure])
         report.finish()

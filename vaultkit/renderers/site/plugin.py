@@ -1,7 +1,9 @@
 """The vaultkit MkDocs plugin: publishes an Obsidian vault (docs_dir) with mkdocs-material.
 
-Thin: pages are rendered from the notes' tokens by `note_html` (Python-Markdown renders none
-of them); the vault as the site sees it is `model`; `pages`, `nav`, `mermaid` and `katex` do
+Thin: the vault's checked state is handed down by the command that builds or serves the site
+(`state`; under plain `mkdocs build`, by `vaultkit.commands.build.EntryPointPlugin`, the class
+MkDocs loads); pages are rendered from the notes' tokens by `note_html` (Python-Markdown renders
+none of them); the vault as the site sees it is `model`; `pages`, `nav`, `mermaid` and `katex` do
 the rest, and `mkdocs_glue` holds what vaultkit needs of MkDocs' and material's internals.
 """
 
@@ -19,8 +21,6 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from pymdownx.slugs import slugify as pymdownx_slugify
 
-from vaultkit.model.vault import Vault
-from vaultkit.pipeline import Pipeline
 from vaultkit.renderers.site import meta, mkdocs_glue, pages
 from vaultkit.renderers.site.drafts import Drafts
 from vaultkit.renderers.site.katex import SITE_DIR as KATEX_DIR
@@ -80,7 +80,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
 
     def __init__(self):
         self.model: SiteModel | None = None
-        self.pipeline: Pipeline | None = None  # set by `vaultkit serve`: its watcher's pipeline
+        self.state = None  # the vault's state (`vaultkit.state.VaultState`), handed down by the command
         self.show_progress = True
         self.files: Files | None = None
         self.mermaid_js: Path | None = None
@@ -91,16 +91,21 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         _quiet_jieba()
         self._configure_markdown(config)
         config.site_url = meta.site_url(config.site_url)  # the sitemap's and the feed's addresses
-        pipeline = self.pipeline or Pipeline(Vault.load(config.docs_dir), fresh_outlines=True)
+        state = self.state
+        if state is None:
+            raise PluginError(
+                "the vaultkit plugin was given no vault state: this MkDocs found vaultkit's plugin by an old "
+                "entry point; reinstall vaultkit (`pip install -e .` in a checkout)"
+            )
         self.own_nav = config.nav is None
         model = SiteModel(
-            pipeline.vault,
+            state.vault,
             self.slugify,
             tags_page=self.config.tags_page,
             language=config.theme.get("language") or "en",
-            pipeline=pipeline,
+            state=state,
         )
-        if self.pipeline is None:  # a build: each page drafted where its note is checked (drafts.py)
+        if state.pending():  # notes still to check: each page drafted where its note is checked (drafts.py)
             model.page_urls = {  # as MkDocs' files will have them (`on_files`)
                 rel: File(rel, config.docs_dir, config.site_dir, config.use_directory_urls).url
                 for rel in [*model.published, *filter(model.publishes, model.attachments), self.config.tags_page]
@@ -110,7 +115,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 mkdocs_glue.segments(note.title) or mkdocs_glue.segments(note.text) for note in model.published.values()
             )
             warm = [mkdocs_glue.load_segmenter] if searched else []  # once here, not in each page worker
-            pipeline.compute_notes(then=self.drafts.write, meanwhile=warm)  # on all cores when worth it
+            state.compute_notes(then=self.drafts.write, meanwhile=warm)  # on all cores when worth it
         self.use_model(model, config)
         self._prune_navigation(config)
         config.extra_css.append(CSS_PATH)

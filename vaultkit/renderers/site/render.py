@@ -35,13 +35,14 @@ from vaultkit.workers import collector, cpu_count, fork_map, usable_jobs
 class SiteRenderer:
     """The vault's MkDocs site, ready to render any page: config, files, navigation, theme."""
 
-    def __init__(self, config, pipeline=None):
-        """`config`: a loaded MkDocs config with the vaultkit plugin; `pipeline`: the vault's
-        pipeline when the caller has one (serve shares its watcher's)."""
+    def __init__(self, config, state):
+        """`config`: a loaded MkDocs config with the vaultkit plugin; `state`: the vault's state
+        (`vaultkit.state.VaultState`) the command made; notes it has not checked yet are
+        checked here, each page drafted meanwhile."""
         self.plugin = config.plugins.get("vaultkit")
         if self.plugin is None:
             raise ValueError("the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`")
-        self.plugin.pipeline = pipeline
+        self.plugin.state = state
         self.plugin.show_progress = False
         self.config = config = config.plugins.on_config(config)
         config.plugins.on_pre_build(config=config)
@@ -133,20 +134,20 @@ class WarningCount(logging.Handler):
         self.counts[record.levelname] += 1
 
 
-def build_site(config, jobs: int | None = None) -> None:
-    """`mkdocs build` of the vault with its pages rendered in `jobs` forked worker processes
+def build_site(config, state, jobs: int | None = None) -> None:
+    """`mkdocs build` of the vault whose `state` the command made, with its pages rendered in `jobs` forked worker processes
     (None: one per CPU), each writing its pages; the output is byte-identical to `mkdocs build`,
     and with `config.strict` it fails as `mkdocs build --strict` does."""
     with collector(enabled=False):
-        _build_site(config, jobs)
+        _build_site(config, state, jobs)
 
 
-def _build_site(config, jobs: int | None) -> None:
+def _build_site(config, state, jobs: int | None) -> None:
     warnings = WarningCount()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(warnings)
     try:
-        renderer = SiteRenderer(config)
+        renderer = SiteRenderer(config, state)
         config = renderer.config
         utils.clean_directory(config.site_dir)
         renderer.files.copy_static_files()
