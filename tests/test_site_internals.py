@@ -122,7 +122,8 @@ def test_the_streamed_search_index_has_the_bytes_material_writes(tmp_path):
     ]
     search.search_index.entries = list(entries)
     expected = search.search_index.generate_search_index(None).encode("utf-8")
-    mkdocs_glue.write_search_index(search, entries, str(tmp_path / "site"))
+    pages = [mkdocs_glue.encoded_entries(entries[:1]), b"", mkdocs_glue.encoded_entries(entries[1:])]
+    mkdocs_glue.write_search_index(search, pages, str(tmp_path / "site"))
     assert (tmp_path / "site" / "search" / "search_index.json").read_bytes() == expected
     assert b'"docs":[{"location":"a/"' in expected
 

@@ -19,6 +19,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
+from vaultkit import __version__
 from vaultkit.diagnostics import ERROR, Rule, format_text
 from vaultkit.model.layout import find_config, holds_site, project_root
 from vaultkit.model.vault import SITE_DIR
@@ -26,8 +27,9 @@ from vaultkit.readers.config import ConfigError, read_mkdocs_config
 from vaultkit.renderers.site.defaults import default_config_text
 from vaultkit.renderers.site.meta import home_title
 from vaultkit.renderers.site.plugin import VaultkitPlugin
-from vaultkit.renderers.site.render import build_site, renders_alike
+from vaultkit.renderers.site.render import Built, build_site, renders_alike
 from vaultkit.state import VaultState
+from vaultkit.workers import collector
 
 BUILD_FAILED = Rule(
     "VK601",
@@ -84,12 +86,91 @@ class EntryPointPlugin(VaultkitPlugin):
         return super().on_config(config)
 
 
-def build_command(root: Path, output: str | None, strict: bool) -> int:
+CACHE_DIR = ".vaultkit-cache"
+
+
+class BuildCache:
+    """What a build into a site folder keeps for the next one, in `.vaultkit-cache/<folder's
+    name>/` beside it: the vault's state (`VaultState.save`) and the record of each page
+    (`render.Built`), each written whole once its build is done (a crash leaves the last), with
+    the vaultkit that wrote them: another vaultkit's cache is refused (said, and built anew)."""
+
+    def __init__(self, site_dir: Path):
+        self.folder = site_dir.parent / CACHE_DIR / site_dir.name
+        self.version = f"vaultkit {__version__} {_code_digest()}"
+
+    def restore(self, root: Path) -> tuple[VaultState, Built] | None:
+        """The kept state brought up to date with the vault's files, and the kept pages; None
+        (the build starts anew) when there is no cache, or it is another vaultkit's."""
+        try:
+            version = (self.folder / "VERSION").read_text(encoding="utf-8")
+        except OSError:
+            return None
+        if version != self.version:
+            print(
+                f"vaultkit: the build cache in {self.folder} is from another vaultkit "
+                f"({version.split()[1] if len(version.split()) > 1 else 'unknown'}, code {version[-12:]}); "
+                "building from scratch",
+                file=sys.stderr,
+            )
+            return None
+        restored = VaultState.restore(self.folder / "state.pickle", _state_header(root))
+        built = self._load("pages.pickle")
+        if restored is None or not isinstance(built, Built):
+            return None
+        return restored[0], built
+
+    def save(self, state: VaultState, built: Built, root: Path) -> None:
+        import pickle
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "VERSION").unlink(missing_ok=True)  # until both files are whole
+        state.save(self.folder / "state.pickle", _state_header(root))
+        partial = self.folder / "pages.pickle.partial"
+        with collector(enabled=False), open(partial, "wb") as out:
+            pickle.dump(built, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, self.folder / "pages.pickle")
+        (self.folder / "VERSION").write_text(self.version, encoding="utf-8")
+
+    def _load(self, name: str):
+        import pickle
+
+        try:
+            with collector(enabled=False), open(self.folder / name, "rb") as kept:
+                return pickle.load(kept)
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+            return None
+
+
+def _code_digest() -> str:
+    """A digest of vaultkit's own files: a cache from other code is another vaultkit's."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1]
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".css", ".js", ".html", ".yml"):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _state_header(root: Path) -> tuple:
+    """What a kept state was read with beside the vault's notes: the vault's place and its
+    Obsidian settings (they decide what is ignored, where attachments go, how lines break)."""
+    import hashlib
+
+    settings = Path(root, ".obsidian")
+    kept = sorted(settings.glob("*.json")) if settings.is_dir() else []
+    return str(Path(root).resolve()), [(path.name, hashlib.sha256(path.read_bytes()).hexdigest()) for path in kept]
+
+
+def build_command(root: Path, output: str | None, strict: bool, clean: bool = False, verbose: bool = False) -> int:
     """Build the site, then print the check's diagnostics and summary (also when the build failed).
 
     `--strict` exits 1 on any error of the vault and on any warning of MkDocs (a real site
     problem); an optional asset that is absent (mermaid, KaTeX) never fails it: absent mermaid is
-    mentioned last, when the vault has diagrams."""
+    mentioned last, when the vault has diagrams. The build starts from what the last one into
+    the same folder kept (`BuildCache`) unless `clean`; `verbose` lists the pages rendered."""
     logging.basicConfig(format="%(levelname)s - %(message)s", level=logging.WARNING)
     plugin = state = None
     try:
@@ -99,10 +180,19 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
         if plugin is None:
             print("vaultkit: the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`", file=sys.stderr)
             return 2
-        state = plugin.state = site_state(config)
         if renders_alike(config):
-            build_site(config, state)  # the pages of `mkdocs build`, rendered on every core
+            cache = BuildCache(Path(config.site_dir))
+            restored = None if clean else cache.restore(Path(config.docs_dir))
+            state = plugin.state = restored[0] if restored else site_state(config)
+            # the pages of `mkdocs build`, rendered on every core (those whose inputs changed)
+            built = build_site(config, state, kept=restored[1] if restored else None)
+            cache.save(state, built, Path(config.docs_dir))
+            if verbose:
+                for rel in built.rendered:
+                    print(f"rendered {rel}", file=sys.stderr)
+                print(f"vaultkit: {len(built.rendered)} of {len(built.pages)} pages rendered", file=sys.stderr)
         else:
+            state = plugin.state = site_state(config)
             build(config)
         failure = None
     except ConfigError as exc:  # as MkDocs' own config errors: the build fails, the vault is checked

@@ -122,10 +122,15 @@ def _segmented(run: str) -> str:
     return "\u200b" + "\u200b".join(jieba.cut(run.encode("utf-8"))) + "\u200b"
 
 
-def write_search_index(search: SearchPlugin, entries: list, site_dir: str) -> None:
-    """Write the search index of `entries` where material writes it, in the bytes it writes
-    (`json.dumps` of its config and the entries), one entry at a time: the index of a large
-    vault (hundreds of MB) is never held as one string, nor as its bytes."""
+def encoded_entries(entries: list) -> bytes:
+    """Search entries as the index holds them: each `json.dumps`ed as material does, comma-separated."""
+    return b",".join(json.dumps(entry, separators=(",", ":"), default=str).encode("utf-8") for entry in entries)
+
+
+def write_search_index(search: SearchPlugin, pages: list[bytes], site_dir: str) -> None:
+    """Write the search index of the pages' entries (`encoded_entries` of each page, in page
+    order) where material writes it, in the bytes it writes (`json.dumps` of its config and the
+    entries), a page at a time: the index of a large vault is never held as one string."""
     index = search.search_index
     index.entries = []
     frame = index.generate_search_index(None)  # material's own {"config": …, "docs": []}
@@ -135,8 +140,11 @@ def write_search_index(search: SearchPlugin, entries: list, site_dir: str) -> No
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as out:
         out.write(frame[:-2].encode("utf-8"))
-        for n, entry in enumerate(entries):
-            out.write((b"," if n else b"") + json.dumps(entry, separators=(",", ":"), default=str).encode("utf-8"))
+        first = True
+        for entries in pages:
+            if entries:
+                out.write(entries if first else b"," + entries)
+                first = False
         out.write(b"]}")
 
 

@@ -230,7 +230,8 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         """A page's HTML, table of contents and search sections, from its note's tokens;
         `model`, when given, stands for the plugin's (serve records what a page reads)."""
         model, rel = model or self.model, page.file.src_uri
-        rendered = self.drafts.take(rel, model) if self.drafts is not None and model is self.model else None
+        of_plugin = getattr(model, "model", model) is self.model  # the model, or a recorder of it (reuse.py)
+        rendered = self.drafts.take(rel, model) if self.drafts is not None and of_plugin else None
         if rendered is None:
             rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
         if rel in model.published:
