@@ -294,11 +294,11 @@ def test_a_strict_build_renders_on_every_core_and_counts_the_warnings_of_every_p
     assert build_command(vault, str(tmp_path / "clean"), strict=True) == 0
     original = VaultkitPlugin.render_page
 
-    def render_page(self, page):  # a warning on every page, wherever it is rendered
+    def render_page(self, page, model=None):  # a warning on every page, wherever it is rendered
         logging.getLogger("mkdocs.plugins.test").warning("a problem on this page")
         with open(tmp_path / "pids", "a") as pids:
             pids.write(f"{os.getpid()}\n")
-        return original(self, page)
+        return original(self, page, model)
 
     monkeypatch.setattr(VaultkitPlugin, "render_page", render_page)
     assert build_command(vault, str(tmp_path / "site"), strict=False) == 0

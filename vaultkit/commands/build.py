@@ -28,7 +28,7 @@ from vaultkit.renderers.site.defaults import default_config_text
 from vaultkit.renderers.site.meta import home_title
 from vaultkit.renderers.site.plugin import VaultkitPlugin
 from vaultkit.renderers.site.render import Built, build_site, renders_alike
-from vaultkit.state import VaultState
+from vaultkit.state import Affected, VaultState
 from vaultkit.workers import collector
 
 BUILD_FAILED = Rule(
@@ -99,8 +99,8 @@ class BuildCache:
         self.folder = site_dir.parent / CACHE_DIR / site_dir.name
         self.version = f"vaultkit {__version__} {_code_digest()}"
 
-    def restore(self, root: Path) -> tuple[VaultState, Built] | None:
-        """The kept state brought up to date with the vault's files, and the kept pages; None
+    def restore(self, root: Path) -> tuple[VaultState, Affected, Built] | None:
+        """The kept state brought up to date with the vault's files, what that changed, and the kept pages; None
         (the build starts anew) when there is no cache, or it is another vaultkit's."""
         try:
             version = (self.folder / "VERSION").read_text(encoding="utf-8")
@@ -118,7 +118,7 @@ class BuildCache:
         built = self._load("pages.pickle")
         if restored is None or not isinstance(built, Built):
             return None
-        return restored[0], built
+        return restored[0], restored[1], built
 
     def save(self, state: VaultState, built: Built, root: Path) -> None:
         import pickle
@@ -185,8 +185,9 @@ def build_command(root: Path, output: str | None, strict: bool, clean: bool = Fa
             restored = None if clean else cache.restore(Path(config.docs_dir))
             state = plugin.state = restored[0] if restored else site_state(config)
             # the pages of `mkdocs build`, rendered on every core (those whose inputs changed)
-            built = build_site(config, state, kept=restored[1] if restored else None)
-            cache.save(state, built, Path(config.docs_dir))
+            built = build_site(config, state, kept=restored[2] if restored else None)
+            if not (restored and not restored[1] and not built.rendered):  # else the cache holds as it is
+                cache.save(state, built, Path(config.docs_dir))
             if verbose:
                 for rel in built.rendered:
                     print(f"rendered {rel}", file=sys.stderr)

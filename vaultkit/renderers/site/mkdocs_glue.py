@@ -18,6 +18,9 @@ material 9, and needs of them what their public API does not give:
   read, unless set (`pin_title`);
 - a page keeps its source, HTML and sections after it is written (`Page.markdown`, `content`,
   `toc`): a build frees them once the page is written (`release`);
+- material's navigation (and a page's table of contents) is mostly indentation: each run of
+  white space holding a line break is cut to that line break (`compact_navigation`), which
+  renders the same (the navigation holds no `pre`, `textarea` nor script);
 - material renders the navigation on every page with the `render(nav_item, path, level, parent)`
   macro of `partials/nav-item.html`, which `partials/nav.html` imports with the page's context and
   which calls itself (through its jinja2 `Macro` object's `_func`) for each level: a section the
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable
 from functools import lru_cache, partial
 
@@ -174,6 +178,22 @@ def pin_title(page: Page, title: str) -> None:
 def set_update_date(page: Page, date: str) -> None:
     """The date the sitemap gives the page (MkDocs reads `Page.update_date`)."""
     page.update_date = date
+
+
+_NAV_START = '<nav class="md-nav md-nav--primary"'
+_NAV_END = '<div class="md-content"'
+_BREAKS = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
+_KEPT_SPACE = re.compile(r"<(pre|textarea|script)\b")
+
+
+def compact_navigation(html: str) -> str:
+    """A page of material's with its navigation's white space cut: each run holding a line
+    break becomes that line break (the page shows the same)."""
+    start = html.find(_NAV_START)
+    end = html.find(_NAV_END, start)
+    if start < 0 or end < 0 or _KEPT_SPACE.search(html, start, end):
+        return html
+    return html[:start] + _BREAKS.sub("\n", html[start:end]) + html[end:]
 
 
 NAV_ITEM_TEMPLATE = "partials/nav-item.html"

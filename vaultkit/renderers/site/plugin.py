@@ -65,6 +65,7 @@ ASSETS = Path(__file__).parent / "assets"
 CSS_PATH = "assets/vaultkit/vaultkit.css"
 JS_PATH = "assets/vaultkit/vaultkit.js"
 FEED_PATH = "feed.xml"
+SECTIONS_UP_TO = 1000  # notes: a larger vault's top-level folders are links on the pages not in them
 
 
 class VaultkitConfig(Config):
@@ -139,15 +140,23 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         if self.own_nav:
             config.nav = build_nav(titles, extra=[{self.config.tags_title: self.config.tags_page}])
 
-    @staticmethod
-    def _prune_navigation(config) -> None:
+    def _prune_navigation(self, config) -> None:
         """Each page carries only the navigation it shows (material's `navigation.prune`): the
         top level, and the folders on the way to the page. With the whole tree on every page,
-        the build would grow with the square of the number of notes."""
+        the build would grow with the square of the number of notes. `navigation.sections`
+        draws every top-level folder open on every page: a vault of more than
+        `SECTIONS_UP_TO` notes has its other folders as links, as the rest of the tree."""
         if config.theme.name == "material":
             features = config.theme.get("features") or []
             if "navigation.prune" not in features:
-                config.theme["features"] = [*features, "navigation.prune"]
+                features = [*features, "navigation.prune"]
+            if len(self.model.published) > SECTIONS_UP_TO and "navigation.sections" in features:
+                log.info(f"more than {SECTIONS_UP_TO} notes: other folders are links, not open sections")
+                features = [feature for feature in features if feature != "navigation.sections"]
+            config.theme["features"] = features
+
+    def on_post_page(self, output, page, config):
+        return mkdocs_glue.compact_navigation(output)
 
     def _configure_markdown(self, config) -> None:
         """The heading anchors of pages (the `toc` extension's `slugify` when mkdocs.yml sets

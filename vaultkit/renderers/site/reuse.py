@@ -29,16 +29,17 @@ class PageRecord:
     update_date: str  # what the sitemap gives it
     entries: bytes  # its search entries, as the index writes them, comma-separated
     warnings: tuple[tuple[str, int, str], ...]  # (logger, level, message) its rendering logged
-    written: tuple[int, int] | None  # (size, mtime_ns) of the file written; None: none written
+    written: tuple[int, int] | None  # (size, whole seconds of mtime) of the file written; None: none written
 
 
 def written(path: str) -> tuple[int, int] | None:
-    """The size and modification time of a page's file, None if there is none."""
+    """The size and modification time of a page's file, None if there is none: the time in
+    whole seconds, as an archive of the site (the Action's cache) keeps it."""
     try:
         stat = os.stat(path)
     except OSError:
         return None
-    return stat.st_size, stat.st_mtime_ns
+    return stat.st_size, int(stat.st_mtime)
 
 
 class Recorder:
