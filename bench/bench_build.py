@@ -16,6 +16,14 @@
   238 s, i.e. <= 0.63x of it on the same machine, and the vault in <= 0.6x.
 - `--rounds N`: the vault itself (1x) is built N times (alternating with REV's build), and the
   medians printed: one build of it takes seconds, and this machine's speed varies by a third.
+- `--incremental N`: a vault of N copies (the shared tool), 20 of its notes given a link to one
+  heading of another; then, in one run: a clean build, a build with nothing changed, one after
+  a note's body was edited, one after that heading was renamed (each with `--verbose`: the
+  pages rendered are counted), and the site's size, largest file and median page. Targets
+  (issue 41, 45 copies): one edit <= 5 % of the clean build, no-op <= 3 %, the rename renders
+  the 21 pages alone; site <= 1 GB, no file over 5 MB, median page <= 150 KB, <= 1.5 GB peak RSS.
+- `--strict-rounds N`: plain and `--strict` clean builds of VAULT, alternating, N each (target:
+  strict <= 1.15x plain, medians).
 - `--bare`: vaultkit against plain mkdocs-material on the same notes, read by Python-Markdown with
   the extensions vaultkit used before it rendered pages from tokens (target: vaultkit <= 0.6×).
 - `--zensical EXE`: vaultkit against `zensical build` (EXE from a separate venv) of a copy of
@@ -30,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -224,6 +233,90 @@ def scale(source: Path, tmp: Path, copies: int, large: int, against: str | None,
         )
 
 
+def build_measured(vault: Path, out: Path, *flags: str) -> tuple[Measure, str]:
+    """A build of `vault` into `out` with `flags`, measured in a process of its own; its stderr."""
+    command = [sys.executable, "-m", "vaultkit", "build", str(vault), "-o", str(out), *flags]
+    measure = MEASURE.replace("stderr=subprocess.DEVNULL", "stderr=open(sys.argv[1] + '.err', 'w')")
+    measure = measure.replace("check=True", "check=False")  # --strict exits 1 on the vault's errors
+    log = out.parent / "build"
+    result = subprocess.run(
+        [sys.executable, "-c", measure.replace("sys.argv[1:]", "sys.argv[2:]"), str(log), *command],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    wall, cpu, rss_kib = map(float, result.stdout.split())
+    return Measure(notes_in(vault), wall, cpu, rss_kib / 1024), Path(f"{log}.err").read_text(encoding="utf-8")
+
+
+def rendered_count(err: str) -> str:
+    return next((line.removeprefix("vaultkit: ") for line in err.splitlines() if "pages rendered" in line), "?")
+
+
+def heading_with_links(vault: Path, count: int) -> tuple[Path, str, list[Path]]:
+    """A note with a `## heading`, and `count` other notes of the vault given a link to it."""
+    notes = sorted(vault.rglob("*.md"))
+    plain = re.compile(r"^## ([\w\u4e00-\u9fff][\w\u4e00-\u9fff ]*)$", re.MULTILINE)
+    target = next(p for p in notes if plain.search(p.read_text(encoding="utf-8")))
+    heading = plain.search(target.read_text(encoding="utf-8")).group(1).strip()
+    linking = [p for p in notes if p != target][:count]
+    for path in linking:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(f"\n\nSee [[{target.stem}#{heading}]].\n")
+    return target, heading, linking
+
+
+def site_sizes(site: Path) -> str:
+    sizes = [p.stat().st_size for p in site.rglob("*") if p.is_file()]
+    pages = [p.stat().st_size for p in site.rglob("*.html")]
+    largest = max(site.rglob("*"), key=lambda p: p.stat().st_size if p.is_file() else 0)
+    return (
+        f"site {sum(sizes) / 1e9:.2f} GB in {len(sizes)} files, largest {largest.relative_to(site)} "
+        f"{largest.stat().st_size / 1e6:.1f} MB, median page {statistics.median(pages) / 1e3:.0f} KB"
+    )
+
+
+def incremental(source: Path, tmp: Path, copies: int) -> None:
+    vault, site = tmp / "inc" / "vault", tmp / "inc" / "site"
+    subprocess.run(
+        [sys.executable, str(MAKE_LARGE), str(source), str(vault), str(copies)], check=True, stdout=subprocess.DEVNULL
+    )
+    target, heading, linking = heading_with_links(vault, 20)
+    print(f"vaultkit build, incremental ({copies} copies; {len(linking)} notes link to {target.name}#{heading}):")
+    clean, _ = build_measured(vault, site, "--clean", "--verbose")
+    print_measure("clean", clean)
+    print(f"  {site_sizes(site)}")
+    steps = {"no-op": lambda: None}
+    edited = next(p for p in sorted(vault.rglob("*.md")) if p not in linking and p != target)
+    steps["one body edited"] = lambda: edited.write_text(
+        edited.read_text(encoding="utf-8") + "\n\nOne more sentence.\n", encoding="utf-8"
+    )
+    steps["heading renamed"] = lambda: target.write_text(
+        target.read_text(encoding="utf-8").replace(f"## {heading}", f"## {heading} renamed", 1), encoding="utf-8"
+    )
+    for name, change in steps.items():
+        change()
+        m, err = build_measured(vault, site, "--verbose")
+        print_measure(name, m)
+        print(
+            f"    {m.wall / clean.wall:.1%} of the clean build's wall time, {m.cpu / clean.cpu:.1%} of its CPU; "
+            f"{rendered_count(err)}"
+        )
+
+
+def strict_rounds(source: Path, tmp: Path, rounds: int) -> None:
+    vault = tmp / "strict" / "vault"
+    shutil.copytree(source, vault)
+    plain, strict = [], []
+    for _ in range(rounds):
+        plain.append(build_measured(vault, tmp / "strict" / "site", "--clean")[0])
+        strict.append(build_measured(vault, tmp / "strict" / "site", "--clean", "--strict")[0])
+    p, s = median_measure(plain), median_measure(strict)
+    print(
+        f"strict / plain (medians of {rounds}): {s.wall / p.wall:.2f}x wall, {s.cpu / p.cpu:.2f}x CPU (target <= 1.15)"
+    )
+
+
 def bare(source: Path, tmp: Path) -> None:
     folder = tmp / "bare"
     shutil.copytree(source, folder / "vault")
@@ -256,6 +349,8 @@ def main() -> int:
     parser.add_argument("--large", type=int, default=45, help="also build a vault of this many copies (0: none)")
     parser.add_argument("--against", metavar="REV", help="also build each size with vaultkit at this git revision")
     parser.add_argument("--rounds", type=int, default=1, help="build the vault itself this many times (medians)")
+    parser.add_argument("--incremental", type=int, metavar="N", help="the incremental builds of N copies")
+    parser.add_argument("--strict-rounds", type=int, default=0, metavar="N")
     parser.add_argument("--bare", action="store_true")
     parser.add_argument("--zensical", metavar="EXE")
     parser.add_argument("--no-scale", action="store_true")
@@ -266,6 +361,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="vaultkit-bench-") as tmp:
         if not args.no_scale:
             scale(args.vault, Path(tmp), args.copies, args.large, args.against, args.rounds)
+        if args.incremental:
+            incremental(args.vault, Path(tmp), args.incremental)
+        if args.strict_rounds:
+            strict_rounds(args.vault, Path(tmp), args.strict_rounds)
         if args.bare:
             bare(args.vault, Path(tmp))
         if args.zensical:

@@ -240,7 +240,7 @@ def test_pages_rendered_in_worker_processes_are_the_pages_of_mkdocs_build(tmp_pa
     """Notes for both workers; a `status` shown in other pages' navigation."""
     from mkdocs.commands.build import build
 
-    from vaultkit.commands.build import load_site_config
+    from vaultkit.commands.build import load_site_config, site_state
     from vaultkit.renderers.site.render import build_site
 
     vault = tmp_path / "v"
@@ -252,7 +252,7 @@ def test_pages_rendered_in_worker_processes_are_the_pages_of_mkdocs_build(tmp_pa
             f"---\n{status}date: 2024-01-{i % 28 + 1:02d}\n---\n# 第{i}篇\n\n见 [[n{(i + 1) % 7}]] #标签{i % 4}\n",
             encoding="utf-8",
         )
-    build_site(load_site_config(vault, str(tmp_path / "ours")), jobs=2)
+    build_site(config := load_site_config(vault, str(tmp_path / "ours")), site_state(config), jobs=2)
     build(load_site_config(vault, str(tmp_path / "theirs")))
     ours = {p.relative_to(tmp_path / "ours"): p.read_bytes() for p in (tmp_path / "ours").rglob("*") if p.is_file()}
     theirs = {
@@ -294,11 +294,11 @@ def test_a_strict_build_renders_on_every_core_and_counts_the_warnings_of_every_p
     assert build_command(vault, str(tmp_path / "clean"), strict=True) == 0
     original = VaultkitPlugin.render_page
 
-    def render_page(self, page):  # a warning on every page, wherever it is rendered
+    def render_page(self, page, model=None):  # a warning on every page, wherever it is rendered
         logging.getLogger("mkdocs.plugins.test").warning("a problem on this page")
         with open(tmp_path / "pids", "a") as pids:
             pids.write(f"{os.getpid()}\n")
-        return original(self, page)
+        return original(self, page, model)
 
     monkeypatch.setattr(VaultkitPlugin, "render_page", render_page)
     assert build_command(vault, str(tmp_path / "site"), strict=False) == 0
@@ -331,7 +331,7 @@ def test_pages_drafted_while_checking_have_the_bytes_of_pages_rendered_after(tmp
     used only when the whole vault gives the answers it was given, so the site has the bytes of
     one whose every page is rendered after the check. The notes ask what a draft cannot know
     (another note's heading, an embed, tags whose anchors must be made unique, the tags page)."""
-    from vaultkit.commands.build import load_site_config
+    from vaultkit.commands.build import load_site_config, site_state
     from vaultkit.renderers.site import drafts
     from vaultkit.renderers.site.render import build_site
 
@@ -356,9 +356,11 @@ def test_pages_drafted_while_checking_have_the_bytes_of_pages_rendered_after(tmp
         return rendered
 
     monkeypatch.setattr(drafts.Drafts, "take", counted)
-    build_site(load_site_config(tmp_path / "v", str(tmp_path / "drafted")), jobs=1)  # pages counted here
+    build_site(
+        config := load_site_config(tmp_path / "v", str(tmp_path / "drafted")), site_state(config), jobs=1
+    )  # pages counted here
     monkeypatch.setattr(drafts.Drafts, "take", lambda self, rel, model: None)
-    build_site(load_site_config(tmp_path / "v", str(tmp_path / "rendered")), jobs=2)
+    build_site(config := load_site_config(tmp_path / "v", str(tmp_path / "rendered")), site_state(config), jobs=2)
     drafted = {
         p.relative_to(tmp_path / "drafted"): p.read_bytes() for p in (tmp_path / "drafted").rglob("*") if p.is_file()
     }
@@ -377,7 +379,7 @@ def test_a_build_loads_the_word_segmenter_once_before_its_page_workers_only_when
     """jieba's dictionary (about 1.5 s) is loaded by the building process while the notes are
     checked, so page workers share it; a vault without Han text, or a site without search,
     never loads it."""
-    from vaultkit.commands.build import load_site_config
+    from vaultkit.commands.build import load_site_config, site_state
     from vaultkit.renderers.site import mkdocs_glue
     from vaultkit.renderers.site.render import build_site
 
@@ -398,6 +400,6 @@ def test_a_build_loads_the_word_segmenter_once_before_its_page_workers_only_when
             f"site_name: t\ndocs_dir: notes\ntheme: {{name: material}}\n{plugins}\n", encoding="utf-8"
         )
         loads.clear()
-        build_site(load_site_config(vault, str(tmp_path / name / "site")), jobs=1)
+        build_site(config := load_site_config(vault, str(tmp_path / name / "site")), site_state(config), jobs=1)
         counts[name] = len(loads)
     assert counts == {"zh": 1, "en": 0, "nosearch": 0}

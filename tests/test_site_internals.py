@@ -122,7 +122,8 @@ def test_the_streamed_search_index_has_the_bytes_material_writes(tmp_path):
     ]
     search.search_index.entries = list(entries)
     expected = search.search_index.generate_search_index(None).encode("utf-8")
-    mkdocs_glue.write_search_index(search, entries, str(tmp_path / "site"))
+    pages = [mkdocs_glue.encoded_entries(entries[:1]), b"", mkdocs_glue.encoded_entries(entries[1:])]
+    mkdocs_glue.write_search_index(search, pages, str(tmp_path / "site"))
     assert (tmp_path / "site" / "search" / "search_index.json").read_bytes() == expected
     assert b'"docs":[{"location":"a/"' in expected
 
@@ -153,7 +154,7 @@ def _builds_like_mkdocs(tmp_path, nav: str = "") -> None:
     the navigation on each page)."""
     from mkdocs.commands.build import build
 
-    from vaultkit.commands.build import load_site_config
+    from vaultkit.commands.build import load_site_config, site_state
     from vaultkit.renderers.site.render import build_site
 
     for directory_urls in (True, False):
@@ -161,7 +162,7 @@ def _builds_like_mkdocs(tmp_path, nav: str = "") -> None:
         vault = _tree_vault(root, directory_urls)
         with open(root / "mkdocs.yml", "a", encoding="utf-8") as config:
             config.write(nav)
-        build_site(load_site_config(vault, str(root / "ours")), jobs=1)
+        build_site(config := load_site_config(vault, str(root / "ours")), site_state(config), jobs=1)
         build(load_site_config(vault, str(root / "theirs")))
         ours = sorted(p.relative_to(root / "ours") for p in (root / "ours").rglob("*.html"))
         assert len(ours) >= 15
@@ -195,10 +196,11 @@ def test_closed_sections_of_a_written_navigation_are_the_navigation_material_ren
 def test_closed_sections_are_made_once_at_every_level(tmp_path):
     """Sections inside the section a page is in are made once too: material's macro calls
     itself through the hook."""
-    from vaultkit.commands.build import load_site_config
+    from vaultkit.commands.build import load_site_config, site_state
     from vaultkit.renderers.site.render import SiteRenderer
 
-    renderer = SiteRenderer(load_site_config(_tree_vault(tmp_path, True), str(tmp_path / "site")))
+    config = load_site_config(_tree_vault(tmp_path, True), str(tmp_path / "site"))
+    renderer = SiteRenderer(config, site_state(config))
     made = []
     renderer.closed_sections.html = Recording(made)
     for file in renderer.doc_files:

@@ -80,6 +80,10 @@ class Pipeline:
             self._notes[rel] = self._process(self.vault.notes[rel])
         return self._notes[rel]
 
+    def pending(self) -> list[str]:
+        """The readable notes whose result is not computed yet."""
+        return [note.rel for note in self.vault.readable_notes if note.rel not in self._notes]
+
     def compute_notes(
         self,
         jobs: int | None = None,
@@ -97,7 +101,7 @@ class Pipeline:
         and sending back only results (None: one per CPU and per `CHARS_PER_JOB` of notes). A
         process that runs threads (the watcher, the server) is never forked: that is unsafe,
         so it computes the notes itself."""
-        pending = [note.rel for note in self.vault.readable_notes if note.rel not in self._notes]
+        pending = self.pending()
         chars = sum(len(self.vault.notes[rel].text) for rel in pending)
         if jobs is None:
             jobs = min(cpu_count(), 1 + chars // CHARS_PER_JOB)

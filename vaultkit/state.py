@@ -19,13 +19,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from vaultkit.checks.examples.runner import code_lines
 from vaultkit.checks.examples.values import PathError, find_bindings, split_path
 from vaultkit.model.links import LinkIndex, file_name, link_face
 from vaultkit.model.vault import Note, Vault
 from vaultkit.pipeline import Pipeline
+from vaultkit.workers import collector
 
 
 @dataclass
@@ -64,6 +65,54 @@ class VaultState(Pipeline):
     def load(cls, root: Path, fresh_outlines: bool = False) -> VaultState:
         """The vault at `root`; `fresh_outlines` as `Pipeline`'s (a served site needs them)."""
         return cls(Vault.load(root), fresh_outlines=fresh_outlines)
+
+    # -- kept between runs (`vaultkit build`'s cache) -------------------------------------
+
+    def save(self, path: Path, header: object) -> None:
+        """Write this state, with the digest of every file it read, to `path` (atomically: a
+        crash leaves the file that was there). `header` says what it was made with."""
+        import pickle
+
+        for note in self.vault.notes.values():
+            note.release_tokens()
+        digests = {rel: _digest(note.source.raw) for rel, note in self.vault.notes.items()}
+        for rel in self.vault.attachments:
+            digests[rel] = self._digests.get(rel) or _file_digest(self.vault.root / rel)
+        temporary = path.with_name(path.name + ".partial")
+        with collector(enabled=False), open(temporary, "wb") as out:
+            pickle.dump((header, digests, self), out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
+
+    @classmethod
+    def restore(cls, path: Path, header: object) -> tuple[VaultState, Affected] | None:
+        """The state `save` wrote to `path`, brought up to date with the vault's files as they
+        are now (`apply` of every file that came, went or has other bytes); None when there is
+        none, or it was saved with another `header`."""
+        import pickle
+
+        try:
+            with collector(enabled=False), open(path, "rb") as kept:
+                saved, digests, state = pickle.load(kept)
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+            return None
+        if saved != header:
+            return None
+        for note in state.vault.notes.values():
+            note.derived.pop("date", None)  # a date from git or the file's time is read again
+        return state, state.apply(state._differing(digests))
+
+    def _differing(self, digests: dict[str, str]) -> list[str]:
+        """The vault-relative paths of the files now in the vault whose bytes are not those of
+        `digests`, and of the files of `digests` that are gone."""
+        root, excluded = self.vault.root, self.vault.excluded
+        found = set()
+        for folder, names, files in os.walk(root):
+            base = PurePosixPath(Path(folder).relative_to(root).as_posix())
+            names[:] = [name for name in names if not excluded(base / name / "_")]
+            found.update(str(base / name) if str(base) != "." else name for name in files)
+        found = {rel for rel in found if not excluded(PurePosixPath(rel))}
+        changed = {rel for rel in found if digests.get(rel) != _file_digest(root / rel)}
+        return sorted(changed | (digests.keys() - found))
 
     def apply(
         self,
@@ -252,6 +301,19 @@ class VaultState(Pipeline):
         figures = self.figures()
         fresh = [key for key in self._figures if key not in kept]
         return {self._figures[key].rel for key in fresh if self._figures[key] is not None} & {f.rel for f in figures}
+
+
+def _digest(raw: bytes) -> str:
+    import hashlib  # imported here: only a kept state needs it
+
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _file_digest(path: Path) -> str | None:
+    try:
+        return _digest(path.read_bytes())
+    except OSError:
+        return None
 
 
 def _names(rel: str, note: Note | None) -> set[str]:

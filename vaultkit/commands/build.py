@@ -1,4 +1,10 @@
-"""`vaultkit build`: the site of the vault (as `mkdocs build` makes it, pages on every core), then the check summary."""
+"""`vaultkit build`: the site of the vault (as `mkdocs build` makes it, pages on every core), then the check summary.
+
+The build flows one way: this command reads the vault into a `VaultState` (the one watch and
+serve keep), hands it to the site renderer, which checks the notes while it drafts their
+pages, and prints that state's report. `EntryPointPlugin` is the plugin MkDocs loads by name:
+under plain `mkdocs build` or `mkdocs serve`, nothing hands the renderer a state, so it makes
+one the same way."""
 
 from __future__ import annotations
 
@@ -13,13 +19,17 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
+from vaultkit import __version__
 from vaultkit.diagnostics import ERROR, Rule, format_text
 from vaultkit.model.layout import find_config, holds_site, project_root
 from vaultkit.model.vault import SITE_DIR
 from vaultkit.readers.config import ConfigError, read_mkdocs_config
 from vaultkit.renderers.site.defaults import default_config_text
 from vaultkit.renderers.site.meta import home_title
-from vaultkit.renderers.site.render import build_site, renders_alike
+from vaultkit.renderers.site.plugin import VaultkitPlugin
+from vaultkit.renderers.site.render import Built, build_site, renders_alike
+from vaultkit.state import Affected, VaultState
+from vaultkit.workers import collector
 
 BUILD_FAILED = Rule(
     "VK601",
@@ -59,14 +69,110 @@ def load_site_config(root: Path, output: str | None):
     return config
 
 
-def build_command(root: Path, output: str | None, strict: bool) -> int:
+def site_state(config) -> VaultState:
+    """The state a site of `config` is made from: its vault (docs_dir) read, the tags and
+    headings of each note's fresh text to be read with its check (the site needs them)."""
+    return VaultState.load(Path(config.docs_dir), fresh_outlines=True)
+
+
+class EntryPointPlugin(VaultkitPlugin):
+    """The `vaultkit` plugin as MkDocs loads it (pyproject's entry point): the site renderer's
+    plugin, given the vault's state by the command that loaded the config, else (`mkdocs
+    build`, `mkdocs serve`) made here from the config's docs_dir."""
+
+    def on_config(self, config):
+        if self.state is None:
+            self.state = site_state(config)
+        return super().on_config(config)
+
+
+CACHE_DIR = ".vaultkit-cache"
+
+
+class BuildCache:
+    """What a build into a site folder keeps for the next one, in `.vaultkit-cache/<folder's
+    name>/` beside it: the vault's state (`VaultState.save`) and the record of each page
+    (`render.Built`), each written whole once its build is done (a crash leaves the last), with
+    the vaultkit that wrote them: another vaultkit's cache is refused (said, and built anew)."""
+
+    def __init__(self, site_dir: Path):
+        self.folder = site_dir.parent / CACHE_DIR / site_dir.name
+        self.version = f"vaultkit {__version__} {_code_digest()}"
+
+    def restore(self, root: Path) -> tuple[VaultState, Affected, Built] | None:
+        """The kept state brought up to date with the vault's files, what that changed, and the kept pages; None
+        (the build starts anew) when there is no cache, or it is another vaultkit's."""
+        try:
+            version = (self.folder / "VERSION").read_text(encoding="utf-8")
+        except OSError:
+            return None
+        if version != self.version:
+            print(
+                f"vaultkit: the build cache in {self.folder} is from another vaultkit "
+                f"({version.split()[1] if len(version.split()) > 1 else 'unknown'}, code {version[-12:]}); "
+                "building from scratch",
+                file=sys.stderr,
+            )
+            return None
+        restored = VaultState.restore(self.folder / "state.pickle", _state_header(root))
+        built = self._load("pages.pickle")
+        if restored is None or not isinstance(built, Built):
+            return None
+        return restored[0], restored[1], built
+
+    def save(self, state: VaultState, built: Built, root: Path) -> None:
+        import pickle
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "VERSION").unlink(missing_ok=True)  # until both files are whole
+        state.save(self.folder / "state.pickle", _state_header(root))
+        partial = self.folder / "pages.pickle.partial"
+        with collector(enabled=False), open(partial, "wb") as out:
+            pickle.dump(built, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, self.folder / "pages.pickle")
+        (self.folder / "VERSION").write_text(self.version, encoding="utf-8")
+
+    def _load(self, name: str):
+        import pickle
+
+        try:
+            with collector(enabled=False), open(self.folder / name, "rb") as kept:
+                return pickle.load(kept)
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+            return None
+
+
+def _code_digest() -> str:
+    """A digest of vaultkit's own files: a cache from other code is another vaultkit's."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1]
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".css", ".js", ".html", ".yml"):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _state_header(root: Path) -> tuple:
+    """What a kept state was read with beside the vault's notes: the vault's place and its
+    Obsidian settings (they decide what is ignored, where attachments go, how lines break)."""
+    import hashlib
+
+    settings = Path(root, ".obsidian")
+    kept = sorted(settings.glob("*.json")) if settings.is_dir() else []
+    return str(Path(root).resolve()), [(path.name, hashlib.sha256(path.read_bytes()).hexdigest()) for path in kept]
+
+
+def build_command(root: Path, output: str | None, strict: bool, clean: bool = False, verbose: bool = False) -> int:
     """Build the site, then print the check's diagnostics and summary (also when the build failed).
 
     `--strict` exits 1 on any error of the vault and on any warning of MkDocs (a real site
     problem); an optional asset that is absent (mermaid, KaTeX) never fails it: absent mermaid is
-    mentioned last, when the vault has diagrams."""
+    mentioned last, when the vault has diagrams. The build starts from what the last one into
+    the same folder kept (`BuildCache`) unless `clean`; `verbose` lists the pages rendered."""
     logging.basicConfig(format="%(levelname)s - %(message)s", level=logging.WARNING)
-    plugin = None
+    plugin = state = None
     try:
         config = load_site_config(Path(root), output)
         config.strict = strict
@@ -75,8 +181,19 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
             print("vaultkit: the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`", file=sys.stderr)
             return 2
         if renders_alike(config):
-            build_site(config)  # the pages of `mkdocs build`, rendered on every core
+            cache = BuildCache(Path(config.site_dir))
+            restored = None if clean else cache.restore(Path(config.docs_dir))
+            state = plugin.state = restored[0] if restored else site_state(config)
+            # the pages of `mkdocs build`, rendered on every core (those whose inputs changed)
+            built = build_site(config, state, kept=restored[2] if restored else None)
+            if not (restored and not restored[1] and not built.rendered):  # else the cache holds as it is
+                cache.save(state, built, Path(config.docs_dir))
+            if verbose:
+                for rel in built.rendered:
+                    print(f"rendered {rel}", file=sys.stderr)
+                print(f"vaultkit: {len(built.rendered)} of {len(built.pages)} pages rendered", file=sys.stderr)
         else:
+            state = plugin.state = site_state(config)
             build(config)
         failure = None
     except ConfigError as exc:  # as MkDocs' own config errors: the build fails, the vault is checked
@@ -86,12 +203,10 @@ def build_command(root: Path, output: str | None, strict: bool) -> int:
         return 2
     except (MkDocsException, OSError) as exc:
         failure = BUILD_FAILED.at(".", 1, 1, problem=_why(exc, strict))
-    if plugin is not None and plugin.model is not None:
-        report, _ = plugin.model.pipeline.report()
-    else:  # the config failed before the vault was read: check it all the same
-        from vaultkit.commands.check import run
-
-        report, _ = run(Path(root))
+    if state is None:  # the config failed before the vault was read: check it all the same
+        state = VaultState.load(Path(root))
+    state.compute_notes()  # on every core, unless the site checked them all
+    report, _ = state.report()
     if failure:
         report.add([failure])
         report.finish()

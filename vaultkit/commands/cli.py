@@ -146,6 +146,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     build.add_argument("vault", nargs="?", help=vault_help)
     build.add_argument("-o", "--output", help="output folder (default: site)")
     build.add_argument("--strict", action="store_true", help="exit 1 on any error of the vault or the site")
+    build.add_argument("--clean", action="store_true", help="ignore the build cache: check and render everything")
+    build.add_argument("--verbose", action="store_true", help="list the pages rendered (the others were kept)")
 
     watch = _subparser(sub, "watch", "keep generated parts and figures in sync while you edit")
     watch.add_argument("vault", nargs="?", help=vault_help)
@@ -253,7 +255,7 @@ def _command(argv: list[str] | None, whole_process: bool = False) -> int:
         if args.command == "build":
             from vaultkit.commands.build import build_command
 
-            return build_command(root, output=args.output, strict=args.strict)
+            return build_command(root, output=args.output, strict=args.strict, clean=args.clean, verbose=args.verbose)
         if args.command == "watch":
             from vaultkit.commands.watch import watch_command
 

@@ -18,6 +18,9 @@ material 9, and needs of them what their public API does not give:
   read, unless set (`pin_title`);
 - a page keeps its source, HTML and sections after it is written (`Page.markdown`, `content`,
   `toc`): a build frees them once the page is written (`release`);
+- material's navigation (and a page's table of contents) is mostly indentation: each run of
+  white space holding a line break is cut to that line break (`compact_navigation`), which
+  renders the same (the navigation holds no `pre`, `textarea` nor script);
 - material renders the navigation on every page with the `render(nav_item, path, level, parent)`
   macro of `partials/nav-item.html`, which `partials/nav.html` imports with the page's context and
   which calls itself (through its jinja2 `Macro` object's `_func`) for each level: a section the
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable
 from functools import lru_cache, partial
 
@@ -122,10 +126,15 @@ def _segmented(run: str) -> str:
     return "\u200b" + "\u200b".join(jieba.cut(run.encode("utf-8"))) + "\u200b"
 
 
-def write_search_index(search: SearchPlugin, entries: list, site_dir: str) -> None:
-    """Write the search index of `entries` where material writes it, in the bytes it writes
-    (`json.dumps` of its config and the entries), one entry at a time: the index of a large
-    vault (hundreds of MB) is never held as one string, nor as its bytes."""
+def encoded_entries(entries: list) -> bytes:
+    """Search entries as the index holds them: each `json.dumps`ed as material does, comma-separated."""
+    return b",".join(json.dumps(entry, separators=(",", ":"), default=str).encode("utf-8") for entry in entries)
+
+
+def write_search_index(search: SearchPlugin, pages: list[bytes], site_dir: str) -> None:
+    """Write the search index of the pages' entries (`encoded_entries` of each page, in page
+    order) where material writes it, in the bytes it writes (`json.dumps` of its config and the
+    entries), a page at a time: the index of a large vault is never held as one string."""
     index = search.search_index
     index.entries = []
     frame = index.generate_search_index(None)  # material's own {"config": …, "docs": []}
@@ -135,8 +144,11 @@ def write_search_index(search: SearchPlugin, entries: list, site_dir: str) -> No
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as out:
         out.write(frame[:-2].encode("utf-8"))
-        for n, entry in enumerate(entries):
-            out.write((b"," if n else b"") + json.dumps(entry, separators=(",", ":"), default=str).encode("utf-8"))
+        first = True
+        for entries in pages:
+            if entries:
+                out.write(entries if first else b"," + entries)
+                first = False
         out.write(b"]}")
 
 
@@ -166,6 +178,22 @@ def pin_title(page: Page, title: str) -> None:
 def set_update_date(page: Page, date: str) -> None:
     """The date the sitemap gives the page (MkDocs reads `Page.update_date`)."""
     page.update_date = date
+
+
+_NAV_START = '<nav class="md-nav md-nav--primary"'
+_NAV_END = '<div class="md-content"'
+_BREAKS = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
+_KEPT_SPACE = re.compile(r"<(pre|textarea|script)\b")
+
+
+def compact_navigation(html: str) -> str:
+    """A page of material's with its navigation's white space cut: each run holding a line
+    break becomes that line break (the page shows the same)."""
+    start = html.find(_NAV_START)
+    end = html.find(_NAV_END, start)
+    if start < 0 or end < 0 or _KEPT_SPACE.search(html, start, end):
+        return html
+    return html[:start] + _BREAKS.sub("\n", html[start:end]) + html[end:]
 
 
 NAV_ITEM_TEMPLATE = "partials/nav-item.html"

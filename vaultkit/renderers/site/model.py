@@ -1,4 +1,8 @@
-"""The vault as the site sees it: published notes, fresh tokens, link targets, tags, backlinks."""
+"""The vault as the site sees it: published notes, fresh tokens, link targets, tags, backlinks.
+
+It is made from the vault's state (`vaultkit.state.VaultState`, or the `Pipeline` it extends)
+that the command hands down: the notes as read, checked, and as `fix` would leave them. Nothing
+here imports that level; the state is used through the methods it has."""
 
 from __future__ import annotations
 
@@ -9,7 +13,6 @@ from pathlib import PurePosixPath
 
 from vaultkit.model.links import LinkIndex
 from vaultkit.model.vault import Vault, is_excluded
-from vaultkit.pipeline import Pipeline
 from vaultkit.readers.markdown import parse
 from vaultkit.readers.syntax.headings import Section, unique_anchors
 from vaultkit.readers.syntax.tags import inline_tags
@@ -25,15 +28,17 @@ class SiteModel(Site):
         slugify: Callable[[str, str], str],
         tags_page: str = "tags.md",
         language: str = "en",
-        pipeline: Pipeline | None = None,
+        state=None,
     ):
+        """`state`: the vault's checked state (its `note`, `fresh_text`, `fresh_tokens`,
+        `fresh_figures` and link `index` are read); `vault` is its vault."""
         self.vault = vault
         self.slugify = slugify
         self.tags_page = tags_page
         self.language = language  # the theme's: the tooltips of broken links follow it
         self.strict_line_breaks = vault.settings.strict_line_breaks
-        self.pipeline = pipeline or Pipeline(vault)
-        self.index: LinkIndex = self.pipeline.index
+        self.state = state
+        self.index: LinkIndex = state.index
         self.published = {
             rel: note for rel, note in vault.notes.items() if note.readable and note.published and not note.ignored
         }
@@ -42,10 +47,10 @@ class SiteModel(Site):
         self._texts: dict[str, str] = {}
         self._tokens: dict[str, list] = {}
 
-    def after_pass(self, pipeline: Pipeline, changed: set[str]) -> SiteModel:
+    def after_pass(self, state, changed: set[str]) -> SiteModel:
         """The model of the vault after a watch pass: the texts (and their tokens) of
         notes outside `changed` (the notes the pass affected, as the watcher computes them) are kept."""
-        model = SiteModel(pipeline.vault, self.slugify, self.tags_page, self.language, pipeline)
+        model = SiteModel(state.vault, self.slugify, self.tags_page, self.language, state)
         kept = {rel for rel in self._texts if rel not in changed and rel in model.published}
         model._texts = {rel: self._texts[rel] for rel in kept}
         model._tokens = {rel: tokens for rel, tokens in self._tokens.items() if rel in kept}
@@ -68,7 +73,7 @@ class SiteModel(Site):
     @cached_property
     def figures(self) -> dict[str, str]:
         """Generated figures, freshly rendered: vault-relative path -> SVG text."""
-        return self.pipeline.fresh_figures()
+        return self.state.fresh_figures()
 
     def page_url(self, rel: str) -> str:
         return self.page_urls.get(rel) or directory_url(rel)
@@ -87,7 +92,7 @@ class SiteModel(Site):
     def source_lines(self, rel: str) -> list[str]:
         if rel in self.generated:
             return self.generated[rel].split("\n")
-        return self.pipeline.fresh_text(rel).split("\n")
+        return self.state.fresh_text(rel).split("\n")
 
     def tokens(self, rel: str) -> tuple[list, int]:
         """Tokens of the note's fresh text (the ones `check` read when `fix` changes nothing),
@@ -96,8 +101,8 @@ class SiteModel(Site):
             return parse(self.generated[rel]), 0
         if rel not in self._tokens:
             note = self.vault.notes[rel]
-            text = self.pipeline.fresh_text(rel)
-            self._tokens[rel] = note.tokens if text == note.text else self.pipeline.fresh_tokens(rel)
+            text = self.state.fresh_text(rel)
+            self._tokens[rel] = note.tokens if text == note.text else self.state.fresh_tokens(rel)
         return self._tokens[rel], self.vault.notes[rel].front.end_line
 
     def release(self, rel: str) -> None:
@@ -142,14 +147,14 @@ class SiteModel(Site):
         """Tag -> published notes carrying it (front matter and inline tags), sorted."""
         by_tag: dict[str, set[str]] = defaultdict(set)
         for rel, note in self.published.items():
-            inline = self.pipeline.note(rel).tags  # the inline tags of its fresh text
+            inline = self.state.note(rel).tags  # the inline tags of its fresh text
             for tag in (*note.tags, *(inline_tags(self.tokens(rel)[0]) if inline is None else inline)):
                 by_tag[tag].add(rel)
         return {tag: sorted(by_tag[tag]) for tag in sorted(by_tag)}
 
     def outline(self, rel: str) -> list[Section]:
         """A note's headings; those of a published note as the check read them from its fresh text."""
-        outline = self.pipeline.note(rel).outline if rel in self.published and rel not in self.generated else None
+        outline = self.state.note(rel).outline if rel in self.published and rel not in self.generated else None
         return super().outline(rel) if outline is None else list(outline)
 
     def heading_ids(self, rel: str) -> list[str]:

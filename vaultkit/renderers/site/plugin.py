@@ -1,7 +1,9 @@
 """The vaultkit MkDocs plugin: publishes an Obsidian vault (docs_dir) with mkdocs-material.
 
-Thin: pages are rendered from the notes' tokens by `note_html` (Python-Markdown renders none
-of them); the vault as the site sees it is `model`; `pages`, `nav`, `mermaid` and `katex` do
+Thin: the vault's checked state is handed down by the command that builds or serves the site
+(`state`; under plain `mkdocs build`, by `vaultkit.commands.build.EntryPointPlugin`, the class
+MkDocs loads); pages are rendered from the notes' tokens by `note_html` (Python-Markdown renders
+none of them); the vault as the site sees it is `model`; `pages`, `nav`, `mermaid` and `katex` do
 the rest, and `mkdocs_glue` holds what vaultkit needs of MkDocs' and material's internals.
 """
 
@@ -19,8 +21,6 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from pymdownx.slugs import slugify as pymdownx_slugify
 
-from vaultkit.model.vault import Vault
-from vaultkit.pipeline import Pipeline
 from vaultkit.renderers.site import meta, mkdocs_glue, pages
 from vaultkit.renderers.site.drafts import Drafts
 from vaultkit.renderers.site.katex import SITE_DIR as KATEX_DIR
@@ -65,6 +65,7 @@ ASSETS = Path(__file__).parent / "assets"
 CSS_PATH = "assets/vaultkit/vaultkit.css"
 JS_PATH = "assets/vaultkit/vaultkit.js"
 FEED_PATH = "feed.xml"
+SECTIONS_UP_TO = 1000  # notes: a larger vault's top-level folders are links on the pages not in them
 
 
 class VaultkitConfig(Config):
@@ -80,7 +81,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
 
     def __init__(self):
         self.model: SiteModel | None = None
-        self.pipeline: Pipeline | None = None  # set by `vaultkit serve`: its watcher's pipeline
+        self.state = None  # the vault's state (`vaultkit.state.VaultState`), handed down by the command
         self.show_progress = True
         self.files: Files | None = None
         self.mermaid_js: Path | None = None
@@ -91,16 +92,21 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         _quiet_jieba()
         self._configure_markdown(config)
         config.site_url = meta.site_url(config.site_url)  # the sitemap's and the feed's addresses
-        pipeline = self.pipeline or Pipeline(Vault.load(config.docs_dir), fresh_outlines=True)
+        state = self.state
+        if state is None:
+            raise PluginError(
+                "the vaultkit plugin was given no vault state: this MkDocs found vaultkit's plugin by an old "
+                "entry point; reinstall vaultkit (`pip install -e .` in a checkout)"
+            )
         self.own_nav = config.nav is None
         model = SiteModel(
-            pipeline.vault,
+            state.vault,
             self.slugify,
             tags_page=self.config.tags_page,
             language=config.theme.get("language") or "en",
-            pipeline=pipeline,
+            state=state,
         )
-        if self.pipeline is None:  # a build: each page drafted where its note is checked (drafts.py)
+        if state.pending():  # notes still to check: each page drafted where its note is checked (drafts.py)
             model.page_urls = {  # as MkDocs' files will have them (`on_files`)
                 rel: File(rel, config.docs_dir, config.site_dir, config.use_directory_urls).url
                 for rel in [*model.published, *filter(model.publishes, model.attachments), self.config.tags_page]
@@ -110,7 +116,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 mkdocs_glue.segments(note.title) or mkdocs_glue.segments(note.text) for note in model.published.values()
             )
             warm = [mkdocs_glue.load_segmenter] if searched else []  # once here, not in each page worker
-            pipeline.compute_notes(then=self.drafts.write, meanwhile=warm)  # on all cores when worth it
+            state.compute_notes(then=self.drafts.write, meanwhile=warm)  # on all cores when worth it
         self.use_model(model, config)
         self._prune_navigation(config)
         config.extra_css.append(CSS_PATH)
@@ -134,15 +140,23 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         if self.own_nav:
             config.nav = build_nav(titles, extra=[{self.config.tags_title: self.config.tags_page}])
 
-    @staticmethod
-    def _prune_navigation(config) -> None:
+    def _prune_navigation(self, config) -> None:
         """Each page carries only the navigation it shows (material's `navigation.prune`): the
         top level, and the folders on the way to the page. With the whole tree on every page,
-        the build would grow with the square of the number of notes."""
+        the build would grow with the square of the number of notes. `navigation.sections`
+        draws every top-level folder open on every page: a vault of more than
+        `SECTIONS_UP_TO` notes has its other folders as links, as the rest of the tree."""
         if config.theme.name == "material":
             features = config.theme.get("features") or []
             if "navigation.prune" not in features:
-                config.theme["features"] = [*features, "navigation.prune"]
+                features = [*features, "navigation.prune"]
+            if len(self.model.published) > SECTIONS_UP_TO and "navigation.sections" in features:
+                log.info(f"more than {SECTIONS_UP_TO} notes: other folders are links, not open sections")
+                features = [feature for feature in features if feature != "navigation.sections"]
+            config.theme["features"] = features
+
+    def on_post_page(self, output, page, config):
+        return mkdocs_glue.compact_navigation(output)
 
     def _configure_markdown(self, config) -> None:
         """The heading anchors of pages (the `toc` extension's `slugify` when mkdocs.yml sets
@@ -225,7 +239,8 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         """A page's HTML, table of contents and search sections, from its note's tokens;
         `model`, when given, stands for the plugin's (serve records what a page reads)."""
         model, rel = model or self.model, page.file.src_uri
-        rendered = self.drafts.take(rel, model) if self.drafts is not None and model is self.model else None
+        of_plugin = getattr(model, "model", model) is self.model  # the model, or a recorder of it (reuse.py)
+        rendered = self.drafts.take(rel, model) if self.drafts is not None and of_plugin else None
         if rendered is None:
             rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
         if rel in model.published:

@@ -16,8 +16,11 @@ import gzip
 import io
 import logging
 import os
+import tempfile
 from collections import Counter
+from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from material.plugins.search.plugin import SearchPlugin as MaterialSearch
@@ -27,7 +30,7 @@ from mkdocs.exceptions import Abort
 from mkdocs.structure.files import File, Files, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
 
-from vaultkit.renderers.site import mkdocs_glue
+from vaultkit.renderers.site import mkdocs_glue, reuse
 from vaultkit.renderers.site.plugin import Progress
 from vaultkit.workers import collector, cpu_count, fork_map, usable_jobs
 
@@ -35,13 +38,14 @@ from vaultkit.workers import collector, cpu_count, fork_map, usable_jobs
 class SiteRenderer:
     """The vault's MkDocs site, ready to render any page: config, files, navigation, theme."""
 
-    def __init__(self, config, pipeline=None):
-        """`config`: a loaded MkDocs config with the vaultkit plugin; `pipeline`: the vault's
-        pipeline when the caller has one (serve shares its watcher's)."""
+    def __init__(self, config, state):
+        """`config`: a loaded MkDocs config with the vaultkit plugin; `state`: the vault's state
+        (`vaultkit.state.VaultState`) the command made; notes it has not checked yet are
+        checked here, each page drafted meanwhile."""
         self.plugin = config.plugins.get("vaultkit")
         if self.plugin is None:
             raise ValueError("the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`")
-        self.plugin.pipeline = pipeline
+        self.plugin.state = state
         self.plugin.show_progress = False
         self.config = config = config.plugins.on_config(config)
         config.plugins.on_pre_build(config=config)
@@ -123,44 +127,75 @@ def renders_alike(config) -> bool:
 
 
 class WarningCount(logging.Handler):
-    """Counts what is logged at WARNING or above, by level name (what `--strict` fails on)."""
+    """Keeps what is logged at WARNING or above (what `--strict` fails on): (logger, level, message)."""
 
     def __init__(self):
         super().__init__(logging.WARNING)
-        self.counts: Counter[str] = Counter()
+        self.logged: list[tuple[str, int, str]] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.counts[record.levelname] += 1
+        self.logged.append((record.name, record.levelno, record.getMessage()))
+
+    def take(self) -> list[tuple[str, int, str]]:
+        """What was logged since the last `take`."""
+        logged, self.logged = self.logged, []
+        return logged
+
+    @property
+    def counts(self) -> Counter[str]:
+        return Counter(logging.getLevelName(level) for _, level, _ in self.logged)
 
 
-def build_site(config, jobs: int | None = None) -> None:
-    """`mkdocs build` of the vault with its pages rendered in `jobs` forked worker processes
-    (None: one per CPU), each writing its pages; the output is byte-identical to `mkdocs build`,
-    and with `config.strict` it fails as `mkdocs build --strict` does."""
+@dataclass
+class Built:
+    """What a build leaves for the next one: the config's digest its pages were rendered with,
+    a record of each page (by its file's site path), and the pages it rendered (not kept)."""
+
+    config: str
+    pages: dict[str, reuse.PageRecord]
+    rendered: list[str] = field(default_factory=list)
+
+
+def build_site(config, state, jobs: int | None = None, kept: Built | None = None) -> Built:
+    """`mkdocs build` of the vault whose `state` the command made, with its pages rendered in
+    `jobs` forked worker processes (None: one per CPU), each writing its pages; the output is
+    byte-identical to `mkdocs build`, and with `config.strict` it fails as `mkdocs build
+    --strict` does. `kept`: what the previous build into the same folder left; its pages whose
+    inputs are the same are kept as they are, the pages of notes that are gone removed."""
     with collector(enabled=False):
-        _build_site(config, jobs)
+        return _build_site(config, state, jobs, kept)
 
 
-def _build_site(config, jobs: int | None) -> None:
+def _build_site(config, state, jobs: int | None, kept: Built | None) -> Built:
     warnings = WarningCount()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(warnings)
     try:
-        renderer = SiteRenderer(config)
+        renderer = SiteRenderer(config, state)
         config = renderer.config
-        utils.clean_directory(config.site_dir)
+        digest = config_digest(config)
+        previous = kept.pages if kept is not None and kept.config == digest else None
+        if previous is None:
+            utils.clean_directory(config.site_dir)
+        started = _now(config.site_dir)
         renderer.files.copy_static_files()
-        entries = _render_all(renderer, jobs, warnings)
-        pages = {file.dest_uri for file in renderer.doc_files}
+        records, rendered = _render_all(renderer, jobs, warnings, previous or {})
+        written = {file.dest_uri for file in renderer.files if not file.is_documentation_page()}
+        written |= {dest for dest, record in records.items() if record.written is not None}
         for name in config.theme.static_templates:
-            if name not in pages:  # `mkdocs build` writes templates first: a page of that name wins
-                _write_template(renderer, name)
+            if name not in records:  # `mkdocs build` writes templates first: a page of that name wins
+                written |= _write_template(renderer, name)
         config.plugins.on_post_build(config=config)  # material's search writes an empty index ...
         if renderer.search is not None:  # ... and vaultkit the whole one, streamed
-            mkdocs_glue.write_search_index(renderer.search, entries, config.site_dir)
-        if config.strict and warnings.counts:
+            mkdocs_glue.write_search_index(
+                renderer.search, [records[f.dest_uri].entries for f in renderer.doc_files], config.site_dir
+            )
+        if previous is not None:
+            _remove_stale(config.site_dir, written, started)
+        if config.strict and warnings.logged:
             counts = ", ".join(f"{n} {level.lower()}s" for level, n in sorted(warnings.counts.items()))
             raise Abort(f"Aborted with {counts} in strict mode!")
+        return Built(digest, records, rendered)
     except Exception as error:
         config.plugins.on_build_error(error=error)
         raise
@@ -168,68 +203,151 @@ def _build_site(config, jobs: int | None) -> None:
         logger.removeHandler(warnings)
 
 
-def _render_all(renderer: SiteRenderer, jobs: int | None, warnings: WarningCount) -> list:
-    """Render and write every page; their search entries in page order. Workers send back
-    only each page's update date (the sitemap needs it) and entries, and the warnings they
-    logged (already shown by the worker) are counted in `warnings`."""
+def config_digest(config) -> str:
+    """A digest of what every page's bytes depend on beside the vault and vaultkit itself:
+    MkDocs and material, the theme's folders' files, and the config as the plugins left it
+    (theme, extra CSS and JavaScript, the site's URL, each plugin's options, ...)."""
+    import hashlib
+    from importlib.metadata import version
+
+    digest = hashlib.sha256()
+    for name in ("mkdocs", "mkdocs-material"):
+        digest.update(f"{name} {version(name)}\n".encode())
+    for folder in config.theme.dirs:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file():
+                stat = path.stat()
+                digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+    shown = {key: value for key, value in config.items() if key not in ("plugins", "theme")}
+    shown["theme"] = dict(config.theme.items())
+    shown["plugins"] = {name: dict(plugin.config.items()) for name, plugin in config.plugins.items()}
+    digest.update(repr(_canonical(shown)).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _canonical(value):
+    """`value` with the same repr in every process: mappings and sets sorted, objects by type
+    unless their repr holds no address."""
+    if isinstance(value, dict):
+        return sorted((str(key), _canonical(item)) for key, item in value.items())
+    if isinstance(value, (set, frozenset)):
+        return sorted(repr(_canonical(item)) for item in value)
+    if isinstance(value, (list, tuple)):
+        return [_canonical(item) for item in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    shown = repr(value)
+    return type(value).__qualname__ if " at 0x" in shown else shown
+
+
+def _now(site_dir: str) -> int:
+    """The time of the file system that holds the site (a file written after has a later or equal time)."""
+    os.makedirs(site_dir, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=site_dir, prefix=".vaultkit-") as marker:
+        return os.stat(marker.name).st_mtime_ns
+
+
+def _remove_stale(site_dir: str, written: set[str], started: int) -> None:
+    """Remove what an earlier build left that this one did not make: the files outside
+    `written` (site paths) not changed since `started` (another plugin's output), and the
+    folders left empty."""
+    for folder, _, names in os.walk(site_dir, topdown=False):
+        for name in names:
+            path = os.path.join(folder, name)
+            dest = os.path.relpath(path, site_dir).replace(os.sep, "/")
+            if dest not in written and os.stat(path).st_mtime_ns < started:
+                os.unlink(path)
+        if folder != site_dir and not os.listdir(folder):
+            os.rmdir(folder)
+
+
+def _render_all(
+    renderer: SiteRenderer, jobs: int | None, warnings: WarningCount, previous: dict[str, reuse.PageRecord]
+) -> tuple[dict[str, reuse.PageRecord], list[str]]:
+    """Render and write every page whose record in `previous` does not hold (its inputs or its
+    file changed); the record of each page by site path, and the pages rendered. Workers send
+    back each page's record, which holds the warnings it logged (already shown by the worker):
+    they are added to `warnings`, and those of the pages kept are logged again."""
     pages = renderer.doc_files
-    progress = Progress(len(pages))
+    inputs = reuse.Inputs(renderer.plugin.model, pages)
+    records: dict[int, reuse.PageRecord] = {}
+    for i, file in enumerate(pages):
+        record = previous.get(file.dest_uri)
+        if (
+            record is not None
+            and record.written == reuse.written(file.abs_dest_path)
+            and record.inputs == inputs.digest(file.src_uri, record.reads, record.asked)
+        ):
+            records[i] = record
+            for name, level, message in record.warnings:
+                logging.getLogger(name).log(level, message)
+    todo = [i for i in range(len(pages)) if i not in records]
+    progress = Progress(len(todo))
     jobs = usable_jobs(cpu_count() if jobs is None else jobs)
     # The first page is rendered here, before any fork: the theme's templates get compiled and
     # the search's word segmenter loads its dictionary once, not once per worker.
-    first = 1 if jobs > 1 else len(pages)
-    results = {}
-    for i in range(min(first, len(pages))):
-        results[i] = _render_page(renderer, i)
+    first = 1 if jobs > 1 else len(todo)
+    for i in todo[:first]:
+        records[i] = _render_counting(renderer, inputs, warnings, i)
         progress.step()
-    rest = sorted(range(first, len(pages)), key=partial(_page_size, renderer), reverse=True)  # largest first
+    rest = sorted(todo[first:], key=partial(_page_size, renderer), reverse=True)  # largest first
     if rest:
         gc.collect()
         gc.freeze()  # the workers share the parent's objects; untouched, they are never copied
-        work = partial(_render_counting, renderer, warnings)
+        work = partial(_render_counting, renderer, inputs, warnings)
         try:  # this process renders pages too, and each page leaves cycles
             with collector(enabled=True):
-                for i, (result, counts) in fork_map(work, rest, jobs, setup=partial(_start_worker, warnings)):
-                    results[i] = result
-                    warnings.counts.update(counts)
+                for i, record in fork_map(work, rest, jobs, setup=partial(_start_worker, warnings)):
+                    records[i] = record
                     progress.step()
         finally:
             gc.unfreeze()
     progress.done()
-    entries = []
+    for i in todo:
+        warnings.logged += records[i].warnings
     for i, file in enumerate(pages):
-        update_date, page_entries = results[i]
-        file.page.update_date = update_date
-        entries.extend(page_entries)
-    return entries
+        file.page.update_date = records[i].update_date
+    return {file.dest_uri: records[i] for i, file in enumerate(pages)}, [pages[i].src_uri for i in todo]
 
 
-def _render_page(renderer: SiteRenderer, i: int) -> tuple[str, list]:
-    """Render and write page `i`; its update date and search entries. What it parsed and
-    rendered is freed: a build's memory stays bounded."""
+def _render_page(renderer: SiteRenderer, inputs: reuse.Inputs, i: int) -> reuse.PageRecord:
+    """Render and write page `i`; its record. What it parsed and rendered is freed: a build's
+    memory stays bounded."""
     file = renderer.doc_files[i]
-    html, entries = renderer.render(file)
+    model, rel = renderer.plugin.model, file.src_uri
+    recorder = reuse.Recorder(model, rel)
+    html, entries = renderer.render(file, recorder)
     if html.strip():
         utils.write_file(html, file.abs_dest_path)
-    update_date = file.page.update_date
+    record = reuse.PageRecord(
+        inputs=inputs.digest(rel, recorder.reads, recorder.asked),
+        reads=frozenset(recorder.reads),
+        asked=frozenset(recorder.asked),
+        update_date=file.page.update_date,
+        entries=mkdocs_glue.encoded_entries(entries),
+        warnings=(),
+        written=reuse.written(file.abs_dest_path) if html.strip() else None,
+    )
     mkdocs_glue.release(file.page)
-    renderer.plugin.model.release(file.src_uri)
-    return update_date, entries
+    model.release(rel)
+    return record
 
 
-def _render_counting(renderer: SiteRenderer, warnings: WarningCount, i: int) -> tuple[tuple[str, list], Counter]:
-    """Page `i` rendered (in a worker, or in the process that forked them), and the warnings
-    `warnings` holds, taken out of it: the caller adds them to its own count."""
-    result = _render_page(renderer, i)
-    counts, warnings.counts = warnings.counts, Counter()
-    return result, counts
+def _render_counting(renderer: SiteRenderer, inputs: reuse.Inputs, warnings: WarningCount, i: int) -> reuse.PageRecord:
+    """Page `i` rendered (in a worker, or in the process that forked them), with the warnings
+    it logged, taken out of `warnings`: the caller adds them to its own."""
+    before = warnings.take()
+    record = _render_page(renderer, inputs, i)
+    record.warnings = tuple(warnings.take())
+    warnings.logged = before
+    return record
 
 
 def _start_worker(warnings: WarningCount) -> None:
-    """A page worker counts its own warnings, and collects garbage again: what the parent
+    """A page worker keeps its own warnings, and collects garbage again: what the parent
     made is frozen (never scanned), and each page leaves cycles (the theme's templates)."""
     gc.enable()
-    warnings.counts.clear()
+    warnings.logged = []
 
 
 def _page_size(renderer: SiteRenderer, i: int) -> int:
@@ -239,10 +357,11 @@ def _page_size(renderer: SiteRenderer, i: int) -> int:
     return 4000 + len(note.text if note is not None else model.generated.get(rel, ""))
 
 
-def _write_template(renderer: SiteRenderer, name: str) -> None:
+def _write_template(renderer: SiteRenderer, name: str) -> set[str]:
+    """Write a theme template (404.html, sitemap.xml and its gzip); the site paths written."""
     output = renderer.template(name)
     if not output.strip():
-        return
+        return set()
     path = os.path.join(renderer.config.site_dir, name)
     utils.write_file(output, path)
     if name == "sitemap.xml":  # gzipped as `mkdocs build` does, dated by the newest page
@@ -253,3 +372,5 @@ def _write_template(renderer: SiteRenderer, name: str) -> None:
         ) as gz:
             gz.write(output)
         utils.write_file(buffer.getvalue(), f"{path}.gz")
+        return {name, f"{name}.gz"}
+    return {name}

@@ -1,0 +1,132 @@
+"""`vaultkit build` from its cache: after any sequence of edits, renames, deletions and config
+changes, the site is byte-identical to a clean build of the same files, and only the pages
+whose inputs changed are rendered again."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from vaultkit.commands.build import CACHE_DIR, build_command
+
+CONFIGS = [
+    "site_name: t\ndocs_dir: notes\ntheme: {name: material, language: zh}\nplugins: [search, vaultkit]\n",
+    "site_name: other\ndocs_dir: notes\ntheme: {name: material, language: zh, features: [navigation.sections]}\n"
+    "plugins: [search, vaultkit]\n",
+    "site_name: t\ndocs_dir: notes\nuse_directory_urls: false\ntheme: {name: material}\nplugins: [search, vaultkit]\n",
+]
+NAMES = ["alpha.md", "beta.md", "sub/gamma.md", "sub/deep/delta.md", "pic.svg"]
+NOTE_TEXTS = [
+    "# Alpha\n\nSee [[beta#Part]] and [[gamma]]. #topic\n",
+    "---\ntitle: Beta note\ntags: [topic, other]\n---\n# Beta\n\n## Part\n\nA block ^blk\n\nSee [[alpha]].\n",
+    "---\ntitle: Beta note\ntags: [topic, other]\n---\n# Beta\n\n## Renamed part\n\nA block ^blk\n\nSee [[alpha]].\n",
+    "# Gamma\n\n![[beta#Part]]\n\n![[pic.svg]]\n\nfootnote[^1]\n\n[^1]: a note at the foot\n",
+    "---\npublish: false\n---\n# Hidden\n\n[[alpha]]\n",
+    "# 注意力\n\n注意力机制的说明 [[sub/deep/delta]] #标签\n",
+    "# Delta\n\n[[beta#^blk]] [[missing]] [markdown](../../alpha.md)\n",
+]
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text x="1" y="9">{}</text></svg>\n'
+
+write = st.tuples(st.just("write"), st.sampled_from(NAMES), st.integers(0, len(NOTE_TEXTS) - 1))
+delete = st.tuples(st.just("delete"), st.sampled_from(NAMES), st.just(0))
+rename = st.tuples(st.just("rename"), st.sampled_from(NAMES), st.integers(0, len(NAMES) - 1))
+config = st.tuples(st.just("config"), st.just(""), st.integers(0, len(CONFIGS) - 1))
+steps = st.lists(st.one_of(write, delete, rename, config), min_size=1, max_size=4)
+
+
+def perform(project: Path, step: tuple[str, str, int]) -> None:
+    kind, rel, arg = step
+    path = project / "notes" / rel
+    if kind == "config":
+        (project / "mkdocs.yml").write_text(CONFIGS[arg], encoding="utf-8")
+    elif kind == "write":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(SVG.format(arg) if rel.endswith(".svg") else NOTE_TEXTS[arg], encoding="utf-8")
+    elif path.exists() and kind == "delete":
+        path.unlink()
+    elif path.exists():
+        to = project / "notes" / NAMES[arg]
+        if not to.exists() and to.suffix == path.suffix:
+            to.parent.mkdir(parents=True, exist_ok=True)
+            path.rename(to)
+
+
+def seed(project: Path) -> None:
+    (project / "notes" / "sub" / "deep").mkdir(parents=True)
+    (project / "mkdocs.yml").write_text(CONFIGS[0], encoding="utf-8")
+    for rel, text in zip(NAMES, [NOTE_TEXTS[0], NOTE_TEXTS[1], NOTE_TEXTS[3], NOTE_TEXTS[6]]):
+        (project / "notes" / rel).write_text(text, encoding="utf-8")
+    (project / "notes" / "pic.svg").write_text(SVG.format(0), encoding="utf-8")
+
+
+def tree(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def build(project: Path, out: str, capsys, clean: bool = False, verbose: bool = False) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = build_command(project / "notes", str(project / out), strict=False, clean=clean, verbose=verbose)
+    captured = capsys.readouterr()
+    return code, captured.out.replace(str(project / out), "SITE"), captured.err
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(steps, min_size=1, max_size=3))
+def test_a_build_from_the_cache_is_a_clean_build(tmp_path_factory, capsys, runs):
+    project = tmp_path_factory.mktemp("inc")
+    seed(project)
+    build(project, "site", capsys)
+    for run in runs:
+        for step in run:
+            perform(project, step)
+        kept = build(project, "site", capsys)
+        shutil.rmtree(project / "clean", ignore_errors=True)
+        fresh = build(project, "clean", capsys, clean=True)
+        assert kept[:2] == fresh[:2]
+        assert tree(project / "site") == tree(project / "clean")
+
+
+def test_only_the_pages_whose_inputs_changed_are_rendered(tmp_path, capsys):
+    """A body edited: its page alone; a heading renamed: the pages linking to it and its own;
+    nothing changed: no page."""
+    seed(tmp_path)
+    (tmp_path / "notes" / "epsilon.md").write_text("# Epsilon\n\nPlain [[alpha]].\n", encoding="utf-8")
+    build(tmp_path, "site", capsys)
+    assert "0 of 7 pages rendered" in build(tmp_path, "site", capsys, verbose=True)[2]
+    (tmp_path / "notes" / "sub" / "deep" / "delta.md").write_text(NOTE_TEXTS[6] + "\nMore.\n", encoding="utf-8")
+    err = build(tmp_path, "site", capsys, verbose=True)[2]
+    assert sorted(line for line in err.splitlines() if line.startswith("rendered ")) == ["rendered sub/deep/delta.md"]
+    (tmp_path / "notes" / "beta.md").write_text(NOTE_TEXTS[2], encoding="utf-8")
+    err = build(tmp_path, "site", capsys, verbose=True)[2]
+    rendered = sorted(line.removeprefix("rendered ") for line in err.splitlines() if line.startswith("rendered "))
+    assert rendered == ["alpha.md", "beta.md", "sub/gamma.md"]  # alpha and gamma link to beta's Part
+
+
+def test_a_page_written_by_a_crashed_build_is_rendered_again(tmp_path, capsys):
+    """A page file that is not the one the cached build wrote (half-written, edited) is not kept."""
+    seed(tmp_path)
+    build(tmp_path, "site", capsys)
+    page = tmp_path / "site" / "alpha" / "index.html"
+    whole = page.read_bytes()
+    page.write_bytes(whole[: len(whole) // 2])
+    assert "1 of 6 pages rendered" in build(tmp_path, "site", capsys, verbose=True)[2]
+    assert page.read_bytes() == whole
+
+
+def test_a_cache_from_another_vaultkit_is_refused(tmp_path, capsys):
+    seed(tmp_path)
+    build(tmp_path, "site", capsys)
+    version = tmp_path / CACHE_DIR / "site" / "VERSION"
+    version.write_text("vaultkit 0.0.1 0123456789abcdef", encoding="utf-8")
+    err = build(tmp_path, "site", capsys, verbose=True)[2]
+    assert "is from another vaultkit (0.0.1" in err and "building from scratch" in err
+    assert "6 of 6 pages rendered" in err
+
+
+def test_clean_ignores_the_cache(tmp_path, capsys):
+    seed(tmp_path)
+    build(tmp_path, "site", capsys)
+    assert "6 of 6 pages rendered" in build(tmp_path, "site", capsys, clean=True, verbose=True)[2]
