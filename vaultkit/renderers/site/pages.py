@@ -20,16 +20,37 @@ FIXED_DATE = dt.date(2000, 1, 1)  # for a note with no date at all (its file unr
 
 HOME_PAGE = "index.md"
 RECENT_NOTES = 10
-HOME_LABELS = {
-    "zh": {"title": "首页", "folders": "文件夹", "recent": "最近的笔记", "notes": "篇笔记", "top": "根目录"},
-    "en": {"title": "Home", "folders": "Folders", "recent": "Recent notes", "notes": "notes", "top": "Top level"},
+LABELS = {  # what the pages vaultkit adds say, in the site's language (English otherwise)
+    "zh": {
+        "title": "首页",
+        "folders": "文件夹",
+        "recent": "最近的笔记",
+        "notes": "篇笔记",
+        "top": "根目录",
+        "tags": "标签",
+        "backlinks": "反向链接",
+    },
+    "en": {
+        "title": "Home",
+        "folders": "Folders",
+        "recent": "Recent notes",
+        "notes": "notes",
+        "top": "Top level",
+        "tags": "Tags",
+        "backlinks": "Backlinks",
+    },
 }
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
+def site_labels(language: str) -> dict[str, str]:
+    """The labels of a site language (`zh`, `zh-TW`, `en`, ...)."""
+    return LABELS.get(language.split("-")[0].split("_")[0].lower(), LABELS["en"])
+
+
 def has_home(published) -> bool:
-    """Whether the vault has its own home page (index.md or README.md at its root)."""
-    return any(rel.lower() in ("index.md", "readme.md") for rel in published)
+    """Whether the vault has its own home note (index.md, README.md or Home.md at its root)."""
+    return meta.home_note(published) is not None
 
 
 def vault_language(titles) -> str:
@@ -39,11 +60,19 @@ def vault_language(titles) -> str:
     return "zh" if titles and 3 * cjk >= len(titles) else "en"
 
 
+def at_root(file, home: str | None):
+    """MkDocs' `file`, written as the site's root page when it is the vault's home note
+    `home` (Home.md: index.md and README.md are already)."""
+    if home is not None and file.src_uri == home and posixpath.dirname(file.dest_uri) != "":
+        file.dest_uri = "index.html"
+    return file
+
+
 def home_markdown(model: SiteModel, first_notes: dict[str, str]) -> str:
     """A home page for a vault without one: its folders (linking to their first note, with a
     count) and its most recent notes by `note_date`, labelled in the vault's language.
     `first_notes` maps each top-level folder ("" for the root) to its first note in the nav."""
-    labels = HOME_LABELS[vault_language(note.title for note in model.published.values())]
+    labels = site_labels(model.language)
     counts: dict[str, int] = {}
     for rel in model.published:
         top = PurePosixPath(rel).parts[0] if "/" in rel else ""
