@@ -383,16 +383,8 @@ class PageRenderer(RendererHTML):
         return f'<img alt="{html.escape(alt)}"{attrs}>'
 
     def wikilink(self, tokens, idx, options, env) -> str:
-        page, path, heading, block, alias, target = _link(tokens[idx], env)
-        text = alias or link_text(path or "", heading, block)
-        if target.rel is None:
-            return missing_link(text, target.reason, page.site.language)
-        fragment = ""
-        if block:
-            fragment = "^" + block
-        elif heading and target.rel.lower().endswith(".md"):
-            fragment = page.site.anchor(target.rel, heading) or ""
-        return f'<a href="{_href(page, target.rel, fragment)}">{html.escape(text)}</a>'
+        page: _Page = env["page"]
+        return wikilink_html(page.site, page.rel, env["scope"].source, tokens[idx].meta)
 
     def wikiembed(self, tokens, idx, options, env) -> str:
         page, path, heading, block, alias, target = _link(tokens[idx], env)
@@ -483,13 +475,33 @@ def _external_embed(url: str) -> str | None:
     return None
 
 
+def wikilink_html(site: Site, page_rel: str, source: str, link: dict) -> str:
+    """A wikilink (`path`, `heading`, `block`, `alias` as `split_target` gives them) written in
+    note `source`, on the page of `page_rel`."""
+    path, heading, block, alias = link["path"], link["heading"], link["block"], link["alias"]
+    text = alias or link_text(path or "", heading, block)
+    target = site.resolve(path, source) if path else Target(source)
+    if target.rel is None:
+        return missing_link(text, target.reason, site.language)
+    fragment = ""
+    if block:
+        fragment = "^" + block
+    elif heading and target.rel.lower().endswith(".md"):
+        fragment = site.anchor(target.rel, heading) or ""
+    return f'<a href="{_href_from(site, page_rel, target.rel, fragment)}">{html.escape(text)}</a>'
+
+
 def _href(page: _Page, to_rel: str, fragment: str = "") -> str:
     """The link from the page being rendered to a vault file (and an anchor in it)."""
+    return _href_from(page.site, page.rel, to_rel, fragment)
+
+
+def _href_from(site: Site, from_rel: str, to_rel: str, fragment: str = "") -> str:
+    """The link from the page of `from_rel` to a vault file (and an anchor in it)."""
     suffix = "#" + quote(fragment, safe="") if fragment else ""
-    if to_rel == page.rel and fragment:
+    if to_rel == from_rel and fragment:
         return suffix
-    site = page.site
-    return relative_url(site.page_url(to_rel), site.page_url(page.rel)) + suffix
+    return relative_url(site.page_url(to_rel), site.page_url(from_rel)) + suffix
 
 
 def _link(token: Token, env) -> tuple[_Page, str, str | None, str | None, str | None, Target]:

@@ -115,12 +115,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             pipeline.compute_notes(then=self.drafts.write, meanwhile=warm)  # on all cores when worth it
         self.use_model(model, config)
         self._prune_navigation(config)
-        config.extra_css.append(CSS_PATH)
-        if self.mermaid_js:
-            config.extra_javascript.insert(0, MERMAID_PATH)
-        if self.katex:
-            config.extra_css.append(f"{KATEX_DIR}/katex.min.css")
-            config.extra_javascript.append(f"{KATEX_DIR}/katex.min.js")
+        config.extra_css.append(CSS_PATH)  # mermaid and KaTeX: only on the pages that need them (render_page)
         config.extra_javascript.append(JS_PATH)
         return config
 
@@ -237,10 +232,12 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
         if rel in model.published:
             rendered.html = (
-                pages.front_tags_html(model, rel)
+                pages.note_top_html(model, rel, rendered)
                 + rendered.html
                 + pages.backlinks_html(model, rel, self.config.backlinks_title or self.labels["backlinks"])
             )
+        mermaid, katex = MERMAID_PATH if self.mermaid_js else None, KATEX_DIR if self.katex else None
+        rendered.html += pages.scripts_html(rendered.html, model.page_url(rel), mermaid, katex)
         return rendered
 
     def on_build_error(self, error):
