@@ -66,10 +66,13 @@ STYLES = {
 _BASE = """\
 .md-typeset .vk-callout[data-callout] {
   border-color: rgb(var(--vk-callout-color));
+  background-color: rgba(var(--vk-callout-color), .1);
+  box-shadow: none;
 }
 .md-typeset .vk-callout[data-callout] > .admonition-title,
 .md-typeset .vk-callout[data-callout] > summary {
-  background-color: rgba(var(--vk-callout-color), .1);
+  background-color: transparent;
+  color: rgb(var(--vk-callout-color));
 }
 .md-typeset .vk-callout[data-callout] > .admonition-title::before,
 .md-typeset .vk-callout[data-callout] > summary::before {

@@ -114,18 +114,23 @@ def tags_markdown(model: SiteModel) -> str:
     return "\n".join(lines)
 
 
-def note_top_html(model: SiteModel, rel: str, rendered) -> str:
-    """What a note's page shows above its text, as Obsidian's reading view: the note's title
-    where the text's only `<h1>` is raw HTML or from an embed (material shows the title only
-    when the page has no `<h1>` at all), then its properties (only its tags where the vault's
-    `.obsidian/app.json` hides properties)."""
-    note = model.published[rel]
-    top = ""
-    if "<h1" in rendered.html and not any(heading.level == 1 for heading in rendered.headings):
-        top = f"<h1>{html.escape(note.title)}</h1>\n"
+def note_page_html(model: SiteModel, rel: str, rendered) -> str:
+    """A note's page as Obsidian's reading view shows it: its title, its properties (only its
+    tags where the vault's `.obsidian/app.json` hides properties), its text. The title is the
+    note's own first `# heading` when the text starts with one (the properties follow it), else
+    the note's title: written here where the text's only `<h1>` is raw HTML or an embed's, as
+    material writes it only when the page has no `<h1>` at all."""
+    note, text = model.published[rel], rendered.html
     if model.vault.settings.properties_hidden:
-        return top + front_tags_html(model, rel)
-    return top + properties_html(model, rel)
+        top = front_tags_html(model, rel)
+    else:
+        top = properties_html(model, rel)
+    if rendered.headings and rendered.headings[0].level == 1 and text.startswith("<h1"):
+        end = text.index("</h1>") + len("</h1>\n")
+        return text[:end] + top + text[end:]
+    if "<h1" in text and not any(heading.level == 1 for heading in rendered.headings):
+        top = f"<h1>{html.escape(note.title)}</h1>\n" + top
+    return top + text
 
 
 def front_tags_html(model: SiteModel, rel: str) -> str:

@@ -231,10 +231,8 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         if rendered is None:
             rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
         if rel in model.published:
-            rendered.html = (
-                pages.note_top_html(model, rel, rendered)
-                + rendered.html
-                + pages.backlinks_html(model, rel, self.config.backlinks_title or self.labels["backlinks"])
+            rendered.html = pages.note_page_html(model, rel, rendered) + pages.backlinks_html(
+                model, rel, self.config.backlinks_title or self.labels["backlinks"]
             )
         mermaid, katex = MERMAID_PATH if self.mermaid_js else None, KATEX_DIR if self.katex else None
         rendered.html += pages.scripts_html(rendered.html, model.page_url(rel), mermaid, katex)
