@@ -209,6 +209,8 @@ def test_a_markdown_link_to_a_missing_note_is_unresolved_like_a_wikilink(site):
     assert '<span class="vk-missing" title="missing">renamed page</span>' in text
     assert '<span class="vk-missing" title="missing">Compost bins</span>' in text
     assert '<a href="../Chores/">good link</a>' in text and "Compost%20bins" not in text
+    # a link to a file that is not a note stays a link, as CommonMark writes it
+    assert '<a href="plan.pdf">plan</a>' in make_parser().render("[plan](plan.pdf)")
 
 
 def test_mermaid_and_katex_load_only_where_a_page_uses_them(site):

@@ -518,12 +518,13 @@ def _attrs(token: Token, name: str, value: str | None, skip: str = "") -> str:
 
 
 def _missing_reason(env, href: str) -> str | None:
-    """Why a markdown link's vault path leads nowhere ("missing", "unpublished", ...), or None
-    (an external URL, an anchor, a path that resolves)."""
-    if not href or href.startswith(("#", "/")) or _URL_SCHEME.match(href):
+    """Why a markdown link to a note (`….md`) leads nowhere ("missing", "unpublished", ...), or
+    None (an external URL, an anchor, a note that resolves, a path to any other file: that
+    stays a link, as CommonMark writes it)."""
+    path = unquote(href.partition("#")[0])
+    if not path.lower().endswith(".md") or path.startswith("/") or _URL_SCHEME.match(path):
         return None
-    path = href.partition("#")[0]
-    target = env["page"].site.resolve(unquote(path), env["scope"].source) if path else Target(path)
+    target = env["page"].site.resolve(path, env["scope"].source)
     return target.reason if target.rel is None else None
 
 
