@@ -16,10 +16,32 @@ import pytest
 from vaultkit.commands.build import build_command
 from vaultkit.readers.markdown import make_parser, parse
 from vaultkit.readers.syntax.callouts import FAMILIES, family, snippet_callouts
-from vaultkit.renderers.site.callout_css import STYLES, callout_css, icon_svg
+from vaultkit.renderers.site.callout_css import callout_css, icon_svg
 from vaultkit.renderers.site.meta import text_language
 
+from .test_site import render
+
 VAULT = Path(__file__).parent / "fixtures" / "obsidian" / "reading-view" / "vault"
+# Obsidian's default look of each callout type (its default theme's colours, Lucide icon names;
+# check-circle-2, help-circle and alert-triangle are Lucide's older names of the same icons)
+RGB = {"blue": (8, 109, 221), "cyan": (0, 191, 188), "green": (8, 185, 78), "orange": (236, 117, 0)}
+RGB |= {"red": (233, 49, 71), "purple": (120, 82, 238), "grey": (158, 158, 158)}
+OBSIDIAN_LOOKS = {
+    ("note",): ("blue", "pencil"),
+    ("abstract", "summary", "tldr"): ("cyan", "clipboard-list"),
+    ("info",): ("blue", "info"),
+    ("todo",): ("blue", "circle-check"),
+    ("tip", "hint", "important"): ("cyan", "flame"),
+    ("success", "check", "done"): ("green", "check"),
+    ("question", "help", "faq"): ("orange", "circle-help"),
+    ("warning", "caution", "attention"): ("orange", "triangle-alert"),
+    ("failure", "fail", "missing"): ("red", "x"),
+    ("danger", "error"): ("red", "zap"),
+    ("bug",): ("red", "bug"),
+    ("example",): ("purple", "list"),
+    ("quote", "cite"): ("grey", "quote"),
+}
+LOOKS = {kind: (RGB[color], icon) for kinds, (color, icon) in OBSIDIAN_LOOKS.items() for kind in kinds}
 
 
 def build(tmp: Path, vault: Path = VAULT) -> Path:
@@ -68,13 +90,12 @@ def test_every_callout_type_and_alias_has_its_family_class():
 
 
 def test_callout_styles_are_obsidians_colours_and_lucide_icons():
+    assert set(LOOKS) == set(FAMILIES)
     css = callout_css()
-    for kind, (color, icon) in STYLES.items():
-        rule = re.search(rf"\.md-typeset \.vk-callout\.{kind} \{{ (.*?) \}}", css).group(1)
-        assert f"--vk-callout-color: {', '.join(map(str, color))};" in rule
-        assert f"lucide-{icon}" in rule
-    assert STYLES["question"][0] == STYLES["warning"][0]  # orange, not tip's cyan
-    assert STYLES["todo"][1] == "circle-check" and STYLES["example"][1] == "list"
+    for kind, (color, icon) in LOOKS.items():
+        rule = re.search(rf"\.md-typeset \.vk-callout\.{family(kind)} \{{ (.*?) \}}", css).group(1)
+        assert f"--vk-callout-color: {', '.join(map(str, color))};" in rule, kind
+        assert f"lucide-{icon}%22" in rule, kind
 
 
 def test_a_vault_snippet_styles_its_own_callout_type(site):
@@ -210,7 +231,8 @@ def test_a_markdown_link_to_a_missing_note_is_unresolved_like_a_wikilink(site):
     assert '<span class="vk-missing" title="missing">Compost bins</span>' in text
     assert '<a href="../Chores/">good link</a>' in text and "Compost%20bins" not in text
     # a link to a file that is not a note stays a link, as CommonMark writes it
-    assert '<a href="plan.pdf">plan</a>' in make_parser().render("[plan](plan.pdf)")
+    out = render("[plan](plan.pdf) and [gone](Nowhere.md#Part)")
+    assert '<a href="plan.pdf">plan</a>' in out and '<span class="vk-missing" title="missing">gone</span>' in out
 
 
 def test_mermaid_and_katex_load_only_where_a_page_uses_them(site):
