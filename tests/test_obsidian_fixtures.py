@@ -25,6 +25,8 @@ def expected(rule: str) -> dict:
 
 
 def page_html(site: Path, rel: str) -> Path:
+    if rel.lower() in ("index.md", "readme.md", "home.md"):  # the vault's home note: the site's root page
+        return site / "index.html"
     return site / rel[:-3] / "index.html"
 
 

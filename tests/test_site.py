@@ -93,11 +93,14 @@ def test_note_heading_and_block_embeds_and_cycles():
 def test_callouts_become_admonitions_nested_and_foldable():
     out = render("> [!warning]- 小心\n> outer\n> > [!tip] inner\n> > deep\n")
     assert out.startswith(
-        '<details class="warning">\n<summary>小心</summary>\n<p>outer</p>\n'
-        '<div class="admonition tip">\n<p class="admonition-title">inner</p>\n<p>deep</p>\n</div>\n</details>'
+        '<details class="warning vk-callout" data-callout="warning">\n<summary>小心</summary>\n<p>outer</p>\n'
+        '<div class="admonition tip vk-callout" data-callout="tip">\n<p class="admonition-title">inner</p>\n'
+        "<p>deep</p>\n</div>\n</details>"
     )
-    assert render("> [!NOTE]\n> x").startswith('<div class="admonition note">\n<p class="admonition-title">Note</p>')
-    assert render("- item\n\n  > [!tip] in a list\n  > text\n").count('class="admonition tip"') == 1
+    assert render("> [!NOTE]\n> x").startswith(
+        '<div class="admonition note vk-callout" data-callout="note">\n<p class="admonition-title">Note</p>'
+    )
+    assert render("- item\n\n  > [!tip] in a list\n  > text\n").count('class="admonition tip vk-callout"') == 1
 
 
 def test_comments_and_inline_value_markers_are_stripped():

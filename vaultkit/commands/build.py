@@ -25,7 +25,7 @@ from vaultkit.model.layout import find_config, holds_site, project_root
 from vaultkit.model.vault import SITE_DIR
 from vaultkit.readers.config import ConfigError, read_mkdocs_config
 from vaultkit.renderers.site.defaults import default_config_text
-from vaultkit.renderers.site.meta import home_title
+from vaultkit.renderers.site.meta import home_title, vault_language
 from vaultkit.renderers.site.plugin import VaultkitPlugin
 from vaultkit.renderers.site.render import Built, build_site, renders_alike
 from vaultkit.state import Affected, VaultState
@@ -55,7 +55,7 @@ def load_site_config(root: Path, output: str | None):
     if config_path:
         source, overrides = str(config_path), {} if read_mkdocs_config(config_path).get("site_name") else name
     else:
-        source, overrides = io.StringIO(default_config_text(name["site_name"])), {}
+        source, overrides = io.StringIO(default_config_text(name["site_name"], vault_language(root))), {}
         source.name = str(config_file)  # where relative paths in the config would start
     if config_file.parent.resolve() != root and not built_site:
         return load_config(source, docs_dir=str(root), site_dir=str(site_dir), **overrides)

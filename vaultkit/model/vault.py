@@ -115,7 +115,10 @@ class ObsidianSettings:
       `absolute`): how `vaultkit fix` writes a repaired link;
     - `app.json` `strictLineBreaks`: when true, a single newline joins lines (Obsidian's
       default, false, shows it as a line break), on the site as in Obsidian's reading view;
-    - `templates.json` `folder`: the core Templates plugin's folder (not checked, not published).
+    - `templates.json` `folder`: the core Templates plugin's folder (not checked, not published);
+    - `snippets/*.css` (those `appearance.json` enables, all when it lists none): the colour and
+      icon each sets for a callout type, for the site;
+    - `app.json` `propertiesInDocument`: `hidden` keeps the notes' properties off their pages.
     """
 
     ignore_filters: tuple[str, ...] = ()
@@ -123,6 +126,8 @@ class ObsidianSettings:
     link_format: str | None = None  # None: `.obsidian/` does not say; links keep their style
     templates_folder: str | None = None
     strict_line_breaks: bool = False
+    callout_styles: tuple[tuple[str, tuple | None, str | None], ...] = ()  # (type, r g b, icon)
+    properties_hidden: bool = False
 
     @classmethod
     def load(cls, root: Path, problems: list[Diagnostic]) -> ObsidianSettings:
@@ -139,6 +144,8 @@ class ObsidianSettings:
             link_format=link_format if link_format in ("shortest", "relative", "absolute") else None,
             templates_folder=folder.strip("/") if isinstance(folder, str) and folder.strip("/") else None,
             strict_line_breaks=app.get("strictLineBreaks") is True,
+            callout_styles=_snippet_callouts(root, _settings_file(root, "appearance.json", problems)),
+            properties_hidden=app.get("propertiesInDocument") == "hidden",
         )
 
     def ignored(self, rel: str) -> str | None:
@@ -167,6 +174,26 @@ class ObsidianSettings:
             folder = posixpath.join(posixpath.dirname(source), folder[2:])
         folder = posixpath.normpath(folder.strip("/") or ".")
         return "" if folder == "." else folder
+
+
+def _snippet_callouts(root: Path, appearance: dict) -> tuple:
+    """(type, colour, icon) of each callout type the vault's CSS snippets style (the enabled
+    ones, or all when `appearance.json` enables none)."""
+    from vaultkit.readers.syntax.callouts import snippet_callouts
+
+    folder = root / ".obsidian" / "snippets"
+    if not folder.is_dir():
+        return ()
+    enabled = appearance.get("enabledCssSnippets")
+    names = set(enabled) if isinstance(enabled, list) and enabled else None
+    styles: dict[str, tuple] = {}
+    for path in sorted(folder.glob("*.css")):
+        if (names is None or path.stem in names) and path.is_file() and not path.is_symlink():
+            try:
+                styles.update(snippet_callouts(path.read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError):
+                continue
+    return tuple((kind, color, icon) for kind, (color, icon) in sorted(styles.items()))
 
 
 def _settings_file(root: Path, name: str, problems: list[Diagnostic]) -> dict:

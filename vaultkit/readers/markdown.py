@@ -1,5 +1,5 @@
 """The one markdown parser of vaultkit: CommonMark + GFM tables/strikethrough/autolinks + the
-mdit-py-plugins vaultkit needs + every Obsidian syntax in `vaultkit.readers.syntax`.
+mdit-py-plugins vaultkit needs (front matter, footnotes) + every Obsidian syntax in `vaultkit.readers.syntax`.
 
 `parse(text)` parses a whole note (front matter included) so token line maps are absolute.
 Parse each note once: `Note.tokens` caches the result; an edited note is parsed again only
@@ -19,7 +19,6 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
-from mdit_py_plugins.tasklists import tasklists_plugin
 
 from vaultkit.readers.syntax.autolinks import autolinks_plugin
 from vaultkit.readers.syntax.blockids import block_ids_plugin
@@ -32,6 +31,7 @@ from vaultkit.readers.syntax.math import math_plugin
 from vaultkit.readers.syntax.positions import positions_plugin
 from vaultkit.readers.syntax.table_pipes import table_pipes_plugin
 from vaultkit.readers.syntax.tags import tags_plugin
+from vaultkit.readers.syntax.tasks import tasks_plugin
 from vaultkit.readers.syntax.wikilinks import wikilinks_plugin
 
 
@@ -41,14 +41,13 @@ def make_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
     inline = InlineDispatch()  # the Obsidian inline syntaxes share one rule
     md.use(autolinks_plugin, inline)
-    md.use(front_matter_plugin).use(footnote_plugin).use(tasklists_plugin).use(math_plugin, inline)
+    md.use(front_matter_plugin).use(footnote_plugin).use(tasks_plugin).use(math_plugin, inline)
     md.use(wikilinks_plugin, inline).use(table_pipes_plugin).use(comments_plugin, inline).use(tags_plugin, inline)
     md.use(highlight_plugin, inline).use(callouts_plugin).use(block_ids_plugin).use(headings_plugin)
     md.use(dispatch_plugin, inline)
     md.use(positions_plugin)  # last: turns offsets of inline tokens into lines and columns
     md.core.ruler.at("normalize", _normalize)
     _wrap(md.block.ruler, "front_matter", _front_matter_at_start)
-    _wrap(md.core.ruler, "github-tasklists", _tasklists_where_boxes)
     return md
 
 
@@ -66,13 +65,6 @@ def _front_matter_at_start(rule, state: StateBlock, start_line: int, end_line: i
     if state.bMarks[start_line] + state.tShift[start_line] != 0:
         return False
     return rule(state, start_line, end_line, silent)
-
-
-def _tasklists_where_boxes(rule, state: StateCore) -> None:
-    """mdit-py-plugins' task list rule, in a note that has a box: a task item's text starts
-    with `[ ]`, `[x]` or `[X]`, and the rule looks at every token of the note (most have none)."""
-    if "[ ]" in state.src or "[x]" in state.src or "[X]" in state.src:
-        rule(state)
 
 
 def _normalize(state: StateCore) -> None:

@@ -12,6 +12,7 @@ Code spans and fences are never parsed inline here, so bash `[[ $# -gt 0 ]]` sta
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from markdown_it import MarkdownIt
@@ -37,6 +38,15 @@ def split_target(inner: str) -> dict:
         "block": block,
         "alias": alias.strip() if pipe else None,
     }
+
+
+_IN_TEXT = re.compile(r"\[\[([^\[\]\n]+)\]\]")
+
+
+def wikilinks_in(text: str) -> list[tuple[int, int, dict]]:
+    """The `[[links]]` of a plain text that is no Markdown (a property's value): start, end and
+    `split_target`'s parts of each."""
+    return [(m.start(), m.end(), split_target(m.group(1))) for m in _IN_TEXT.finditer(text) if m.group(1).strip()]
 
 
 def _wikilink(state: StateInline, silent: bool) -> bool:

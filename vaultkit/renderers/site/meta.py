@@ -2,7 +2,10 @@
 
 - `site_url`: the one mkdocs.yml gives, else, in a GitHub Actions run, the repository's GitHub
   Pages address (`https://OWNER.github.io/REPO/`); the sitemap and the feed need it;
-- `home_title`: the title of the vault's home page, the site's name when the config has none;
+- `home_title`: the title of the vault's home note (index.md, README.md or Home.md at its
+  root), the site's name when the config has none;
+- `vault_language`: the language of the notes' text (`zh` or `en`), the site's when the config
+  sets none;
 - `add_dates`: each note's date where its front matter has none: the last commit touching it
   (one `git log` for the whole vault), else the file's modification time.
 """
@@ -11,13 +14,17 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import subprocess
 from pathlib import Path
 
 from vaultkit.model.vault import Source, parse_front_matter
 from vaultkit.readers.markdown import parse
 
-HOME_NAMES = ("index.md", "readme.md")
+HOME_NAMES = ("index.md", "readme.md", "home.md")  # in this order, the vault's home note
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+LANGUAGE_SAMPLE = 4_000_000  # characters of notes read to tell the language
 DATE = "date"  # the key of a note's `derived` that holds its date from history or file
 
 
@@ -40,11 +47,17 @@ def site_url(configured: str | None, env=os.environ) -> str | None:
     return configured or pages_url(env)
 
 
+def home_note(names) -> str | None:
+    """The vault's home note among the paths `names`: index.md, else README.md, else Home.md at
+    the root (any case)."""
+    at_root = {name.lower(): name for name in sorted(names, reverse=True) if "/" not in name}
+    return next((at_root[home] for home in HOME_NAMES if home in at_root), None)
+
+
 def home_title(root: Path) -> str | None:
-    """The first `# heading` of the vault's index.md or README.md, else its front matter title."""
-    home = next(
-        (path for path in sorted(Path(root).glob("*")) if path.name.lower() in HOME_NAMES and path.is_file()), None
-    )
+    """The first `# heading` of the vault's home note, else its front matter title."""
+    files = {path.name: path for path in Path(root).glob("*") if path.is_file()}
+    home = files.get(home_note(files) or "")
     if home is None:
         return None
     try:
@@ -57,6 +70,36 @@ def home_title(root: Path) -> str | None:
             return tokens[i + 1].content.strip()
     title = parse_front_matter(text, home.name).data.get("title")
     return str(title).strip() if isinstance(title, (str, int, float)) and str(title).strip() else None
+
+
+def text_language(texts) -> str:
+    """ "zh" when the texts have more CJK characters than Latin words, else "en"."""
+    cjk = latin = 0
+    for text in texts:
+        cjk += len(_CJK.findall(text))
+        latin += len(_LATIN_WORD.findall(text))
+    return "zh" if cjk > latin else "en"
+
+
+def vault_language(root: Path) -> str:
+    """The language of the vault's notes (`text_language`), from their first
+    LANGUAGE_SAMPLE characters (hidden folders skipped)."""
+
+    def texts():
+        left = LANGUAGE_SAMPLE
+        for path in sorted(Path(root).rglob("*.md")):
+            if left <= 0:
+                return
+            if any(part.startswith(".") for part in path.relative_to(root).parts):
+                continue
+            try:
+                text = Source.read(path).text[:left]
+            except OSError:
+                continue
+            left -= len(text)
+            yield text
+
+    return text_language(texts())
 
 
 def git_dates(root: Path) -> dict[str, dt.date]:

@@ -133,8 +133,9 @@ class SiteModel(Site):
     # -- tags --------------------------------------------------------------------------
 
     def tag_anchor(self, tag: str) -> str:
-        """The id of the tag's heading on the tags page."""
-        return self._tag_anchors.get(tag) or self.slugify("#" + tag, "-")
+        """The id of the tag's heading on the tags page (one for all its spellings: `#Tag` is `#tag`)."""
+        shown = self._tag_index[1].get(tag.casefold(), tag)
+        return self._tag_anchors.get(shown) or self.slugify("#" + tag, "-")
 
     @cached_property
     def _tag_anchors(self) -> dict[str, str]:
@@ -144,13 +145,20 @@ class SiteModel(Site):
 
     @cached_property
     def tags(self) -> dict[str, list[str]]:
-        """Tag -> published notes carrying it (front matter and inline tags), sorted."""
+        """Tag -> published notes carrying it (front matter and inline tags), sorted. As in
+        Obsidian, case does not matter: a tag is listed as first written (in note order)."""
+        return self._tag_index[0]
+
+    @cached_property
+    def _tag_index(self) -> tuple[dict[str, list[str]], dict[str, str]]:
+        """`tags`, and each tag in lower case -> the tag as first written."""
         by_tag: dict[str, set[str]] = defaultdict(set)
+        spellings: dict[str, str] = {}
         for rel, note in self.published.items():
             inline = self.state.note(rel).tags  # the inline tags of its fresh text
             for tag in (*note.tags, *(inline_tags(self.tokens(rel)[0]) if inline is None else inline)):
-                by_tag[tag].add(rel)
-        return {tag: sorted(by_tag[tag]) for tag in sorted(by_tag)}
+                by_tag[spellings.setdefault(tag.casefold(), tag)].add(rel)
+        return {tag: sorted(by_tag[tag]) for tag in sorted(by_tag)}, spellings
 
     def outline(self, rel: str) -> list[Section]:
         """A note's headings; those of a published note as the check read them from its fresh text."""

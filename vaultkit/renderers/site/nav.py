@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-INDEX_NAMES = ("index.md", "readme.md")
+INDEX_NAMES = ("index.md", "readme.md", "home.md")  # first in their folder
 
 
 def build_nav(titles: dict[str, str], extra: list[dict] = ()) -> list:

@@ -4,9 +4,11 @@ The note is never parsed again for the site. The tokens are rendered with markdo
 renderer (CommonMark + GFM, as Obsidian reads notes) and these rules for what a site needs:
 
 - wikilinks and embeds resolved through the site's link index: links to the target page (a
-  heading's or block's anchor), images with their size, transcluded notes, headings and blocks
-  (a real embed cycle is stopped); a missing, unpublished or excluded target is plain text with
-  the reason as tooltip;
+  heading's or block's anchor), images with their size, audio and video players, transcluded
+  notes, headings and blocks (a real embed cycle is stopped); a missing, unpublished or
+  excluded target is plain text with the reason as tooltip;
+- markdown images sized as Obsidian reads `![alt|100x145](src)`; a YouTube video embedded as
+  its player, a post on X as a card;
 - markdown links and images to vault files point at their pages and files;
 - `#tags` link to the tags index; callouts are material admonitions (`<details>` when foldable);
   `^block` ids are the ids of the blocks they name; comments render as nothing;
@@ -40,6 +42,12 @@ from vaultkit.renderers.site.math import block_math, inline_math
 from vaultkit.renderers.site.search import SearchSection, search_sections
 
 IMAGE_SUFFIXES = {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".avif"}
+AUDIO_SUFFIXES = {".flac", ".m4a", ".mp3", ".ogg", ".wav", ".3gp"}  # Obsidian's accepted formats
+VIDEO_SUFFIXES = {".mkv", ".mov", ".mp4", ".ogv", ".webm"}  # .webm, in both lists, plays as video
+_YOUTUBE = re.compile(
+    r"https?://(?:www\.|m\.)?(?:youtube\.com/(?:watch\?(?:.*&)?v=|embed/|shorts/)|youtu\.be/)(?P<id>[\w-]{6,})"
+)
+_POST = re.compile(r"https?://(?:www\.|mobile\.)?(?:twitter|x)\.com/(?P<user>\w+)/status/\d+")
 MISSING_CLASS = "vk-missing"
 MAX_EMBED_DEPTH = 10
 MAX_EMBEDS = 500  # per page: note embeds can fan out exponentially
@@ -178,10 +186,15 @@ MISSING_TOOLTIPS = {
 }
 
 
+def missing_open(reason: str, language: str = "en") -> str:
+    """The start of a link that leads nowhere: text with a CSS class and the reason as tooltip."""
+    tooltip = MISSING_TOOLTIPS.get(language.split("-")[0].split("_")[0].lower(), {}).get(reason, reason)
+    return f'<span class="{MISSING_CLASS}" title="{html.escape(tooltip)}">'
+
+
 def missing_link(text: str, reason: str, language: str = "en") -> str:
     """A link that leads nowhere: plain text with a CSS class and the reason as tooltip."""
-    tooltip = MISSING_TOOLTIPS.get(language.split("-")[0].split("_")[0].lower(), {}).get(reason, reason)
-    return f'<span class="{MISSING_CLASS}" title="{html.escape(tooltip)}">{html.escape(text)}</span>'
+    return f"{missing_open(reason, language)}{html.escape(text)}</span>"
 
 
 def link_text(path: str, heading: str | None, block: str | None) -> str:
@@ -340,25 +353,38 @@ class PageRenderer(RendererHTML):
         return f'<a class="vk-tag" href="{href}">{html.escape(tokens[idx].content)}</a>'
 
     def link_open(self, tokens, idx, options, env) -> str:
+        """A markdown link; one to a vault path that leads nowhere is shown as a wikilink to a
+        missing note is (`missing_link`)."""
         token = tokens[idx]
-        return f"<a{_attrs(token, 'href', _vault_href(env, token.attrGet('href') or ''))}>"
+        href = token.attrGet("href") or ""
+        reason = _missing_reason(env, href)
+        if reason:
+            return missing_open(reason, env["page"].site.language)
+        return f"<a{_attrs(token, 'href', _vault_href(env, href))}>"
+
+    def link_close(self, tokens, idx, options, env) -> str:
+        opening = next(tokens[j] for j in range(idx - 1, -1, -1) if tokens[j].type == "link_open")
+        return "</span>" if _missing_reason(env, opening.attrGet("href") or "") else "</a>"
 
     def image(self, tokens, idx, options, env) -> str:
+        """A markdown image, as Obsidian shows it: `![alt|100x145](src)` and `![250](src)` are
+        sized; audio and video files play; a YouTube video is its player, a post on X a card."""
         token = tokens[idx]
-        alt = html.escape(self.renderInlineAsText(token.children or [], options, env))
-        return f'<img alt="{alt}"{_attrs(token, "src", _vault_href(env, token.attrGet("src") or ""), skip="alt")}>'
+        src = token.attrGet("src") or ""
+        alt, size = _alt_and_size(self.renderInlineAsText(token.children or [], options, env))
+        href = _vault_href(env, src)
+        player = _player(href or src, alt)
+        if player:
+            return player
+        embedded = _external_embed(src)
+        if embedded:
+            return embedded
+        attrs = _attrs(token, "src", href, skip="alt") + _size_attrs(size)
+        return f'<img alt="{html.escape(alt)}"{attrs}>'
 
     def wikilink(self, tokens, idx, options, env) -> str:
-        page, path, heading, block, alias, target = _link(tokens[idx], env)
-        text = alias or link_text(path or "", heading, block)
-        if target.rel is None:
-            return missing_link(text, target.reason, page.site.language)
-        fragment = ""
-        if block:
-            fragment = "^" + block
-        elif heading and target.rel.lower().endswith(".md"):
-            fragment = page.site.anchor(target.rel, heading) or ""
-        return f'<a href="{_href(page, target.rel, fragment)}">{html.escape(text)}</a>'
+        page: _Page = env["page"]
+        return wikilink_html(page.site, page.rel, env["scope"].source, tokens[idx].meta)
 
     def wikiembed(self, tokens, idx, options, env) -> str:
         page, path, heading, block, alias, target = _link(tokens[idx], env)
@@ -368,14 +394,13 @@ class PageRenderer(RendererHTML):
         rel = target.rel
         suffix = posixpath.splitext(rel)[1].lower()
         if suffix in IMAGE_SUFFIXES:
-            size = _SIZE.match(alias or "")
-            caption = "" if size or not alias else alias
-            attrs = ""
-            if size:
-                attrs = f' width="{size["w"]}"' + (f' height="{size["h"]}"' if size["h"] else "")
+            caption, size = _alt_and_size(alias or "")
             alt = html.escape(caption or posixpath.splitext(name)[0])
-            return f'<img alt="{alt}" src="{_href(page, rel)}"{attrs}>'
+            return f'<img alt="{alt}" src="{_href(page, rel)}"{_size_attrs(size)}>'
         title = html.escape(alias or posixpath.splitext(name)[0])
+        player = _player(_href(page, rel), alias or posixpath.splitext(name)[0])
+        if player:
+            return player
         if suffix != ".md":
             return f'<a href="{_href(page, rel)}">{title}</a>'
         return self._embed_note(page, env["scope"], rel, heading, block, alias or name, title)
@@ -400,13 +425,83 @@ class PageRenderer(RendererHTML):
         return f'<div class="vk-embed">\n<p><a href="{_href(page, rel)}">{title}</a></p>\n{inner}</div>\n'
 
 
+def _alt_and_size(text: str) -> tuple[str, re.Match | None]:
+    """An embed's text as Obsidian reads it: `alt|100x145`, `alt|100`, or only the size."""
+    size = _SIZE.match(text.strip())
+    if size:
+        return "", size
+    alt, bar, last = text.rpartition("|")
+    size = _SIZE.match(last.strip()) if bar else None
+    return (alt.strip(), size) if size else (text, None)
+
+
+def _size_attrs(size: re.Match | None) -> str:
+    if not size:
+        return ""
+    return f' width="{size["w"]}"' + (f' height="{size["h"]}"' if size["h"] else "")
+
+
+def _player(src: str, title: str) -> str | None:
+    """An `<audio>` or `<video>` player of a file Obsidian plays (by its suffix), else None."""
+    suffix = posixpath.splitext(src.partition("#")[0].partition("?")[0])[1].lower()
+    if suffix in VIDEO_SUFFIXES:
+        tag = "video"
+    elif suffix in AUDIO_SUFFIXES:
+        tag = "audio"
+    else:
+        return None
+    return f'<{tag} controls src="{html.escape(src)}" title="{html.escape(title)}"></{tag}>'
+
+
+def _external_embed(url: str) -> str | None:
+    """What Obsidian embeds of a web page: a YouTube video's player, a post on X (Twitter) as
+    a card linking to it (no script of theirs is loaded); None for any other URL."""
+    youtube = _YOUTUBE.match(url)
+    if youtube:
+        video = quote(youtube["id"], safe="")
+        return (
+            f'<iframe class="vk-youtube" src="https://www.youtube.com/embed/{video}" title="YouTube video" '
+            'width="560" height="315" frameborder="0" allow="encrypted-media; picture-in-picture; fullscreen" '
+            "allowfullscreen></iframe>"
+        )
+    post = _POST.match(url)
+    if post:
+        href = html.escape(url)
+        return (
+            f'<a class="vk-embed-card" href="{href}"><span class="vk-embed-card-site">X (Twitter)</span>'
+            f'<span class="vk-embed-card-title">@{html.escape(post["user"])}</span>'
+            f'<span class="vk-embed-card-url">{href}</span></a>'
+        )
+    return None
+
+
+def wikilink_html(site: Site, page_rel: str, source: str, link: dict) -> str:
+    """A wikilink (`path`, `heading`, `block`, `alias` as `split_target` gives them) written in
+    note `source`, on the page of `page_rel`."""
+    path, heading, block, alias = link["path"], link["heading"], link["block"], link["alias"]
+    text = alias or link_text(path or "", heading, block)
+    target = site.resolve(path, source) if path else Target(source)
+    if target.rel is None:
+        return missing_link(text, target.reason, site.language)
+    fragment = ""
+    if block:
+        fragment = "^" + block
+    elif heading and target.rel.lower().endswith(".md"):
+        fragment = site.anchor(target.rel, heading) or ""
+    return f'<a href="{_href_from(site, page_rel, target.rel, fragment)}">{html.escape(text)}</a>'
+
+
 def _href(page: _Page, to_rel: str, fragment: str = "") -> str:
     """The link from the page being rendered to a vault file (and an anchor in it)."""
+    return _href_from(page.site, page.rel, to_rel, fragment)
+
+
+def _href_from(site: Site, from_rel: str, to_rel: str, fragment: str = "") -> str:
+    """The link from the page of `from_rel` to a vault file (and an anchor in it)."""
     suffix = "#" + quote(fragment, safe="") if fragment else ""
-    if to_rel == page.rel and fragment:
+    if to_rel == from_rel and fragment:
         return suffix
-    site = page.site
-    return relative_url(site.page_url(to_rel), site.page_url(page.rel)) + suffix
+    return relative_url(site.page_url(to_rel), site.page_url(from_rel)) + suffix
 
 
 def _link(token: Token, env) -> tuple[_Page, str, str | None, str | None, str | None, Target]:
@@ -420,6 +515,17 @@ def _attrs(token: Token, name: str, value: str | None, skip: str = "") -> str:
     """A token's attributes as HTML, with `name` set to `value` (unless None) and `skip` left out."""
     attrs = {**(token.attrs or {}), **({name: value} if value is not None else {})}
     return "".join(f' {key}="{html.escape(str(v))}"' for key, v in attrs.items() if key != skip)
+
+
+def _missing_reason(env, href: str) -> str | None:
+    """Why a markdown link to a note (`….md`) leads nowhere ("missing", "unpublished", ...), or
+    None (an external URL, an anchor, a note that resolves, a path to any other file: that
+    stays a link, as CommonMark writes it)."""
+    path = unquote(href.partition("#")[0])
+    if not path.lower().endswith(".md") or path.startswith("/") or _URL_SCHEME.match(path):
+        return None
+    target = env["page"].site.resolve(path, env["scope"].source)
+    return target.reason if target.rel is None else None
 
 
 def _vault_href(env, href: str) -> str | None:

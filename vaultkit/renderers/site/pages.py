@@ -1,5 +1,6 @@
-"""Generated pages: the home page and the tags index (markdown, rendered like notes), the
-backlinks section of a note, and the RSS feed."""
+"""Generated pages: the home page and the tags index (markdown, rendered like notes), the top
+of a note's page (its title where needed, its properties), the backlinks section of a note,
+and the RSS feed."""
 
 from __future__ import annotations
 
@@ -11,25 +12,49 @@ from email.utils import format_datetime
 from pathlib import PurePosixPath
 from urllib.parse import quote, urljoin
 
+from vaultkit.readers.syntax.wikilinks import wikilinks_in
 from vaultkit.renderers.site import meta
 from vaultkit.renderers.site.model import SiteModel
-from vaultkit.renderers.site.note_html import relative_url
+from vaultkit.renderers.site.note_html import relative_url, wikilink_html
 
 FIXED_DATE = dt.date(2000, 1, 1)  # for a note with no date at all (its file unreadable)
 
 
 HOME_PAGE = "index.md"
 RECENT_NOTES = 10
-HOME_LABELS = {
-    "zh": {"title": "首页", "folders": "文件夹", "recent": "最近的笔记", "notes": "篇笔记", "top": "根目录"},
-    "en": {"title": "Home", "folders": "Folders", "recent": "Recent notes", "notes": "notes", "top": "Top level"},
+LABELS = {  # what the pages vaultkit adds say, in the site's language (English otherwise)
+    "zh": {
+        "title": "首页",
+        "folders": "文件夹",
+        "recent": "最近的笔记",
+        "notes": "篇笔记",
+        "top": "根目录",
+        "tags": "标签",
+        "backlinks": "反向链接",
+        "properties": "属性",
+    },
+    "en": {
+        "title": "Home",
+        "folders": "Folders",
+        "recent": "Recent notes",
+        "notes": "notes",
+        "top": "Top level",
+        "tags": "Tags",
+        "backlinks": "Backlinks",
+        "properties": "Properties",
+    },
 }
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
+def site_labels(language: str) -> dict[str, str]:
+    """The labels of a site language (`zh`, `zh-TW`, `en`, ...)."""
+    return LABELS.get(language.split("-")[0].split("_")[0].lower(), LABELS["en"])
+
+
 def has_home(published) -> bool:
-    """Whether the vault has its own home page (index.md or README.md at its root)."""
-    return any(rel.lower() in ("index.md", "readme.md") for rel in published)
+    """Whether the vault has its own home note (index.md, README.md or Home.md at its root)."""
+    return meta.home_note(published) is not None
 
 
 def vault_language(titles) -> str:
@@ -39,11 +64,19 @@ def vault_language(titles) -> str:
     return "zh" if titles and 3 * cjk >= len(titles) else "en"
 
 
+def at_root(file, home: str | None):
+    """MkDocs' `file`, written as the site's root page when it is the vault's home note
+    `home` (Home.md: index.md and README.md are already)."""
+    if home is not None and file.src_uri == home and posixpath.dirname(file.dest_uri) != "":
+        file.dest_uri = "index.html"
+    return file
+
+
 def home_markdown(model: SiteModel, first_notes: dict[str, str]) -> str:
     """A home page for a vault without one: its folders (linking to their first note, with a
     count) and its most recent notes by `note_date`, labelled in the vault's language.
     `first_notes` maps each top-level folder ("" for the root) to its first note in the nav."""
-    labels = HOME_LABELS[vault_language(note.title for note in model.published.values())]
+    labels = site_labels(model.language)
     counts: dict[str, int] = {}
     for rel in model.published:
         top = PurePosixPath(rel).parts[0] if "/" in rel else ""
@@ -81,17 +114,112 @@ def tags_markdown(model: SiteModel) -> str:
     return "\n".join(lines)
 
 
+def note_page_html(model: SiteModel, rel: str, rendered) -> str:
+    """A note's page as Obsidian's reading view shows it: its title, its properties (only its
+    tags where the vault's `.obsidian/app.json` hides properties), its text. The title is the
+    note's own first `# heading` when the text starts with one (the properties follow it), else
+    the note's title: written here where the text's only `<h1>` is raw HTML or an embed's, as
+    material writes it only when the page has no `<h1>` at all."""
+    note, text = model.published[rel], rendered.html
+    if model.vault.settings.properties_hidden:
+        top = front_tags_html(model, rel)
+    else:
+        top = properties_html(model, rel)
+    if rendered.headings and rendered.headings[0].level == 1 and text.startswith("<h1"):
+        end = text.index("</h1>") + len("</h1>\n")
+        return text[:end] + top + text[end:]
+    if "<h1" in text and not any(heading.level == 1 for heading in rendered.headings):
+        top = f"<h1>{html.escape(note.title)}</h1>\n" + top
+    return top + text
+
+
 def front_tags_html(model: SiteModel, rel: str) -> str:
     """The tags of a note's front matter, at the top of its page, as inline tags show."""
     tags = model.published[rel].tags
     if not tags:
         return ""
+    return f'<p class="vk-tags">{" ".join(_tag_link(model, rel, tag) for tag in tags)}</p>\n'
+
+
+def _tag_link(model: SiteModel, rel: str, tag: str) -> str:
     to_tags = relative_url(model.page_url(model.tags_page), model.page_url(rel))
-    links = " ".join(
-        f'<a class="vk-tag" href="{to_tags}#{quote(model.tag_anchor(tag), safe="")}">#{html.escape(tag)}</a>'
-        for tag in tags
+    return f'<a class="vk-tag" href="{to_tags}#{quote(model.tag_anchor(tag), safe="")}">#{html.escape(tag)}</a>'
+
+
+_URL = re.compile(r"https?://[^\s<>\"']+")
+TAG_KEYS = ("tags", "tag")
+
+
+def properties_html(model: SiteModel, rel: str) -> str:
+    """A note's properties (front matter), each a row: lists as chips, tags linking to the tags
+    page, dates as written in ISO form, booleans as checkboxes, `[[links]]` and URLs as links."""
+    data = model.published[rel].front.data
+    if not data:
+        return ""
+    rows = []
+    for key, value in data.items():
+        if str(key).lower() in TAG_KEYS:
+            values = [value] if isinstance(value, str) else value if isinstance(value, list) else [value]
+            shown = " ".join(_tag_link(model, rel, str(tag).lstrip("#")) for tag in values if tag not in (None, ""))
+        else:
+            shown = _property_value(model, rel, value)
+        rows.append(f'<dt>{html.escape(str(key))}</dt><dd data-property="{html.escape(str(key))}">{shown}</dd>')
+    label = site_labels(model.language)["properties"]
+    return (
+        f'<div class="vk-properties"><p class="vk-properties-title">{html.escape(label)}</p>'
+        f"<dl>{''.join(rows)}</dl></div>\n"
     )
-    return f'<p class="vk-tags">{links}</p>\n'
+
+
+def _property_value(model: SiteModel, rel: str, value) -> str:
+    if isinstance(value, list):
+        return "".join(f'<span class="vk-property-item">{_property_value(model, rel, v)}</span>' for v in value)
+    if isinstance(value, bool):
+        return f'<input type="checkbox" disabled{" checked" if value else ""}>'
+    if isinstance(value, dt.datetime):
+        return html.escape(value.isoformat(sep=" ", timespec="minutes"))
+    if isinstance(value, dt.date):
+        return html.escape(value.isoformat())
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return html.escape(", ".join(f"{k}: {v}" for k, v in value.items()))
+    return _linked_text(model, rel, str(value))
+
+
+def _linked_text(model: SiteModel, rel: str, text: str) -> str:
+    """Text with its `[[wikilinks]]` (resolved as the note's own links) and URLs as links."""
+    out, pos = [], 0
+    for start, end, link in wikilinks_in(text):
+        out.append(_urls(text[pos:start]))
+        out.append(wikilink_html(model, rel, rel, link))
+        pos = end
+    out.append(_urls(text[pos:]))
+    return "".join(out)
+
+
+def _urls(text: str) -> str:
+    out, pos = [], 0
+    for match in _URL.finditer(text):
+        out += [
+            html.escape(text[pos : match.start()]),
+            f'<a href="{html.escape(match[0])}">{html.escape(match[0])}</a>',
+        ]
+        pos = match.end()
+    return "".join(out) + html.escape(text[pos:])
+
+
+def scripts_html(page_html: str, page_url: str, mermaid: str | None, katex: str | None) -> str:
+    """The scripts a page's HTML needs, from the site's files: mermaid.js where it has a
+    diagram, KaTeX where it has a formula (None: the site ships no such file). They run
+    before material's bundle, which looks for `window.mermaid` before fetching its own."""
+    out = ""
+    if mermaid and '<pre class="mermaid">' in page_html:
+        out += f'<script src="{relative_url(mermaid, page_url)}"></script>\n'
+    if katex and " data-tex=" in page_html:
+        out += f'<link rel="stylesheet" href="{relative_url(katex + "/katex.min.css", page_url)}">\n'
+        out += f'<script src="{relative_url(katex + "/katex.min.js", page_url)}"></script>\n'
+    return out
 
 
 def backlinks_html(model: SiteModel, rel: str, title: str) -> str:

@@ -22,6 +22,7 @@ from mkdocs.structure.files import File, Files
 from pymdownx.slugs import slugify as pymdownx_slugify
 
 from vaultkit.renderers.site import meta, mkdocs_glue, pages
+from vaultkit.renderers.site.callout_css import callout_css
 from vaultkit.renderers.site.drafts import Drafts
 from vaultkit.renderers.site.katex import SITE_DIR as KATEX_DIR
 from vaultkit.renderers.site.katex import find_katex_dist, katex_files
@@ -70,8 +71,8 @@ SECTIONS_UP_TO = 1000  # notes: a larger vault's top-level folders are links on 
 
 class VaultkitConfig(Config):
     tags_page = opt.Type(str, default="tags.md")
-    tags_title = opt.Type(str, default="标签")
-    backlinks_title = opt.Type(str, default="反向链接")
+    tags_title = opt.Optional(opt.Type(str))  # default: "Tags" in the site's language
+    backlinks_title = opt.Optional(opt.Type(str))
     feed = opt.Type(bool, default=True)
     report = opt.Optional(opt.Type(str))  # the report note `watch`, `serve` and `check --report` keep (report_note.py)
 
@@ -107,8 +108,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             state=state,
         )
         if state.pending():  # notes still to check: each page drafted where its note is checked (drafts.py)
+            home = meta.home_note(model.published)
             model.page_urls = {  # as MkDocs' files will have them (`on_files`)
-                rel: File(rel, config.docs_dir, config.site_dir, config.use_directory_urls).url
+                rel: pages.at_root(File(rel, config.docs_dir, config.site_dir, config.use_directory_urls), home).url
                 for rel in [*model.published, *filter(model.publishes, model.attachments), self.config.tags_page]
             }
             self.drafts = Drafts(model, mermaid=bool(self.mermaid_js))
@@ -119,12 +121,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             state.compute_notes(then=self.drafts.write, meanwhile=warm)  # on all cores when worth it
         self.use_model(model, config)
         self._prune_navigation(config)
-        config.extra_css.append(CSS_PATH)
-        if self.mermaid_js:
-            config.extra_javascript.insert(0, MERMAID_PATH)
-        if self.katex:
-            config.extra_css.append(f"{KATEX_DIR}/katex.min.css")
-            config.extra_javascript.append(f"{KATEX_DIR}/katex.min.js")
+        config.extra_css.append(CSS_PATH)  # mermaid and KaTeX: only on the pages that need them (render_page)
         config.extra_javascript.append(JS_PATH)
         return config
 
@@ -135,10 +132,12 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         meta.add_dates(model.published.values(), model.vault.root)  # dates the front matter lacks
         titles = {rel: note.title for rel, note in model.published.items()}
         self.home = None if pages.has_home(titles) else pages.HOME_PAGE
+        self.labels = pages.site_labels(model.language)
         if self.home:
-            titles[self.home] = pages.HOME_LABELS[pages.vault_language(titles.values())]["title"]
+            titles[self.home] = self.labels["title"]
         if self.own_nav:
-            config.nav = build_nav(titles, extra=[{self.config.tags_title: self.config.tags_page}])
+            tags_title = self.config.tags_title or self.labels["tags"]
+            config.nav = build_nav(titles, extra=[{tags_title: self.config.tags_page}])
 
     def _prune_navigation(self, config) -> None:
         """Each page carries only the navigation it shows (material's `navigation.prune`): the
@@ -180,7 +179,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
     def on_files(self, files: Files, config) -> Files:
         model = self.model
         docs_dir = os.path.abspath(config.docs_dir)
+        home = meta.home_note(model.published)
         for file in list(files):
+            pages.at_root(file, home)
             # Judge every file found under docs_dir by where MkDocs found it, not where it
             # resolves to: MkDocs follows symlinks, and the vault model does not.
             from_vault = file.generated_by is None and file.src_dir and os.path.abspath(file.src_dir) == docs_dir
@@ -198,7 +199,8 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
             model.generated[self.home] = pages.home_markdown(model, firsts)
         for rel, markdown in model.generated.items():
             files.append(File.generated(config, rel, content=markdown))
-        files.append(File.generated(config, CSS_PATH, abs_src_path=str(ASSETS / "vaultkit.css")))
+        css = (ASSETS / "vaultkit.css").read_text(encoding="utf-8") + callout_css(model.vault.settings.callout_styles)
+        files.append(File.generated(config, CSS_PATH, content=css))
         if self.mermaid_js:
             files.append(File.generated(config, MERMAID_PATH, abs_src_path=str(self.mermaid_js)))
         for site_path, path in self.katex.items():
@@ -244,11 +246,11 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         if rendered is None:
             rendered = render_note(model, rel, mermaid=bool(self.mermaid_js))
         if rel in model.published:
-            rendered.html = (
-                pages.front_tags_html(model, rel)
-                + rendered.html
-                + pages.backlinks_html(model, rel, self.config.backlinks_title)
+            rendered.html = pages.note_page_html(model, rel, rendered) + pages.backlinks_html(
+                model, rel, self.config.backlinks_title or self.labels["backlinks"]
             )
+        mermaid, katex = MERMAID_PATH if self.mermaid_js else None, KATEX_DIR if self.katex else None
+        rendered.html += pages.scripts_html(rendered.html, model.page_url(rel), mermaid, katex)
         return rendered
 
     def on_build_error(self, error):

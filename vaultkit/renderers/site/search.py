@@ -13,7 +13,7 @@ from html import escape
 
 from markdown_it.token import Token
 
-_KEPT = {"paragraph": "p", "bullet_list": "ul", "ordered_list": "ol", "list_item": "li"}
+_KEPT = {"paragraph": "p", "bullet_list": "ul", "ordered_list": "ol", "list_item": "li", "callout_title": "p"}
 _SILENT = {"comment", "html_inline", "front_matter", "image", "wikiembed"}
 
 
@@ -56,8 +56,6 @@ def search_sections(tokens: list[Token], heading_ids: list[str]) -> list[SearchS
             parts.append(f"<pre><code>{escape(token.content)}</code></pre>")
         elif kind == "math_block":
             parts.append(escape(token.content) + " ")
-        elif kind == "blockquote_open" and (token.meta or {}).get("callout"):
-            parts.append(f"<p>{escape(token.meta['title'])}</p>")
         i += 1
     return found
 

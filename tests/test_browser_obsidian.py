@@ -1,0 +1,105 @@
+"""Callouts, tasks and media of the reading-view fixture vault in headless Chromium: each
+callout type and alias has its family's colour (computed border colour) and Lucide icon (the
+mask of its title's icon), a vault snippet's type its own; checked tasks are struck through;
+the pages log no console error. Screenshots go to the tmp dir.
+
+Playwright (PyPI) drives Debian's /usr/bin/chromium (see tests/test_browser.py); skips when
+either is absent.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pytest
+
+from vaultkit.commands.build import build_command
+
+from .test_browser import CHROMIUM, FLAGS, serve
+from .test_site_obsidian import LOOKS, VAULT
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
+
+SNIPPET_TYPE = ("harvest", (200, 120, 30), "bug")  # tests/fixtures/obsidian/reading-view/vault/.obsidian/snippets
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    root = tmp_path_factory.mktemp("browser-obsidian")
+    assert build_command(VAULT, str(root / "site"), strict=False) == 0
+    server, base = serve(root / "site")
+    yield base, root
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def page(served):
+    with sync_api.sync_playwright() as playwright:
+        chrome = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        tab = chrome.new_page(viewport={"width": 1100, "height": 900})
+        tab.errors = []
+        tab.on("console", lambda message: message.type == "error" and tab.errors.append(message.text))
+        tab.on("pageerror", lambda error: tab.errors.append(str(error)))
+        yield tab
+        chrome.close()
+
+
+CALLOUT_LOOKS = """
+[...document.querySelectorAll('article .vk-callout')].map(el => {
+  const title = el.querySelector(':scope > .admonition-title, :scope > summary');
+  const icon = getComputedStyle(title, '::before');
+  return [el.dataset.callout, getComputedStyle(el).borderLeftColor, icon.maskImage || icon.webkitMaskImage];
+})
+"""
+
+
+def test_each_callout_type_has_its_colour_and_icon(served, page):
+    base, root = served
+    page.goto(base + quote("Callout types/"))
+    looks = page.evaluate(CALLOUT_LOOKS)
+    page.screenshot(path=root / "callouts.png", full_page=True)
+    assert len(looks) >= 30
+    expected = {kind: LOOKS.get(kind, LOOKS["note"]) for kind, _, _ in looks}  # an unknown type: a note
+    expected[SNIPPET_TYPE[0]] = SNIPPET_TYPE[1:]
+    wrong = []
+    for kind, color, mask in looks:
+        rgb, icon = expected[kind]
+        shown_icon = re.search(r"lucide-([a-z0-9-]+)", mask)
+        if color != f"rgb({rgb[0]}, {rgb[1]}, {rgb[2]})" or not shown_icon or shown_icon.group(1) != icon:
+            wrong.append((kind, color, shown_icon and shown_icon.group(1), rgb, icon))
+    assert not wrong
+    kinds = {kind for kind, _, _ in looks}
+    assert {"faq", "help", "hint", "important", "tldr", "check", "done", "error", "fail", "cite"} <= kinds
+    assert not page.errors
+
+
+def test_checked_tasks_are_struck_through(served, page):
+    base, root = served
+    page.goto(base + quote("Chores/"))
+    items = page.evaluate(
+        "[...document.querySelectorAll('article li.task-list-item')].map(li => "
+        "[li.dataset.task, li.querySelector('input').checked, getComputedStyle(li).textDecorationLine])"
+    )
+    page.screenshot(path=root / "chores.png")
+    assert items == [
+        [" ", False, "none"],
+        ["x", True, "line-through"],
+        ["?", True, "line-through"],
+        ["-", True, "line-through"],
+        [">", True, "line-through"],
+    ]
+
+
+def test_media_embeds_are_players_and_sized_images(served, page):
+    base, root = served
+    page.goto(base + quote("Recordings/"))
+    counts = page.evaluate(
+        "['article audio[controls]', 'article video[controls]', 'article iframe.vk-youtube', 'a.vk-embed-card']"
+        ".map(s => document.querySelectorAll(s).length)"
+    )
+    assert counts == [2, 1, 1, 1]
+    widths = page.evaluate("[...document.querySelectorAll('article img')].map(i => i.getBoundingClientRect().width)")
+    assert widths == [120, 100, 80]
+    page.screenshot(path=root / "recordings.png", full_page=True)

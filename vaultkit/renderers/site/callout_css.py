@@ -1,0 +1,124 @@
+"""The look of callouts as Obsidian's default theme has it: each type's colour and Lucide icon,
+and what the vault's own CSS snippets set for a type (`.obsidian/snippets/*.css`, as read by
+`readers.syntax.callouts.snippet_callouts`).
+
+`callout_css(snippets)` is the stylesheet the site adds to `vaultkit.css`. A callout's element
+has its type's family as class and the type as written in `data-callout` (`callouts.py`); the
+colour is `--vk-callout-color` (r, g, b, as Obsidian's `--callout-color`), the icon
+`--vk-callout-icon` (an SVG mask). Icons: Lucide (ISC licence, lucide-static 1.62.0), only the
+ones callouts use; a snippet's icon of another name keeps its family's icon.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+ICONS = {
+    "pencil": '<path d="M21.174 6.812a1 1 0 0 0-3.986-3.987L3.842 16.174a2 2 0 0 0-.5.83l-1.321 4.352a.5.5 0 0 0 .623.622l4.353-1.32a2 2 0 0 0 .83-.497z"/><path d="m15 5 4 4"/>',
+    "clipboard-list": '<rect width="8" height="4" x="8" y="2" rx="1" ry="1"/><path d="M16 4h2a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2h2"/><path d="M12 11h4"/><path d="M12 16h4"/><path d="M8 11h.01"/><path d="M8 16h.01"/>',
+    "info": '<circle cx="12" cy="12" r="10"/><path d="M12 16v-4"/><path d="M12 8h.01"/>',
+    "circle-check": '<circle cx="12" cy="12" r="10"/><path d="m16 9-5.5 5.5L8 12"/>',
+    "flame": '<path d="M12 3q1 4 4 6.5t3 5.5a1 1 0 0 1-14 0 5 5 0 0 1 1-3 1 1 0 0 0 5 0c0-2-1.5-3-1.5-5q0-2 2.5-4"/>',
+    "check": '<path d="M20 6 9 17l-5-5"/>',
+    "circle-help": '<circle cx="12" cy="12" r="10"/><path d="M9.09 9a3 3 0 0 1 5.83 1c0 2-3 3-3 3"/><path d="M12 17h.01"/>',
+    "triangle-alert": '<path d="m21.73 18-8-14a2 2 0 0 0-3.48 0l-8 14A2 2 0 0 0 4 21h16a2 2 0 0 0 1.73-3"/><path d="M12 9v4"/><path d="M12 17h.01"/>',
+    "x": '<path d="M18 6 6 18"/><path d="m6 6 12 12"/>',
+    "zap": '<path d="M15.914 4a1.5 1.5 0 00-2.474-1.561l-9 9A1.5 1.5 0 005.5 14h4.002a.5.5 0 01.471.666L8.086 20a1.5 1.5 0 002.475 1.56l9-9A1.5 1.5 0 0018.5 10h-3.997a.5.5 0 01-.472-.667z"/>',
+    "bug": '<path d="M12 20v-9"/><path d="M14 7a4 4 0 0 1 4 4v3a6 6 0 0 1-12 0v-3a4 4 0 0 1 4-4z"/><path d="M14.12 3.88 16 2"/><path d="M21 21a4 4 0 0 0-3.81-4"/><path d="M21 5a4 4 0 0 1-3.55 3.97"/><path d="M22 13h-4"/><path d="M3 21a4 4 0 0 1 3.81-4"/><path d="M3 5a4 4 0 0 0 3.55 3.97"/><path d="M6 13H2"/><path d="m8 2 1.88 1.88"/><path d="M9 7.13V6a3 3 0 1 1 6 0v1.13"/>',
+    "list": '<path d="M3 5h.01"/><path d="M3 12h.01"/><path d="M3 19h.01"/><path d="M8 5h13"/><path d="M8 12h13"/><path d="M8 19h13"/>',
+    "quote": '<path d="M16 3a2 2 0 0 0-2 2v6a2 2 0 0 0 2 2 1 1 0 0 1 1 1v1a2 2 0 0 1-2 2 1 1 0 0 0-1 1v2a1 1 0 0 0 1 1 6 6 0 0 0 6-6V5a2 2 0 0 0-2-2z"/><path d="M5 3a2 2 0 0 0-2 2v6a2 2 0 0 0 2 2 1 1 0 0 1 1 1v1a2 2 0 0 1-2 2 1 1 0 0 0-1 1v2a1 1 0 0 0 1 1 6 6 0 0 0 6-6V5a2 2 0 0 0-2-2z"/>',
+    "circle-alert": '<circle cx="12" cy="12" r="10"/><line x1="12" x2="12" y1="8" y2="12"/><line x1="12" x2="12.01" y1="16" y2="16"/>',
+}
+# Obsidian's older names of the same icons (its own stylesheet still uses them)
+ICON_NAMES = {
+    "check-circle-2": "circle-check",
+    "help-circle": "circle-help",
+    "alert-triangle": "triangle-alert",
+    "alert-circle": "circle-alert",
+}
+
+BLUE, CYAN, GREEN, ORANGE, RED, PURPLE, GREY = (
+    (8, 109, 221),
+    (0, 191, 188),
+    (8, 185, 78),
+    (236, 117, 0),
+    (233, 49, 71),
+    (120, 82, 238),
+    (158, 158, 158),
+)
+# family -> (colour, icon), Obsidian's defaults
+STYLES = {
+    "note": (BLUE, "pencil"),
+    "abstract": (CYAN, "clipboard-list"),
+    "info": (BLUE, "info"),
+    "todo": (BLUE, "circle-check"),
+    "tip": (CYAN, "flame"),
+    "success": (GREEN, "check"),
+    "question": (ORANGE, "circle-help"),
+    "warning": (ORANGE, "triangle-alert"),
+    "failure": (RED, "x"),
+    "danger": (RED, "zap"),
+    "bug": (RED, "bug"),
+    "example": (PURPLE, "list"),
+    "quote": (GREY, "quote"),
+}
+
+_BASE = """\
+.md-typeset .vk-callout[data-callout] {
+  border-color: rgb(var(--vk-callout-color));
+  background-color: rgba(var(--vk-callout-color), .1);
+  box-shadow: none;
+}
+.md-typeset .vk-callout[data-callout] > .admonition-title,
+.md-typeset .vk-callout[data-callout] > summary {
+  background-color: transparent;
+  color: rgb(var(--vk-callout-color));
+}
+.md-typeset .vk-callout[data-callout] > .admonition-title::before,
+.md-typeset .vk-callout[data-callout] > summary::before {
+  background-color: rgb(var(--vk-callout-color));
+  -webkit-mask-image: var(--vk-callout-icon);
+  mask-image: var(--vk-callout-icon);
+}
+.md-typeset .vk-callout[data-callout] > summary::after { color: rgb(var(--vk-callout-color)); }
+"""
+
+
+def icon_svg(icon: str) -> str | None:
+    """The SVG of a Lucide icon name (`lucide-x` or `x`, old names too) or of an `<svg>` as
+    written; None for a name not shipped."""
+    if icon.lstrip().startswith("<svg"):
+        return icon.strip()
+    name = icon.strip().removeprefix("lucide-")
+    name = ICON_NAMES.get(name, name)
+    if name not in ICONS:
+        return None
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="lucide lucide-{name}" viewBox="0 0 24 24" fill="none" '
+        f'stroke="black" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">{ICONS[name]}</svg>'
+    )
+
+
+def _url(svg: str) -> str:
+    return f'url("data:image/svg+xml,{quote(svg, safe=" =:/,;")}")'
+
+
+def _rule(selector: str, color, icon: str | None) -> str:
+    lines = []
+    if color:
+        lines.append(f"--vk-callout-color: {', '.join(str(c) for c in color)};")
+    svg = icon_svg(icon) if icon else None
+    if svg:
+        lines.append(f"--vk-callout-icon: {_url(svg)};")
+    return f"{selector} {{ {' '.join(lines)} }}\n" if lines else ""
+
+
+def callout_css(snippets=()) -> str:
+    """The callouts' stylesheet: Obsidian's defaults, then each (type, colour, icon) of the
+    vault's snippets (`ObsidianSettings.callout_styles`)."""
+    out = [_BASE]
+    for kind, (color, icon) in STYLES.items():
+        out.append(_rule(f".md-typeset .vk-callout.{kind}", color, icon))
+    for kind, color, icon in snippets:
+        out.append(_rule(f'.md-typeset .vk-callout[data-callout="{kind}"]', color, icon))
+    return "".join(out)
