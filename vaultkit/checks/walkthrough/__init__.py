@@ -70,7 +70,7 @@ MASK_PICTURE = Rule(
     ERROR,
     "mask picture does not hide exactly the future positions",
     "{problem}",
-    "Row k of a mask picture shows the first k positions and hides the rest.",
+    "Row k of a mask picture shows the first k positions and hides the rest; `vaultkit fix` rewrites a row the other rows determine.",
 )
 ROUND_INPUT = Rule(
     "VK435",
@@ -84,7 +84,7 @@ FIGURE_PROMISED = Rule(
     WARNING,
     "a figure is promised but none follows",
     "“{promise}” promises a figure, but none follows; {remedy}",
-    "A sentence such as 如下图 with no figure after it; `vaultkit fix --adopt` draws one from the walkthrough.",
+    "A sentence such as 如下图 with no figure after it (an image, an embed, HTML, a Jekyll include or Hugo shortcode of a figure); `vaultkit fix --adopt` draws one from the walkthrough.",
 )
 
 __all__ = ["RowFix", "WalkthroughReport", "check_markdown", "fixed", "read"]
