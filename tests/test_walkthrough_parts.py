@@ -313,3 +313,32 @@ def test_explain_counts_are_never_negative_and_sum_to_the_summary(notes):
         report = check(text)
         assert all(min(entry.counts) >= 0 for entry in report.explained)
         assert statements(report.explained) == (report.verified, report.skipped)
+
+
+# -- every finding as written: place, message, written and computed ----------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures" / "walkthrough"
+
+
+def as_written(name: str) -> list[str]:
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    report = check(text)
+    found = [
+        f"{d.line}:{d.col}: {d.code} {d.severity}: {d.message} | {d.written} -> {d.computed}"
+        for d in report.diagnostics
+    ]
+    return found + [f"{entry} {entry.counts}" for entry in report.explained]
+
+
+@pytest.mark.parametrize("name", ["every-mistake-zh.md", "every-mistake-en.md"])
+def test_every_kind_of_mistake_is_reported_as_written_in_the_golden_file(name):
+    """One mistake of each kind a walkthrough can make (each checked by hand): where it is,
+    what the message says, what is written and what follows, and the `--explain` entries."""
+    golden = (FIXTURES / name).with_suffix(".golden").read_text(encoding="utf-8").splitlines()
+    assert as_written(name) == golden
+
+
+def test_a_promise_with_no_walkthrough_says_how_to_keep_it():
+    [d] = check("Some text, as shown below.\n\nMore text.\n").diagnostics
+    assert (d.line, d.col, d.code) == (1, 12, "VK436")
+    assert d.message == "“as shown below” promises a figure, but none follows; add the figure, or reword the sentence"

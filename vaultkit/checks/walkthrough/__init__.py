@@ -344,14 +344,13 @@ def _check_weights(
             )
         if repeated:
             parts.append("a position is given two weights")
+        if abs(total - 100) > slack:  # the sum is what is wrong
+            wrote, want = _pct(round(total, 6)), "100 %"
+        else:  # the positions weighted are
+            wrote, want = "、".join(walk.name(p) for p in covered), "、".join(walk.name(p) for p in causal)
         report.diagnostics.append(
             STEP_WEIGHTS.at(
-                rel,
-                weights.line,
-                first.col,
-                problem=f"{where}: " + "; ".join(parts),
-                written=f"{_pct(round(total, 6))}",
-                computed="100 %",
+                rel, weights.line, first.col, problem=f"{where}: " + "; ".join(parts), written=wrote, computed=want
             )
         )
         return False
@@ -441,6 +440,8 @@ def _check_mask(picture: MaskPicture, rel: str, report: WalkthroughReport) -> in
             if unit != MASK:
                 full.setdefault(i, unit)
     join = " " if rows[0].spaced else ""
+    # a spaced row masks a word with as many █ as the other rows do at its place (`██ ████`)
+    mask_at = [next((r.masks[i] for r in rows if r.masks and r.masks[i]), MASK) for i in range(width)]
     unchecked = 0
     for k, row in enumerate(rows):
         n = picture.offset + k
@@ -464,7 +465,7 @@ def _check_mask(picture: MaskPicture, rel: str, report: WalkthroughReport) -> in
                 )
             )
             continue
-        expected = join.join([full[i] for i in range(n)] + [MASK] * (width - n))
+        expected = join.join([full[i] for i in range(n)] + mask_at[n:])
         if shown:
             why = f"it shows {'、'.join(row.units[i] for i in shown)}, {'a future position' if len(shown) == 1 else 'future positions'}"
         else:

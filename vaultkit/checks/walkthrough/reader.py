@@ -213,6 +213,7 @@ class MaskRow:
     text: str
     units: list[str]  # each a revealed unit or MASK
     spaced: bool
+    masks: list[str] = field(default_factory=list)  # spaced rows: each unit's mask as written (`████`), else ""
 
 
 @dataclass
@@ -497,11 +498,20 @@ def read_lists(line: Line) -> list[Listed]:
         if letters == {"V"} and role != "cached" and MIX_RE.search(clause):
             continue  # values being mixed, read by read_mix
         listed = Listed(items, role, line.number, line.col + start, text[start:end].strip())
-        if role == "cached" and (m := EARLIER_STEPS_RE.search(text[left:right])):
+        if role == "cached" and (m := EARLIER_STEPS_RE.search(text[left : _past_remark(text, right)])):
             listed.earlier_steps = number_value(m.group("n"), m.group("en"))
             listed.earlier_at = (line.number, line.col + left + m.start())
         found.append(listed)
     return found
+
+
+def _past_remark(text: str, end: int) -> int:
+    """Where a clause ending at `end` ends with the remark in brackets that follows it
+    (`… read from the cache (the previous 2 steps)`)."""
+    if text[end : end + 1] not in ("(", "（"):
+        return end
+    close = min((i for i in (text.find(")", end), text.find("）", end)) if i >= 0), default=len(text))
+    return close + 1
 
 
 # ---------------------------------------------------------------------------
@@ -689,15 +699,18 @@ def _mask_row(line: Line) -> MaskRow | None:
     if not text or (MASK not in text and len(text) > 40):
         return None
     spaced = bool(re.search(r"\s", text))
+    masks: list[str] = []
     if spaced:
-        units = [MASK if set(u) == {MASK} else u for u in text.split()]
+        written = text.split()
+        units = [MASK if set(u) == {MASK} else u for u in written]
         if any(MASK in u and u != MASK for u in units):
             return None
+        masks = [w if u == MASK else "" for u, w in zip(units, written)]
     else:
         units = list(text)
     if units[0] == MASK or any(u in "│|┃[]()" for u in units):
         return None
-    return MaskRow(line.number, line.col + len(line.text) - len(line.text.lstrip()), text, units, spaced)
+    return MaskRow(line.number, line.col + len(line.text) - len(line.text.lstrip()), text, units, spaced, masks)
 
 
 def _prefix(units: list[str]) -> int | None:
