@@ -324,7 +324,7 @@ def as_written(name: str) -> list[str]:
     text = (FIXTURES / name).read_text(encoding="utf-8")
     report = check(text)
     found = [
-        f"{d.line}:{d.col}: {d.code} {d.severity}: {d.message} | {d.written} -> {d.computed}"
+        f"{d.path}:{d.line}:{d.col}: {d.code} {d.severity}: {d.message} | {d.written} -> {d.computed}"
         for d in report.diagnostics
     ]
     return found + [f"{entry} {entry.counts}" for entry in report.explained]
