@@ -342,3 +342,82 @@ def test_a_promise_with_no_walkthrough_says_how_to_keep_it():
     [d] = check("Some text, as shown below.\n\nMore text.\n").diagnostics
     assert (d.line, d.col, d.code) == (1, 12, "VK436")
     assert d.message == "“as shown below” promises a figure, but none follows; add the figure, or reword the sentence"
+
+
+# -- what the readers take as a picture, a round, a token list ---------------------------------
+
+
+def test_a_full_row_of_forty_characters_is_a_row_and_a_longer_line_is_prose():
+    rows = ["multiheaded ████ ██ ████", "multiheaded attention ██ ████", "multiheaded attention layers ████"]
+    wrong = "multiheaded attention ██ ████"  # the fourth row hides what only the full row shows
+    full = "multiheaded attention layers everywhere!"  # 40 characters
+    assert len(full) == 40
+    [d] = check("\n".join([*rows, wrong, full]) + "\n").diagnostics
+    assert (d.line, d.computed) == (4, full)
+    prose = "multiheaded attention layers everywhere!!"  # 41 characters, four words: not a row
+    [d] = check("\n".join([*rows, wrong, prose]) + "\n").diagnostics
+    assert (d.line, d.computed) == (4, None)
+
+
+def test_a_row_of_masks_only_is_not_part_of_the_picture():
+    [picture] = check("█████\n今████\n今天███\n今天天██\n").reading.masks
+    assert [row.line for row in picture.rows] == [2, 3, 4]
+
+
+def test_rows_of_any_letters_are_read():
+    assert len(check("X███\nXY██\nXYZ█\nXYZW\n").reading.masks) == 1
+
+
+def test_rows_that_mask_in_the_middle_are_no_staircase():
+    assert check("今█天█\n今天█气\n今天天█\n今天天气\n").reading.masks == []
+
+
+def test_two_masked_rows_make_a_picture_one_does_not():
+    assert len(check("今██\n今天█\n").reading.masks) == 1
+    assert check("今天█\n今天天\n").reading.masks == []
+
+
+def test_every_row_out_of_the_picture_is_counted():
+    report = check("今██\n今天█\n今天天\n今天天\n今天天\n")
+    assert (report.verified, report.skipped) == (3, 2)
+    report = check("今天██\n今███\n今天██\n今天天█\n")  # most rows say row k shows k units: the first shows none
+    assert report.diagnostics == [] and (report.verified, report.skipped) == (3, 1)
+
+
+def test_a_row_no_row_determines_is_reported_in_full():
+    d = check("  今████\n  今天███\n  今天天██\n  今天天██\n  今天天██\n").diagnostics[0]
+    assert (d.path, d.line, d.col, d.code, d.written, d.computed) == ("n.md", 4, 3, "VK434", "今天天██", None)
+    assert (
+        d.message
+        == "mask row 4 should show exactly the first 4 of 5 positions: it hides 1 of them, and no row shows what they hold"
+    )
+
+
+def test_round_input_and_output_on_lines_of_their_own():
+    text = "```\n代码行\n```\n\n- 第一轮\n  输入：[ “今”, “天” ]\n  输出：“很”\n- 第二轮\n  输入：[ “今”, “天”, “很” ]\n  输出：<EOS>\n"
+    [rounds] = check(text).reading.rounds
+    assert [(r.number, r.input, r.output) for r in rounds] == [
+        (1, ["今", "天"], "很"),
+        (2, ["今", "天", "很"], "<EOS>"),
+    ]
+    far = text.replace("  输出：“很”", "  说明一下。\n  输出：“很”")  # its output three lines below: not a round
+    assert check(far).reading.rounds == []
+
+
+def test_the_token_list_is_the_last_one_before_the_walkthrough():
+    steps = "- 第 1 步：处理“甲”\n  Q1 匹配到 K1\n  100% 给“甲”。\n- 第 2 步：处理“乙”\n  Q2 匹配到 K1、K2\n  50% 给“甲”，50% 给“乙”。\n"
+    walk = check("[ “子”, “丑” ]\n\n[ “甲”, “乙” ]\n\n" + steps).reading.walkthroughs[0]
+    assert walk.tokens == ["甲", "乙"]
+    after = check(steps + "\n[ “子”, “丑” ]\n").reading.walkthroughs[0]
+    assert after.tokens == ["甲", "乙"]  # from the steps' own tokens, not the list after them
+
+
+def test_a_remark_about_a_query_before_the_first_position_matches_none():
+    text = "我： Q1、K1、V1\n想： Q2、K2、V2\n\n- 第 1 步：处理“我”\n  Q1 只能匹配到 K1\n  顺便：Q0 匹配到 K1。\n- 第 2 步：处理“想”\n  Q2 匹配到 K1、K2\n"
+    [d] = check(text).diagnostics
+    assert (d.line, d.written, d.computed) == (6, "K1", "none")
+
+
+def test_a_figure_past_a_generated_region_fulfils_the_promise():
+    region = "<!-- vaultkit:begin ex1 -->\n结果 42\n<!-- vaultkit:end ex1 -->\n\n"
+    assert check(PROMISE + region + "![网络](net.png)\n").diagnostics == []

@@ -439,7 +439,6 @@ def _check_mask(picture: MaskPicture, rel: str, report: WalkthroughReport) -> in
         for i, unit in enumerate(row.units):
             if unit != MASK:
                 full.setdefault(i, unit)
-    join = " " if rows[0].spaced else ""
     # a spaced row masks a word with as many █ as the other rows do at its place (`██ ████`)
     mask_at = [next((r.masks[i] for r in rows if r.masks and r.masks[i]), MASK) for i in range(width)]
     unchecked = 0
@@ -465,7 +464,7 @@ def _check_mask(picture: MaskPicture, rel: str, report: WalkthroughReport) -> in
                 )
             )
             continue
-        expected = join.join([full[i] for i in range(n)] + mask_at[n:])
+        expected = (" " if row.spaced else "").join([full[i] for i in range(n)] + mask_at[n:])
         if shown:
             why = f"it shows {'、'.join(row.units[i] for i in shown)}, {'a future position' if len(shown) == 1 else 'future positions'}"
         else:

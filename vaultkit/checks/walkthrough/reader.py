@@ -727,11 +727,9 @@ def read_masks(lines: list[Line]) -> list[MaskPicture]:
     run: list[MaskRow] = []
 
     def close():
-        rows = list(run)
+        rows = list(run)  # the first has a mask and does not begin with one: two units at least
         run.clear()
-        while rows and MASK not in rows[0].units:
-            rows.pop(0)
-        if len(rows) < 2 or sum(MASK in r.units for r in rows) < 2:
+        if sum(MASK in r.units for r in rows) < 2:
             return
         # a staircase: most rows show a prefix then masks, one more unit than the row above
         # (a masked token in the middle, as in BERT's fill-in, is another picture)
@@ -744,8 +742,7 @@ def read_masks(lines: list[Line]) -> list[MaskPicture]:
             for i, unit in enumerate(row.units):
                 if unit != MASK and seen.setdefault(i, unit) != unit:
                     return
-        if len(rows[0].units) >= 2:
-            pictures.append(MaskPicture(rows, offset))
+        pictures.append(MaskPicture(rows, offset))
 
     previous: Line | None = None
     for line in lines:
