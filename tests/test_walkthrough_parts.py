@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vaultkit.checks.walkthrough import check_markdown
+from vaultkit.checks.walkthrough import check_markdown, promises, reader
 from vaultkit.commands.cli import main
 from vaultkit.explain import WALKTHROUGH, statements, totals
 from vaultkit.readers.markdown import parse
@@ -421,3 +421,152 @@ def test_a_remark_about_a_query_before_the_first_position_matches_none():
 def test_a_figure_past_a_generated_region_fulfils_the_promise():
     region = "<!-- vaultkit:begin ex1 -->\n结果 42\n<!-- vaultkit:end ex1 -->\n\n"
     assert check(PROMISE + region + "![网络](net.png)\n").diagnostics == []
+
+
+# -- numbers, items and targets as the reader reads them ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "zh, en, ordinal, value",
+    [
+        ("3", None, None, 3),
+        ("三", None, None, 3),
+        ("两", None, None, 2),
+        ("〇", None, None, 0),
+        ("十", None, None, 10),
+        ("十二", None, None, 12),
+        ("二十", None, None, 20),
+        ("三十五", None, None, 35),
+        ("二三", None, None, None),
+        ("十十", None, None, None),
+        ("百", None, None, None),
+        (None, "twelve", None, 12),
+        (None, "Seven", None, 7),
+        (None, "12", None, 12),
+        (None, None, "Third", 3),
+        (None, None, None, None),
+    ],
+)
+def test_step_and_round_numbers(zh, en, ordinal, value):
+    assert reader.number_value(zh, en, ordinal) == value
+
+
+def test_the_lines_of_a_note_skip_generated_regions_and_keep_plain_fences():
+    text = "## 标题\n\n<!-- vaultkit:begin x -->\n\n第 1 步：生成的\n\n<!-- vaultkit:end x -->\n\n正文\n\n```\n我██\n我想█\n```\n\n```python\nx = 1\n```\n"
+    lines, _ = reader.note_lines(text, parse(text))
+    assert [(ln.number, ln.col, ln.text, ln.heading, ln.code) for ln in lines] == [
+        (1, 4, "标题", 2, False),
+        (9, 1, "正文", 0, False),
+        (12, 1, "我██", 0, True),
+        (13, 1, "我想█", 0, True),
+    ]
+
+
+STEPS2 = "- 第 1 步：处理“{a}”\n  Q1 匹配到 K1\n- 第 2 步：处理“{b}”\n  Q2 匹配到 K1、K2\n  {weights}\n"
+
+
+@pytest.mark.parametrize(
+    "a, b, weights",
+    [
+        ("手", "手机", "40% 给手，60% 给手机。"),  # bare names: the longer one first
+        ("手", "手机", "40% 给 K1，60% 给 K2。"),
+        ("手", "手机", "40% 给“手”，60% 给“自己”。"),
+        ("手", "手机", "40% 给[“手”]，60% 给[K2]。"),
+        ("the", "cat", "40% to “the” and 60% to “itself”."),
+        ("the", "cat", "40% to “the” and 60% to “self”."),
+    ],
+)
+def test_weight_targets_by_name_item_quote_and_group(a, b, weights):
+    report = check(STEPS2.format(a=a, b=b, weights=weights))
+    assert report.diagnostics == []
+    assert [s.positions for s in report.reading.walkthroughs[0].steps[1].weights[0].shares] == [(1,), (2,)]
+
+
+def test_a_lone_share_of_all_is_a_split_and_must_cover_the_matched_keys():
+    [d] = check(STEPS2.format(a="甲", b="乙", weights="100% 给自己。")).diagnostics
+    assert (d.code, d.written, d.computed) == ("VK431", "乙", "甲、乙")
+
+
+@pytest.mark.parametrize("weights", ["50% 给“甲”，49% 给自己。", "40.0% 给“甲”，60.0% 给自己。"])
+def test_weights_at_the_edge_of_their_rounding(weights):
+    assert check(STEPS2.format(a="甲", b="乙", weights=weights)).diagnostics == []
+
+
+def test_mixes_at_the_edge_of_their_rounding_and_off_it():
+    base = STEPS2.format(a="甲", b="乙", weights="假设 25% 给“甲”，75% 给自己。")
+    assert check(base + "  把 25% 的 V1、74% 的 V2 混合在一起。\n").diagnostics == []
+    unstated = STEPS2.format(a="甲", b="乙", weights="")
+    assert check(unstated + "  把 50% 的 V1、49% 的 V2 混合在一起。\n").diagnostics == []
+    [d] = check(unstated + "  把 33.33% 的 V1、33.33% 的 V2 混合在一起。\n").diagnostics
+    assert d.written == "66.66 %" and "summing to 66.66 %" in d.message
+    grouped = "- 第 1 步：处理“甲”\n  Q1 匹配到 K1\n- 第 2 步：处理“乙”\n  Q2 匹配到 K1、K2\n- 第 3 步：处理“丙”\n  Q3 匹配到 K1、K2、K3\n"
+    grouped += "  假设 20% 给[甲/乙]，80% 给自己。\n  把 10% 的 V1、20% 的 V2、70% 的 V3 混合。\n"
+    [d] = check(grouped).diagnostics
+    assert "V1/V2 gets 30 %, its weight is 20 %" in d.message and d.computed == "20 % V1/V2、80 % V3"
+
+
+def test_keys_skipped_are_named_and_a_gap_is_not_a_range():
+    [d] = check(
+        "- 第 1 步：处理“甲”\n  Q1 匹配到 K1\n- 第 2 步：处理“乙”\n  Q2 匹配到 K1、K2\n- 第 3 步：处理“丙”\n  Q3 匹配到 K1、K3\n"
+    ).diagnostics
+    assert "(K2 is skipped)" in d.message and d.written == "K1、K3"
+    [d] = check(
+        "- 第 1 步：处理“甲”\n  Q1 匹配到 K1\n- 第 2 步：处理“乙”\n  Q2 匹配到 K1、K2\n- 第 3 步：处理“丙”\n  Q3 匹配到 K3\n"
+    ).diagnostics
+    assert "(K1、K2 are skipped)" in d.message
+
+
+def test_a_value_read_from_the_cache_that_is_not_there():
+    [d] = check(STEPS2.format(a="甲", b="乙", weights="K1、V1、V2 使用缓存。")).diagnostics
+    assert (d.code, d.line, d.computed) == ("VK433", 5, "K1、V1")
+
+
+def test_items_in_latex_and_lowercase_keep_their_columns():
+    text = (
+        "- Step 1: process “a”\n  $q_1$ attends to $k_1$.\n- Step 2: process “b”\n  \\(Q_2\\) attends to \\(K_2\\).\n"
+    )
+    [d] = check(text).diagnostics
+    assert (d.line, d.col, d.written) == (4, 24, "K2")
+    assert [s.lists[0].role for s in check(text).reading.walkthroughs[0].steps] == ["match", "match"]
+
+
+def test_steps_with_no_token_names_say_positions():
+    text = "- Step 1:\n  Q1 attends to K1.\n- Step 2:\n  Q2 attends to K2.\n"
+    [d] = check(text).diagnostics
+    assert d.message.startswith("step 2 (query 2, position 2): ")
+
+
+def test_rounds_in_english_alone_are_read():
+    text = "- Round 1: input [“a”]; output: “b”\n- Round 2: input [“a”, “b”]; output: “c”\n"
+    assert [len(g) for g in check(text).reading.rounds] == [1 + 1]
+
+
+@pytest.mark.parametrize(
+    "text", ["The words “如下图” are a phrase.\n\n正文\n", "Write `如下图` to promise one.\n\n正文\n"]
+)
+def test_the_words_quoted_are_no_promise(text):
+    assert check(text).reading.promises == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "说明 ![x](a.png) 结构如下图所示。\n\n正文。\n",  # an image before the words, text before it
+        "第一行。\n![x](a.png) 见下图。\n\n正文。\n",  # on the promise's line, before the words
+        "第一行。  \n![x](a.png) 见下图。\n\n正文。\n",  # the same after a hard break
+        PROMISE + "```vaultkit\nkind: attention\n```\n\n一。\n\n二。\n",  # a vaultkit block drawing nothing
+    ],
+)
+def test_no_figure_for_the_promise(text):
+    assert [d.code for d in check(text).diagnostics] == ["VK436"]
+
+
+def test_an_image_below_the_words_in_their_paragraph_and_a_block_that_draws():
+    assert check("网络结构如下图所示：\n![网络](a.png)\n").diagnostics == []
+    assert check(PROMISE + "```vaultkit id=1\nfigure: a.svg\n```\n").diagnostics == []
+    assert check(PROMISE + "```Mermaid\ngraph LR\n```\n").diagnostics == []
+
+
+def test_the_quick_look_for_promises():
+    assert promises.may_promise("see below", "see below") is False
+    assert promises.may_promise("the figure below", "the figure below") is True

@@ -187,7 +187,7 @@ def fixed(original: str, text: str, fixes: list[RowFix]) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _names(walk: Walkthrough, letter: str, positions) -> str:
+def _names(letter: str, positions) -> str:
     return "、".join(f"{letter}{p}" for p in positions) or "none"
 
 
@@ -229,9 +229,9 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
                             rel,
                             listed.line,
                             listed.col,
-                            problem=f"with the causal mask Q{q} matches exactly {_names(walk, 'K', own)}; written {_names(walk, 'K', written)}",
-                            written=_names(walk, "K", written),
-                            computed=_names(walk, "K", own),
+                            problem=f"with the causal mask Q{q} matches exactly {_names('K', own)}; written {_names('K', written)}",
+                            written=_names("K", written),
+                            computed=_names("K", own),
                         )
                     )
                 continue
@@ -239,19 +239,19 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
                 future = [p for p in written if p > t]
                 missing = [p for p in causal if p not in written]
                 why = (
-                    f"{_names(walk, 'K', future)} {'is a future key' if len(future) == 1 else 'are future keys'}"
+                    f"{_names('K', future)} {'is a future key' if len(future) == 1 else 'are future keys'}"
                     if future
-                    else f"{_names(walk, 'K', missing)} {'is' if len(missing) == 1 else 'are'} skipped"
+                    else f"{_names('K', missing)} {'is' if len(missing) == 1 else 'are'} skipped"
                 )
                 report.diagnostics.append(
                     CAUSAL_MATCH.at(
                         rel,
                         listed.line,
                         listed.col,
-                        problem=f"{where}: with the causal mask Q{t} matches exactly {_names(walk, 'K', causal)}; "
-                        f"written {_names(walk, 'K', written)} ({why})",
-                        written=_names(walk, "K", written),
-                        computed=_names(walk, "K", causal),
+                        problem=f"{where}: with the causal mask Q{t} matches exactly {_names('K', causal)}; "
+                        f"written {_names('K', written)} ({why})",
+                        written=_names("K", written),
+                        computed=_names("K", causal),
                     )
                 )
             continue
@@ -324,9 +324,9 @@ def _check_weights(
                 weights.line,
                 first.col,
                 problem=f"{where}: weight given to {'、'.join(walk.name(p) for p in future)}, which Q{step.query} cannot see "
-                f"(it matches only {_names(walk, 'K', causal)})",
+                f"(it matches only {_names('K', causal)})",
                 written=written,
-                computed=_names(walk, "K", causal),
+                computed=_names("K", causal),
             )
         )
         return False

@@ -61,7 +61,7 @@ def site_figure(text: str) -> bool:
     (`figure.html`, `image`, `photoswipe-figure`) or given an image file."""
     for m in SITE_RE.finditer(text):
         name = m.group("include") or m.group("shortcode")
-        args = m.group("include_args") or m.group("shortcode_args") or ""
+        args = m.group("include_args") if m.group("include") else m.group("shortcode_args")
         if FIGURE_NAME_RE.search(name) or IMAGE_FILE_RE.search(args):
             return True
     return False
@@ -73,7 +73,7 @@ def _figure_text(text: str) -> bool:
 
 
 def _image_child(inline, after_line: int = -1, words: str = "") -> bool:
-    """Whether an inline token holds a markdown image (or an embed) on a line after
+    """Whether an inline token holds a markdown image on a line after
     `after_line` (0-based), or on that line after the `words`."""
     line = inline.map[0]
     said = line > after_line
@@ -83,7 +83,7 @@ def _image_child(inline, after_line: int = -1, words: str = "") -> bool:
             said = line > after_line
         elif child.type == "text" and line == after_line and words in child.content:
             said = True
-        elif child.type in ("image", "wikiembed") and said:
+        elif child.type == "image" and said:  # an embed is found in the text
             return True
     return False
 

@@ -152,7 +152,6 @@ class Share:
     positions: tuple[int, ...]  # one, or a group sharing one percentage
     percent: float
     half: float  # rounding of the written number, in percent
-    label: str  # the target as written
     col: int
 
 
@@ -160,7 +159,6 @@ class Share:
 class Weights:
     shares: list[Share]
     line: int
-    col: int
     assumed: bool
     text: str
 
@@ -169,7 +167,6 @@ class Weights:
 class Mix:
     parts: list[tuple[int, float | None, float, int]]  # (position, percent or None, half, col)
     line: int
-    col: int
     text: str
 
 
@@ -407,10 +404,9 @@ def read_weights(line: Line, tokens: list[str], base: int, query: int | None, ta
     text = line.text
     shares, unplaced = [], 0
     for m in target_re.finditer(text):
-        positions: tuple[int, ...] | None
-        label = m.group(0)[m.end("p") - m.start(0) :].strip()
+        positions: tuple[int | None, ...]
         if m.group("self"):
-            positions = (query,) if query is not None else None
+            positions = (query,)
         elif m.group("kv"):
             positions = (int(m.group("kvi")),)
         else:
@@ -421,15 +417,14 @@ def read_weights(line: Line, tokens: list[str], base: int, query: int | None, ta
                 if m.group("g")
                 else [m.group("bare")]
             )
-            found = [_position(name.strip(" “”\"「」'‘’"), tokens, base, query) for name in names]
-            positions = tuple(found) if found and all(p is not None for p in found) else None
-        if positions is None or any(p is None for p in positions):
+            positions = tuple(_position(name.strip(" “”\"「」'‘’"), tokens, base, query) for name in names)
+        if any(p is None for p in positions):
             unplaced += 1
             continue
-        shares.append(Share(positions, float(m.group("p")), _half(m.group("p")), label, line.col + m.start()))
+        shares.append(Share(positions, float(m.group("p")), _half(m.group("p")), line.col + m.start()))
     if not shares:
         return None, unplaced
-    return Weights(shares, line.number, line.col, bool(ASSUMED_RE.search(text)), text), unplaced
+    return Weights(shares, line.number, bool(ASSUMED_RE.search(text)), text), unplaced
 
 
 def _position(name: str, tokens: list[str], base: int, query: int | None) -> int | None:
@@ -452,11 +447,11 @@ def read_mix(line: Line) -> Mix | None:
             value = float(m.group("d"))
             parts.append((int(m.group("i")), 100 * value, 100 * _half(m.group("d")), line.col + m.start()))
     if parts:
-        return Mix(parts, line.number, line.col, line.text)
+        return Mix(parts, line.number, line.text)
     if MIX_RE.search(text) and not CACHE_RE.search(text):
         for start, end, items in lists_in(line):
             if items and all(i.letter == "V" for i in items) and len(items) >= 1:
-                return Mix([(i.index, None, 0.0, i.col) for i in items], line.number, line.col + start, line.text)
+                return Mix([(i.index, None, 0.0, i.col) for i in items], line.number, line.text)
     return None
 
 
