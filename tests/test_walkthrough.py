@@ -314,7 +314,7 @@ def test_check_explain_lists_the_walkthrough(tmp_path, capsys):
     assert "n.md:5: walkthrough ok: 4 steps over 小明、喜欢、喝、咖啡, 16 statements read, 0 wrong" in out
     assert (
         out[2]
-        == "0 arithmetic claims read, 0 skipped; 0 drawings and figures read; 2 walkthrough parts read (21 statements)"
+        == "0 arithmetic claims read, 0 skipped; 0 drawings and figures read; 2 walkthrough parts read (21 statements, 0 skipped)"
     )
     assert "21 claims" in out[-1]
 

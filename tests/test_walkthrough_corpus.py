@@ -44,9 +44,12 @@ def test_the_bundled_vault_reads_its_walkthroughs_and_is_silent():
 
 def _read_without_a_quick_look(text: str, tokens) -> reader.Reading:
     lines, blocks = reader.note_lines(text, tokens)
-    walkthroughs, skipped = reader.read_walkthroughs(lines)
-    masks, rounds = reader.read_masks(lines), reader.read_rounds(lines)
-    return reader.Reading(walkthroughs, masks, rounds, reader.read_promises(lines, blocks, tokens), skipped)
+    walkthroughs, unread_steps = reader.read_walkthroughs(lines)
+    rounds, unread_rounds = reader.read_rounds(lines)
+    unread = sorted(unread_steps + unread_rounds, key=lambda u: u.line)
+    return reader.Reading(
+        walkthroughs, reader.read_masks(lines), rounds, reader.read_promises(lines, blocks, tokens), unread
+    )
 
 
 def test_the_quick_look_skips_no_note_with_something_to_read():

@@ -1,7 +1,8 @@
 """Entries of `vaultkit check --explain`: what each check read at a place and how it fared.
 
 Claims, text matrices, walkthroughs, drawings and unread SVGs each give `Explained` entries;
-they are formatted only when printed, and counted by their fields.
+they are formatted only when printed, and counted by their fields: every count a summary
+gives is the sum of its entries' counts (never a difference of totals made elsewhere).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class Explained:
     note: str = ""  # the computed value, or why it was skipped
     col: int = 0  # of the written value of a claim read (1-based; 0 when skipped)
     kind: str = CLAIM  # one of the kinds above
-    counts: tuple[int, int] = (0, 0)  # (read, skipped) rows of a `matrix rows` entry
+    counts: tuple[int, int] = (0, 0)  # (read, skipped): rows of a `matrix rows` entry, statements of a walkthrough part
 
     def claims(self) -> tuple[int, int]:
         """(read, skipped): how many of the summary's claims the entry stands for."""
@@ -56,6 +57,17 @@ def matrix_rows(rel: str, line: int, verified: int, skipped: int) -> Explained:
         kind=MATRIX_ROWS,
         counts=(verified, skipped),
     )
+
+
+def statements(entries: list[Explained]) -> tuple[int, int]:
+    """(read, skipped) statements of the walkthrough parts: with `totals`' claims they make
+    the summary's claims and skipped claims."""
+    read = skipped = 0
+    for entry in entries:
+        if entry.kind == WALKTHROUGH:
+            read += entry.counts[0]
+            skipped += entry.counts[1]
+    return read, skipped
 
 
 def totals(entries: list[Explained]) -> tuple[int, int, int]:

@@ -165,11 +165,12 @@ class Pipeline:
         claim_report = claims.check_markdown(note.text, note.rel)
         worked = textmatrices.check_markdown(note.text, note.tokens, note.rel)  # rows count as claims
         walk = walkthrough.check_markdown(note.text, note.tokens, note.rel)  # so do a walkthrough's statements
-        fresh = (note.tokens if outcome.text == note.text else parse(outcome.text)) if self.fresh_outlines else None
+        text = walkthrough.fixed(note.text, outcome.text, walk.fixes)  # its wrong mask rows rewritten
+        fresh = (note.tokens if text == note.text else parse(text)) if self.fresh_outlines else None
         if fresh is not None and fresh is not note.tokens:
             self._fresh_tokens[note.rel] = fresh
         return NoteResult(
-            text=outcome.text,
+            text=text,
             diagnostics=link_diags
             + outcome.diagnostics
             + claim_report.diagnostics
@@ -197,8 +198,9 @@ class Pipeline:
             return self._notes[rel].text
         if rel not in self._texts:
             note = self.vault.notes[rel]
-            text = fix_links(note.text, note, self.index)
-            self._texts[rel] = self.runner.process(note.rel, text, note.tokens).text
+            text = self.runner.process(note.rel, fix_links(note.text, note, self.index), note.tokens).text
+            fixes = walkthrough.check_markdown(note.text, note.tokens, note.rel).fixes
+            self._texts[rel] = walkthrough.fixed(note.text, text, fixes)
         return self._texts[rel]
 
     def figures(self) -> list[FigureOutcome]:

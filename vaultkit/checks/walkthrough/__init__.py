@@ -18,20 +18,22 @@ step whose query is position t:
 * the values mixed are the weighted ones, with the same percentages;
 * the K/V read from the cache are exactly those of positions base…t−1 (`前 N 步`: N = t − base),
   the K/V computed are only the new token's, and "the cache now holds" means base…t;
-* a mask picture (`我想买████`) row k shows exactly the first k units and hides the rest;
+* a mask picture (`我想买████`) row k shows exactly the first k units and hides the rest (the
+  picture's rows counted from what most of them agree on, so one row out of step is found);
 * each generation round's input is the previous round's input plus its output.
 
 Weights the note calls assumed (`假设`, "suppose") are illustrative: their values are not
 compared with any engine, but their sum and coverage are. A sentence promising a figure
 (`如下图`, "see the figure below") with none following gets one warning; `fix --adopt` draws
-it from the walkthrough (see `vaultkit.commands.adopt`). Nothing here is rewritten by `fix`.
+it from the walkthrough (see `vaultkit.commands.adopt`). `fix` rewrites a wrong mask row when
+the other rows show what it should hold (`fixed`); nothing else here is rewritten.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from vaultkit.checks.walkthrough.reader import MASK, Mix, Reading, Step, Walkthrough, Weights, read
+from vaultkit.checks.walkthrough.reader import MASK, MaskPicture, Mix, Reading, Step, Walkthrough, Weights, read
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
 from vaultkit.explain import WALKTHROUGH, Explained
 
@@ -68,7 +70,7 @@ MASK_PICTURE = Rule(
     ERROR,
     "mask picture does not hide exactly the future positions",
     "{problem}",
-    "Row k of a mask picture shows the first k positions and hides the rest.",
+    "Row k of a mask picture shows the first k positions and hides the rest; `vaultkit fix` rewrites a row the other rows determine.",
 )
 ROUND_INPUT = Rule(
     "VK435",
@@ -82,10 +84,20 @@ FIGURE_PROMISED = Rule(
     WARNING,
     "a figure is promised but none follows",
     "“{promise}” promises a figure, but none follows; {remedy}",
-    "A sentence such as 如下图 with no figure after it; `vaultkit fix --adopt` draws one from the walkthrough.",
+    "A sentence such as 如下图 with no figure after it (an image, an embed, HTML, a Jekyll include or Hugo shortcode of a figure); `vaultkit fix --adopt` draws one from the walkthrough.",
 )
 
-__all__ = ["WalkthroughReport", "check_markdown", "read"]
+__all__ = ["RowFix", "WalkthroughReport", "check_markdown", "fixed", "read"]
+
+
+@dataclass(frozen=True)
+class RowFix:
+    """A mask row `fix` rewrites: the row as written at its place, and the row it should be."""
+
+    line: int
+    col: int
+    written: str
+    expected: str
 
 
 @dataclass
@@ -93,36 +105,47 @@ class WalkthroughReport:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     verified: int = 0  # statements checked (steps' matches, weights, mixes, caches; mask rows; rounds)
     skipped: int = 0  # statements seen but not read with certainty
-    explained: list[Explained] = field(default_factory=list)  # for `check --explain`
+    explained: list[Explained] = field(default_factory=list)  # for `check --explain`, with the counts above
     reading: Reading | None = None
+    fixes: list[RowFix] = field(default_factory=list)  # for `fix`: rows whose one right value is known
+
+    def part(self, rel: str, line: int, what: str, diagnostics_before: int, verified_before: int, skipped: int) -> None:
+        """The `--explain` entry of a part checked since the counts given: its verdict, and
+        how many statements it read and skipped (the summary counts them as claims)."""
+        self.skipped += skipped
+        verdict = "error" if len(self.diagnostics) > diagnostics_before else "ok"
+        counts = (self.verified - verified_before, skipped)
+        self.explained.append(Explained(rel, line, verdict, what, kind=WALKTHROUGH, counts=counts))
 
 
 def check_markdown(text: str, tokens, rel: str) -> WalkthroughReport:
     """Check every walkthrough, mask picture and generation round of a note."""
     reading = read(text, tokens)
-    report = WalkthroughReport(reading=reading, skipped=reading.skipped)
+    report = WalkthroughReport(reading=reading)
     for walk in reading.walkthroughs:
-        before = len(report.diagnostics)
+        before, verified = len(report.diagnostics), report.verified
         for step in walk.steps:
             _check_step(walk, step, rel, report)
-            report.skipped += step.unread
         errors = len(report.diagnostics) - before
-        verdict = "error" if errors else "ok"
         tokens = "、".join(walk.tokens) if walk.tokens else "tokens by index"
         what = f"{len(walk.steps)} steps over {tokens}, {walk.statements} statements read, {errors} wrong"
-        report.explained.append(Explained(rel, walk.line, verdict, what, kind=WALKTHROUGH))
+        report.part(rel, walk.line, what, before, verified, sum(step.unread for step in walk.steps))
     for picture in reading.masks:
-        before = len(report.diagnostics)
-        _check_mask(picture, rel, report)
-        verdict = "error" if len(report.diagnostics) > before else "ok"
-        what = f"mask picture of {len(picture.rows)} rows"
-        report.explained.append(Explained(rel, picture.rows[0].line, verdict, what, kind=WALKTHROUGH))
+        before, verified = len(report.diagnostics), report.verified
+        skipped = _check_mask(picture, rel, report)
+        what = f"mask picture of {len(picture.rows)} rows" + (f", {skipped} not checked" if skipped else "")
+        report.part(rel, picture.rows[0].line, what, before, verified, skipped)
     for rounds in reading.rounds:
-        before = len(report.diagnostics)
+        before, verified = len(report.diagnostics), report.verified
         _check_rounds(rounds, rel, report)
-        verdict = "error" if len(report.diagnostics) > before else "ok"
-        what = f"{len(rounds)} generation rounds"
-        report.explained.append(Explained(rel, rounds[0].line, verdict, what, kind=WALKTHROUGH))
+        report.part(rel, rounds[0].line, f"{len(rounds)} generation rounds", before, verified, 0)
+    for unread in reading.unread:
+        report.skipped += unread.statements
+        report.explained.append(
+            Explained(
+                rel, unread.line, "skipped", unread.text, unread.why, kind=WALKTHROUGH, counts=(0, unread.statements)
+            )
+        )
     adoptable = bool(reading.walkthroughs)
     for promise in reading.promises:
         if promise.fulfilled:
@@ -141,12 +164,30 @@ def check_markdown(text: str, tokens, rel: str) -> WalkthroughReport:
     return report
 
 
+def fixed(original: str, text: str, fixes: list[RowFix]) -> str:
+    """`text` (the note as the other fixes leave it) with the mask rows of `original` that
+    `fixes` names rewritten. A row is found as the k-th of the lines equal to it in both; when
+    the other fixes changed how many there are, it is left as it is."""
+    if not fixes:
+        return text
+    old, new = original.split("\n"), text.split("\n")
+    for row in fixes:
+        line = old[row.line - 1]
+        at = [i for i, other in enumerate(new) if other == line]
+        if len(at) != old.count(line):
+            continue
+        i = at[old[: row.line - 1].count(line)]
+        start = row.col - 1
+        new[i] = line[:start] + row.expected + line[start + len(row.written) :]
+    return "\n".join(new)
+
+
 # ---------------------------------------------------------------------------
 # Steps
 # ---------------------------------------------------------------------------
 
 
-def _names(walk: Walkthrough, letter: str, positions) -> str:
+def _names(letter: str, positions) -> str:
     return "、".join(f"{letter}{p}" for p in positions) or "none"
 
 
@@ -188,9 +229,9 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
                             rel,
                             listed.line,
                             listed.col,
-                            problem=f"with the causal mask Q{q} matches exactly {_names(walk, 'K', own)}; written {_names(walk, 'K', written)}",
-                            written=_names(walk, "K", written),
-                            computed=_names(walk, "K", own),
+                            problem=f"with the causal mask Q{q} matches exactly {_names('K', own)}; written {_names('K', written)}",
+                            written=_names("K", written),
+                            computed=_names("K", own),
                         )
                     )
                 continue
@@ -198,19 +239,19 @@ def _check_step(walk: Walkthrough, step: Step, rel: str, report: WalkthroughRepo
                 future = [p for p in written if p > t]
                 missing = [p for p in causal if p not in written]
                 why = (
-                    f"{_names(walk, 'K', future)} {'is a future key' if len(future) == 1 else 'are future keys'}"
+                    f"{_names('K', future)} {'is a future key' if len(future) == 1 else 'are future keys'}"
                     if future
-                    else f"{_names(walk, 'K', missing)} {'is' if len(missing) == 1 else 'are'} skipped"
+                    else f"{_names('K', missing)} {'is' if len(missing) == 1 else 'are'} skipped"
                 )
                 report.diagnostics.append(
                     CAUSAL_MATCH.at(
                         rel,
                         listed.line,
                         listed.col,
-                        problem=f"{where}: with the causal mask Q{t} matches exactly {_names(walk, 'K', causal)}; "
-                        f"written {_names(walk, 'K', written)} ({why})",
-                        written=_names(walk, "K", written),
-                        computed=_names(walk, "K", causal),
+                        problem=f"{where}: with the causal mask Q{t} matches exactly {_names('K', causal)}; "
+                        f"written {_names('K', written)} ({why})",
+                        written=_names("K", written),
+                        computed=_names("K", causal),
                     )
                 )
             continue
@@ -283,9 +324,9 @@ def _check_weights(
                 weights.line,
                 first.col,
                 problem=f"{where}: weight given to {'、'.join(walk.name(p) for p in future)}, which Q{step.query} cannot see "
-                f"(it matches only {_names(walk, 'K', causal)})",
+                f"(it matches only {_names('K', causal)})",
                 written=written,
-                computed=_names(walk, "K", causal),
+                computed=_names("K", causal),
             )
         )
         return False
@@ -303,14 +344,13 @@ def _check_weights(
             )
         if repeated:
             parts.append("a position is given two weights")
+        if abs(total - 100) > slack:  # the sum is what is wrong
+            wrote, want = _pct(round(total, 6)), "100 %"
+        else:  # the positions weighted are
+            wrote, want = "、".join(walk.name(p) for p in covered), "、".join(walk.name(p) for p in causal)
         report.diagnostics.append(
             STEP_WEIGHTS.at(
-                rel,
-                weights.line,
-                first.col,
-                problem=f"{where}: " + "; ".join(parts),
-                written=f"{_pct(round(total, 6))}",
-                computed="100 %",
+                rel, weights.line, first.col, problem=f"{where}: " + "; ".join(parts), written=wrote, computed=want
             )
         )
         return False
@@ -389,7 +429,9 @@ def _check_mix(
 # ---------------------------------------------------------------------------
 
 
-def _check_mask(picture, rel: str, report: WalkthroughReport) -> None:
+def _check_mask(picture: MaskPicture, rel: str, report: WalkthroughReport) -> int:
+    """Row k shows exactly the first offset + k units and masks the rest; how many rows could
+    not be checked (their row number out of the picture's width)."""
     rows = picture.rows
     width = len(rows[0].units)
     full: dict[int, str] = {}
@@ -397,29 +439,34 @@ def _check_mask(picture, rel: str, report: WalkthroughReport) -> None:
         for i, unit in enumerate(row.units):
             if unit != MASK:
                 full.setdefault(i, unit)
-
-    def revealed(row) -> int:
-        n = 0
-        while n < width and row.units[n] != MASK:
-            n += 1
-        return n
-
-    # Row k shows the first (offset + k) units; the offset most rows agree on.
-    offsets = [revealed(r) - k for k, r in enumerate(rows)]
-    offset = max(set(offsets), key=lambda o: (offsets.count(o), -o))
-    join = " " if rows[0].spaced else ""
+    # a spaced row masks a word with as many █ as the other rows do at its place (`██ ████`)
+    mask_at = [next((r.masks[i] for r in rows if r.masks and r.masks[i]), MASK) for i in range(width)]
+    unchecked = 0
     for k, row in enumerate(rows):
+        n = picture.offset + k
+        if not 1 <= n <= width:
+            unchecked += 1
+            continue
         report.verified += 1
-        n = offset + k
-        if not 1 <= n <= width or any(i not in full for i in range(n)):
-            continue
-        expected = [full[i] for i in range(n)] + [MASK] * (width - n)
-        if row.units == expected:
-            continue
         shown = [i for i in range(n, width) if row.units[i] != MASK]
         hidden = [i for i in range(n) if row.units[i] == MASK]
+        if not shown and not hidden:
+            continue
+        where = f"mask row {k + 1} should show exactly the first {n} of {width} positions"
+        if any(i not in full for i in hidden):  # no row shows what it hides: no one value to write
+            report.diagnostics.append(
+                MASK_PICTURE.at(
+                    rel,
+                    row.line,
+                    row.col,
+                    problem=f"{where}: it hides {len(hidden)} of them, and no row shows what they hold",
+                    written=row.text,
+                )
+            )
+            continue
+        expected = (" " if row.spaced else "").join([full[i] for i in range(n)] + mask_at[n:])
         if shown:
-            why = f"it shows {'、'.join(row.units[i] for i in shown)}, a future position"
+            why = f"it shows {'、'.join(row.units[i] for i in shown)}, {'a future position' if len(shown) == 1 else 'future positions'}"
         else:
             why = f"it hides {'、'.join(full[i] for i in hidden)}, which it may see"
         report.diagnostics.append(
@@ -427,11 +474,13 @@ def _check_mask(picture, rel: str, report: WalkthroughReport) -> None:
                 rel,
                 row.line,
                 row.col,
-                problem=f"mask row {k + 1} should show exactly the first {n} of {width} positions: {why}; expected {join.join(expected)}",
+                problem=f"{where}: {why}; expected {expected} (vaultkit fix rewrites the row)",
                 written=row.text,
-                computed=join.join(expected),
+                computed=expected,
             )
         )
+        report.fixes.append(RowFix(row.line, row.col, row.text, expected))
+    return unchecked
 
 
 def _check_rounds(rounds, rel: str, report: WalkthroughReport) -> None:

@@ -1,5 +1,5 @@
 """Reading a decode walkthrough out of a note's tokens: steps, what each states, mask
-pictures, generation rounds and promised figures.
+pictures and generation rounds (the figures it promises are read by `promises`).
 
 Only what is read with certainty becomes a statement; the rest of the prose is left alone.
 Positions are the note's own indices (`Q3` is position 3 in a note that counts from 1); the
@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from vaultkit.checks.examples.regions import BEGIN_RE, END_RE
+from vaultkit.checks.walkthrough.promises import Promise, may_promise, read_promises
 from vaultkit.readers.syntax.positions import content_column
 
 PLAIN_FENCES = ("", "text", "txt", "plain", "plaintext")
@@ -112,13 +113,6 @@ OUTPUT_RE = re.compile(
 )
 
 MASK = "█"
-PROMISE_RE = re.compile(
-    r"(?:如|见|看|参见|参考)?(?<![以上])下图(?!层|标)|\b(?:see|in|shown\s+in)\s+the\s+(?:figure|diagram|picture|image)\s+below\b"
-    r"|\bas\s+(?:shown|illustrated|drawn)\s+below\b|\bthe\s+(?:figure|diagram)\s+below\b",
-    re.IGNORECASE,
-)
-FIGURE_HTML_RE = re.compile(r"<(?:img|svg|figure|picture|object|iframe)\b", re.IGNORECASE)
-IMAGE_RE = re.compile(r"!\[\[[^\]\n]+\]\]|!\[[^\]\n]*\]\([^)\n]+\)|<img\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -158,7 +152,6 @@ class Share:
     positions: tuple[int, ...]  # one, or a group sharing one percentage
     percent: float
     half: float  # rounding of the written number, in percent
-    label: str  # the target as written
     col: int
 
 
@@ -166,7 +159,6 @@ class Share:
 class Weights:
     shares: list[Share]
     line: int
-    col: int
     assumed: bool
     text: str
 
@@ -175,7 +167,6 @@ class Weights:
 class Mix:
     parts: list[tuple[int, float | None, float, int]]  # (position, percent or None, half, col)
     line: int
-    col: int
     text: str
 
 
@@ -219,16 +210,18 @@ class MaskRow:
     text: str
     units: list[str]  # each a revealed unit or MASK
     spaced: bool
+    masks: list[str] = field(default_factory=list)  # spaced rows: each unit's mask as written (`████`), else ""
 
 
 @dataclass
 class MaskPicture:
     rows: list[MaskRow]
+    offset: int  # row k (from 0) shows the first offset + k units: what most rows agree on
 
 
 @dataclass
 class Round:
-    number: int
+    number: int | None  # None: not one number (`第二三轮`), and so in no group
     line: int
     input: list[str] | None = None
     input_line: int = 0
@@ -237,13 +230,14 @@ class Round:
     output: str | None = None
 
 
-@dataclass
-class Promise:
+@dataclass(frozen=True)
+class Unread:
+    """Something seen and not read, with why: `check --explain` lists it."""
+
     line: int
-    col: int
-    text: str
-    block: int
-    fulfilled: bool
+    text: str  # as written
+    why: str
+    statements: int = 1  # how many statements it stands for (counted as skipped)
 
 
 @dataclass
@@ -252,7 +246,7 @@ class Reading:
     masks: list[MaskPicture] = field(default_factory=list)
     rounds: list[list[Round]] = field(default_factory=list)
     promises: list[Promise] = field(default_factory=list)
-    skipped: int = 0
+    unread: list[Unread] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------
@@ -410,10 +404,9 @@ def read_weights(line: Line, tokens: list[str], base: int, query: int | None, ta
     text = line.text
     shares, unplaced = [], 0
     for m in target_re.finditer(text):
-        positions: tuple[int, ...] | None
-        label = m.group(0)[m.end("p") - m.start(0) :].strip()
+        positions: tuple[int | None, ...]
         if m.group("self"):
-            positions = (query,) if query is not None else None
+            positions = (query,)
         elif m.group("kv"):
             positions = (int(m.group("kvi")),)
         else:
@@ -424,15 +417,14 @@ def read_weights(line: Line, tokens: list[str], base: int, query: int | None, ta
                 if m.group("g")
                 else [m.group("bare")]
             )
-            found = [_position(name.strip(" “”\"「」'‘’"), tokens, base, query) for name in names]
-            positions = tuple(found) if found and all(p is not None for p in found) else None
-        if positions is None or any(p is None for p in positions):
+            positions = tuple(_position(name.strip(" “”\"「」'‘’"), tokens, base, query) for name in names)
+        if any(p is None for p in positions):
             unplaced += 1
             continue
-        shares.append(Share(positions, float(m.group("p")), _half(m.group("p")), label, line.col + m.start()))
+        shares.append(Share(positions, float(m.group("p")), _half(m.group("p")), line.col + m.start()))
     if not shares:
         return None, unplaced
-    return Weights(shares, line.number, line.col, bool(ASSUMED_RE.search(text)), text), unplaced
+    return Weights(shares, line.number, bool(ASSUMED_RE.search(text)), text), unplaced
 
 
 def _position(name: str, tokens: list[str], base: int, query: int | None) -> int | None:
@@ -455,11 +447,11 @@ def read_mix(line: Line) -> Mix | None:
             value = float(m.group("d"))
             parts.append((int(m.group("i")), 100 * value, 100 * _half(m.group("d")), line.col + m.start()))
     if parts:
-        return Mix(parts, line.number, line.col, line.text)
+        return Mix(parts, line.number, line.text)
     if MIX_RE.search(text) and not CACHE_RE.search(text):
         for start, end, items in lists_in(line):
             if items and all(i.letter == "V" for i in items) and len(items) >= 1:
-                return Mix([(i.index, None, 0.0, i.col) for i in items], line.number, line.col + start, line.text)
+                return Mix([(i.index, None, 0.0, i.col) for i in items], line.number, line.text)
     return None
 
 
@@ -501,11 +493,20 @@ def read_lists(line: Line) -> list[Listed]:
         if letters == {"V"} and role != "cached" and MIX_RE.search(clause):
             continue  # values being mixed, read by read_mix
         listed = Listed(items, role, line.number, line.col + start, text[start:end].strip())
-        if role == "cached" and (m := EARLIER_STEPS_RE.search(text[left:right])):
+        if role == "cached" and (m := EARLIER_STEPS_RE.search(text[left : _past_remark(text, right)])):
             listed.earlier_steps = number_value(m.group("n"), m.group("en"))
             listed.earlier_at = (line.number, line.col + left + m.start())
         found.append(listed)
     return found
+
+
+def _past_remark(text: str, end: int) -> int:
+    """Where a clause ending at `end` ends with the remark in brackets that follows it
+    (`… read from the cache (the previous 2 steps)`)."""
+    if text[end : end + 1] not in ("(", "（"):
+        return end
+    close = min((i for i in (text.find(")", end), text.find("）", end)) if i >= 0), default=len(text))
+    return close + 1
 
 
 # ---------------------------------------------------------------------------
@@ -513,9 +514,10 @@ def read_lists(line: Line) -> list[Listed]:
 # ---------------------------------------------------------------------------
 
 
-def _step_heads(lines: list[Line]) -> list[tuple[int, int]]:
-    """(index into lines, step number) of each line that begins a step."""
-    out = []
+def _step_heads(lines: list[Line]) -> tuple[list[tuple[int, int]], list[Unread]]:
+    """(index into lines, step number) of each line that begins a step; the lines that begin
+    one with a number that cannot be read (`第二三步`)."""
+    out, unread = [], []
     for i, line in enumerate(lines):
         if line.code:
             continue
@@ -524,7 +526,10 @@ def _step_heads(lines: list[Line]) -> list[tuple[int, int]]:
             n = number_value(m.group("zh"), m.group("en"), m.group("ord"))
             if n is not None:
                 out.append((i, n))
-    return out
+            else:
+                word = m.group("zh") or m.group("en")
+                unread.append(Unread(line.number, line.text.strip(), f"the step number “{word}” is not one number"))
+    return out, unread
 
 
 def _runs(heads: list[tuple[int, int]], lines: list[Line]) -> list[list[tuple[int, int]]]:
@@ -568,9 +573,10 @@ def _header_token(header: str) -> str | None:
     return (m.group("t") or m.group("t2")).strip() if m else None
 
 
-def read_walkthroughs(lines: list[Line]) -> tuple[list[Walkthrough], int]:
-    heads = _step_heads(lines)
-    out, skipped = [], 0
+def read_walkthroughs(lines: list[Line]) -> tuple[list[Walkthrough], list[Unread]]:
+    """The walkthroughs of a note's lines, and what was seen in steps but not read."""
+    heads, unread = _step_heads(lines)
+    out = []
     table = _token_table(lines)
     for run in _runs(heads, lines):
         steps: list[Step] = []
@@ -630,9 +636,13 @@ def read_walkthroughs(lines: list[Line]) -> tuple[list[Walkthrough], int]:
         with_statements = [s for s in steps if s.lists or s.weights or s.mixes]
         if len(with_statements) >= 2 and walk.statements >= 2:
             out.append(walk)
-        else:
-            skipped += sum(s.unread for s in steps)
-    return out, skipped
+        elif unplaced := sum(s.unread for s in steps):
+            why = (
+                f"{len(steps)} steps with {walk.statements} statements read and {unplaced} not "
+                "(a step's query or a weight's target not known): too few to check as a walkthrough"
+            )
+            unread.append(Unread(first_line.number, first_line.text.strip(), why, unplaced))
+    return out, sorted(unread, key=lambda u: u.line)
 
 
 def _end_of_last(lines: list[Line], i: int) -> int:
@@ -675,7 +685,7 @@ def _place_queries(steps: list[Step], bodies: list[list[Line]], tokens: list[str
 
 
 # ---------------------------------------------------------------------------
-# Mask pictures, generation rounds, promised figures
+# Mask pictures and generation rounds
 # ---------------------------------------------------------------------------
 
 
@@ -684,15 +694,18 @@ def _mask_row(line: Line) -> MaskRow | None:
     if not text or (MASK not in text and len(text) > 40):
         return None
     spaced = bool(re.search(r"\s", text))
+    masks: list[str] = []
     if spaced:
-        units = [MASK if set(u) == {MASK} else u for u in text.split()]
+        written = text.split()
+        units = [MASK if set(u) == {MASK} else u for u in written]
         if any(MASK in u and u != MASK for u in units):
             return None
+        masks = [w if u == MASK else "" for u, w in zip(units, written)]
     else:
         units = list(text)
     if units[0] == MASK or any(u in "│|┃[]()" for u in units):
         return None
-    return MaskRow(line.number, line.col + len(line.text) - len(line.text.lstrip()), text, units, spaced)
+    return MaskRow(line.number, line.col + len(line.text) - len(line.text.lstrip()), text, units, spaced, masks)
 
 
 def _prefix(units: list[str]) -> int | None:
@@ -702,32 +715,29 @@ def _prefix(units: list[str]) -> int | None:
 
 
 def read_masks(lines: list[Line]) -> list[MaskPicture]:
-    """Runs of consecutive lines like `我想买████`: one width, revealed units then █, and
-    the revealed units agreeing position by position."""
+    """Runs of consecutive lines like `我想买████`: one width, revealed units then █, more
+    than half of the rows a staircase (row k showing the first offset + k units), and the
+    revealed units agreeing position by position."""
     pictures = []
     run: list[MaskRow] = []
 
     def close():
-        rows = list(run)
+        rows = list(run)  # the first has a mask and does not begin with one: two units at least
         run.clear()
-        while rows and MASK not in rows[0].units:
-            rows.pop(0)
-        masked = sum(MASK in r.units for r in rows)
-        if masked < 2 or len(rows) < 2:
+        if sum(MASK in r.units for r in rows) < 2:
             return
-        # a staircase: most rows are a revealed prefix then masks, their prefixes growing
+        # a staircase: most rows show a prefix then masks, one more unit than the row above
         # (a masked token in the middle, as in BERT's fill-in, is another picture)
-        counts = [_prefix(r.units) for r in rows if _prefix(r.units) is not None]
-        if 2 * len(counts) < len(rows) or len(set(counts)) < 2 or counts != sorted(counts):
+        offsets = [n - k for k, n in enumerate(_prefix(r.units) for r in rows) if n is not None]
+        offset = max(set(offsets), key=offsets.count, default=None)
+        if offset is None or 2 * offsets.count(offset) <= len(rows):
             return
-        width = len(rows[0].units)
         seen: dict[int, str] = {}
         for row in rows:
             for i, unit in enumerate(row.units):
                 if unit != MASK and seen.setdefault(i, unit) != unit:
                     return
-        if width >= 2:
-            pictures.append(MaskPicture(rows))
+        pictures.append(MaskPicture(rows, offset))
 
     previous: Line | None = None
     for line in lines:
@@ -744,9 +754,11 @@ def read_masks(lines: list[Line]) -> list[MaskPicture]:
     return pictures
 
 
-def read_rounds(lines: list[Line]) -> list[list[Round]]:
-    """Generation rounds (`第二轮` / `输入：[…]；输出：”很”`), consecutive ones grouped."""
+def read_rounds(lines: list[Line]) -> tuple[list[list[Round]], list[Unread]]:
+    """Generation rounds (`第二轮` / `输入：[…]；输出：”很”`), consecutive ones grouped; the rounds
+    with an input and output whose number cannot be read (`第二三轮`)."""
     found: list[Round] = []
+    unread: list[Unread] = []
     for i, line in enumerate(lines):
         if line.code:
             continue
@@ -754,8 +766,6 @@ def read_rounds(lines: list[Line]) -> list[list[Round]]:
         if not m:
             continue
         n = number_value(m.group("zh"), m.group("en"))
-        if n is None:
-            continue
         current = Round(n, line.number)
         for follow in lines[i : i + 3]:
             if follow is not line and ROUND_RE.match(follow.text):
@@ -769,85 +779,24 @@ def read_rounds(lines: list[Line]) -> list[list[Round]]:
                     current.output = om.group("q") or om.group("t")
             elif current.input is not None and current.output is None and (om := OUTPUT_RE.search(follow.text)):
                 current.output = om.group("q") or om.group("t")
-        if current.input and current.output:
-            found.append(current)
+        if not (current.input and current.output):
+            continue
+        if n is None:  # not a round of any group: the rounds on either side are not consecutive
+            word = m.group("zh") or m.group("en")
+            unread.append(Unread(line.number, line.text.strip(), f"the round number “{word}” is not one number"))
+            continue
+        found.append(current)
     groups: list[list[Round]] = []
     for r in found:
         if groups and r.number == groups[-1][-1].number + 1:
             groups[-1].append(r)
         else:
             groups.append([r])
-    return [g for g in groups if len(g) >= 2]
-
-
-def read_promises(lines: list[Line], blocks: list[tuple[int, int, str]], tokens) -> list[Promise]:
-    """Sentences promising a figure below, and whether one follows: an image or embed after
-    the words in the same block, or in the next blocks before a heading (an image, an embed,
-    an <img>/<svg>, a fenced diagram, a vaultkit block with a figure)."""
-    out = []
-    for line in lines:
-        if line.code or line.heading:
-            continue
-        if "下图" not in line.text and "below" not in line.text.lower():
-            continue
-        m = next((m for m in PROMISE_RE.finditer(line.text) if not _quoted(line.text, m.start())), None)
-        if not m:
-            continue
-        rest = line.text[m.end() :]
-        same_block_after = [other.text for other in lines if other.block == line.block and other.number > line.number]
-        fulfilled = bool(
-            IMAGE_RE.search(rest)
-            or FIGURE_HTML_RE.search(rest)
-            or any(IMAGE_RE.search(t) or FIGURE_HTML_RE.search(t) for t in same_block_after)
-            or _figure_follows(blocks, line.block, tokens)
-        )
-        out.append(Promise(line.number, line.col + m.start(), m.group(0), line.block, fulfilled))
-    return out
-
-
-def _quoted(text: str, at: int) -> bool:
-    """Whether offset `at` is inside `code` or “quotes”: the words are mentioned, not meant."""
-    before = text[:at]
-    return before.count("`") % 2 == 1 or before.count("“") > before.count("”")
-
-
-def _figure_follows(blocks: list[tuple[int, int, str]], block: int, tokens) -> bool:
-    by_line = {}
-    for tok in tokens:
-        if tok.level == 0 and tok.map and tok.nesting >= 0:
-            by_line.setdefault(tok.map[0], tok)
-    inlines = {}
-    for i, tok in enumerate(tokens):
-        if tok.type == "inline" and tok.map:
-            inlines.setdefault(tok.map[0], tok)
-    seen = 0
-    for start, end, kind in blocks[block + 1 :]:
-        tok = by_line.get(start)
-        if kind == "heading_open" or tok is None:
-            return False
-        if kind == "html_block":
-            if FIGURE_HTML_RE.search(tok.content):
-                return True
-            if BEGIN_RE.match(tok.content.strip().split("\n")[0]) or END_RE.match(tok.content.strip().split("\n")[0]):
-                continue  # a generated region: look past it
-        elif kind == "fence":
-            info = tok.info.strip().split(" ")[0].lower()
-            if info != "vaultkit" or re.search(r"^figure\s*:", tok.content, re.M):
-                return True
-            continue
-        elif kind == "paragraph_open":
-            inline = inlines.get(start)
-            if inline is not None and (IMAGE_RE.search(inline.content) or FIGURE_HTML_RE.search(inline.content)):
-                return True
-        seen += 1
-        if seen >= 2:
-            return False
-    return False
+    return [g for g in groups if len(g) >= 2], unread
 
 
 ZH_STEP_QUICK_RE = re.compile(rf"第\s*(?:{NUMBER})\s*步")
 ZH_ROUND_QUICK_RE = re.compile(rf"第\s*(?:{NUMBER})\s*轮")
-EN_PROMISE_QUICK_RE = re.compile(r"(?:figure|diagram|picture|image|shown|illustrated|drawn)\s+below")
 
 
 def _has_steps(text: str, lower: str) -> bool:
@@ -883,16 +832,18 @@ def read(text: str, tokens) -> Reading:
         )
         and INPUT_RE.search(text) is not None
     )
-    promises = "下图" in text or ("below" in lower and EN_PROMISE_QUICK_RE.search(lower) is not None)
+    promises = may_promise(text, lower)
     if not (steps or masks or rounds or promises):
         return reading
     lines, blocks = note_lines(text, tokens)
     if steps:
-        reading.walkthroughs, reading.skipped = read_walkthroughs(lines)
+        reading.walkthroughs, unread = read_walkthroughs(lines)
+        reading.unread += unread
     if masks:
         reading.masks = read_masks(lines)
     if rounds:
-        reading.rounds = read_rounds(lines)
+        reading.rounds, unread = read_rounds(lines)
+        reading.unread = sorted(reading.unread + unread, key=lambda u: u.line)
     if promises:
         reading.promises = read_promises(lines, blocks, tokens)
     return reading
