@@ -85,6 +85,7 @@ class Score:
     judged: int = 0
     claims: int = 0  # judged right or wrong
     skipped: Counter = field(default_factory=Counter)  # reason -> judged claims not verified
+    crashes: list[str] = field(default_factory=list)  # notes whose check raised
 
     def add(self, other: Score) -> None:
         for name, value in vars(other).items():
@@ -116,11 +117,17 @@ def _span(row: dict) -> range:
     return range(int(row.get("from", row["line"])), int(row["line"]) + 1)
 
 
-def score(rows: list[dict], findings: list[Finding], skips: list[Skip], verified: set[tuple[str, int]]) -> Score:
+def score(
+    rows: list[dict],
+    findings: list[Finding],
+    skips: list[Skip],
+    verified: set[tuple[str, int]],
+    crashes: list[str] = (),
+) -> Score:
     """Match the checker's findings and `--explain` entries of the judged files to the judged
     lines. `verified`: (path, line) of every claim the checker read and judged (ok, warning or
     error); a judged claim with none is counted under the reasons its lines were skipped for."""
-    out = Score()
+    out = Score(crashes=list(crashes))
     owner: dict[tuple[str, int], dict] = {}
     for row in rows:
         for number in _span(row):
@@ -160,24 +167,29 @@ def score(rows: list[dict], findings: list[Finding], skips: list[Skip], verified
     return out
 
 
-def run_checker(folder: Path) -> tuple[list[Finding], list[Skip], set[tuple[str, int]]]:
-    """`vaultkit check FOLDER` as the command runs it: its findings and its `--explain` entries."""
+def run_checker(folder: Path, paths: set[str]) -> tuple[list[Finding], list[Skip], set[tuple[str, int]], list[str]]:
+    """The notes `paths` of `vaultkit check FOLDER`, each as the command checks it: their
+    findings, their `--explain` entries, and the notes whose check raised (with the error)."""
     from vaultkit.model.vault import Vault
     from vaultkit.pipeline import Pipeline
 
     pipeline = Pipeline(Vault.load(folder))
-    pipeline.compute_notes()
-    report, _ = pipeline.report()
-    findings = [Finding(d.path, d.line, d.code, d.message) for d in report.diagnostics]
-    skips, verified = [], set()
-    for entry in report.explained:
-        if entry.kind != "claim":
+    findings, skips, verified, crashes = [], [], set(), []
+    for rel in sorted(paths):
+        try:
+            result = pipeline.note(rel)
+        except Exception as error:  # a traceback in the checker is a finding of this bench
+            crashes.append(f"{rel}: {type(error).__name__}: {error}")
             continue
-        if entry.verdict == "skipped":
-            skips.append(Skip(entry.path, entry.line, entry.note or "no reason given"))
-        elif entry.verdict in ("ok", "warning", "error"):
-            verified.add((entry.path, entry.line))
-    return findings, skips, verified
+        findings += [Finding(d.path, d.line, d.code, d.message) for d in result.diagnostics]
+        for entry in result.explained:
+            if entry.kind != "claim":
+                continue
+            if entry.verdict == "skipped":
+                skips.append(Skip(entry.path, entry.line, entry.note or "no reason given"))
+            elif entry.verdict in ("ok", "warning", "error"):
+                verified.add((entry.path, entry.line))
+    return findings, skips, verified, crashes
 
 
 def check_files(rows: list[dict], folder: Path) -> list[str]:
@@ -203,7 +215,7 @@ def score_repos(rows: list[dict], repos: Path) -> Score | None:
         for warning in check_files(mine, folder):
             print("  " + warning)
         seen += 1
-        total.add(score(mine, *run_checker(folder)))
+        total.add(score(mine, *run_checker(folder, {row["path"] for row in mine})))
     return total if seen else None
 
 
@@ -212,7 +224,9 @@ def _pct(value: float | None) -> str:
 
 
 def show(name: str, s: Score) -> None:
-    print(f"== {name}: {s.judged} judged lines, {s.claims} claims, {s.wrong_lines} wrong")
+    print(
+        f"== {name}: {s.judged} judged lines, {s.claims} claims, {s.wrong_lines} wrong, {len(s.crashes)} notes raised"
+    )
     print(f"  errors: {len(s.true_errors)} true, {len(s.false_errors)} false alarms, {len(s.unjudged_errors)} unjudged")
     print(
         f"  warnings: {len(s.true_warnings)} on wrong lines, {len(s.false_warnings)} on right lines, "
@@ -230,6 +244,8 @@ def show(name: str, s: Score) -> None:
     ):
         for item in items:
             print(f"  {title}: {item}")
+    for crash in s.crashes:
+        print(f"  checker raised: {crash}")
     not_verified = sum(s.skipped.values())
     print(f"  judged claims not verified: {not_verified} of {s.claims}")
     for reason, count in s.skipped.most_common():
@@ -268,7 +284,7 @@ def main() -> int:
         total = Score()
         for folder, rows in sorted(public_rows(args.public).items()):
             if (args.public / folder).is_dir():
-                total.add(score(rows, *run_checker(args.public / folder)))
+                total.add(score(rows, *run_checker(args.public / folder, {row["path"] for row in rows})))
         show("shared public ground (truth-dev.jsonl)", total)
     return 0
 
