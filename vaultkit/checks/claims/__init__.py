@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from vaultkit import diagnostics
 from vaultkit.checks.claims.compare import ERROR, PASS, Verdict, judge
+from vaultkit.checks.claims.expr import Uncertain, written_leaf
 from vaultkit.checks.claims.finder import (
     Found,
     Side,
@@ -31,7 +32,6 @@ from vaultkit.checks.claims.finder import (
     may_have_claim,
     svg_pieces,
 )
-from vaultkit.checks.claims.parser import Uncertain, written_leaf
 from vaultkit.checks.claims.prose import ProseLine, note_lines, readable
 from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.diagnostics import Diagnostic, Rule

@@ -27,7 +27,7 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 
-from vaultkit.checks.claims.parser import (
+from vaultkit.checks.claims.expr import (
     MAX_RATE_READINGS,
     Inconsistent,
     Neg,

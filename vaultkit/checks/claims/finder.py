@@ -20,23 +20,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from vaultkit.checks.claims.parser import (
+from vaultkit.checks.claims.expr import (
     FUNCTIONS,
-    GLUE,
-    MINUSES,
-    OPERAND_END,
     Node,
     ParseFail,
-    Parser,
     Reading,
-    Token,
     Uncertain,
     first_operand,
     has_operator,
     is_ratio,
-    tokenize,
     written_leaf,
 )
+from vaultkit.checks.claims.parser import Parser
+from vaultkit.checks.claims.tokens import GLUE, MINUSES, OPERAND_END, Token, tokenize
 from vaultkit.checks.claims.units import BYTE
 
 if TYPE_CHECKING:
