@@ -72,6 +72,8 @@ SHAPE_WRONG = Rule(
     "A matrix product's shape written in the text (e.g. `(4×8)·(8×2) = 4×2`) does not follow from its factors.",
 )
 NOT_READ = "no arithmetic read on both sides of the sign"
+MAX_CHARS = 5_000  # a longer logical line is not read (a note's cost stays bounded)
+MAX_LINES = 800  # logical lines with a sign read in one note (a table of 5,000 rows reads 800)
 FAR = 100.0  # off by more than this factor, a claim whose reading is not certain is no claim
 
 
@@ -270,9 +272,21 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     """Claims in a note's prose, tables and code blocks (not front matter, vaultkit blocks,
     generated regions, %%comments%% or lines marked %%vk-ignore%%)."""
     report = ClaimReport()
-    for logical in _logical_lines(note_lines(text, only_signs=True)):
-        report.add(_check_logical(logical, rel))
+    for count, logical in enumerate(_logical_lines(note_lines(text, only_signs=True))):
+        if count >= MAX_LINES:
+            _not_read(logical, rel, report, f"the note's first {MAX_LINES:,} lines with a sign were read, not more")
+        elif len(logical.text) > MAX_CHARS:
+            _not_read(logical, rel, report, f"a line of {len(logical.text):,} characters (over {MAX_CHARS:,})")
+        else:
+            report.add(_check_logical(logical, rel))
     return report
+
+
+def _not_read(logical: Logical, rel: str, report: ClaimReport, reason: str) -> None:
+    """A logical line not read, to keep a note's cost bounded: skipped, with why."""
+    number, raw = next(logical.lines())
+    report.skipped += 1
+    report.explained.append(Explained(rel, number, "skipped", " ".join(raw[:120].split()), reason))
 
 
 def check_svg(svg: str | SvgText, rel: str) -> ClaimReport:

@@ -17,6 +17,10 @@ from vaultkit.checks.claims.units import NONE, SCALE_LETTERS, UNITS, Dims, Suffi
 MAX_RATE_READINGS = 5  # FLOPs operands read either way; more are read one way for all
 
 
+BEYOND_FLOAT = "a number beyond floating point range"
+MAX_LOG10 = 300  # a power larger than 10**300 is beyond floating point
+
+
 class Uncertain(Exception):
     """Arithmetic-like text that cannot be read with certainty."""
 
@@ -239,18 +243,16 @@ class Binary:
     def evaluate(self, reading: Reading) -> Quantity:
         if id(self) in reading.ones:
             return _point(1.0)
+        q = self._evaluate(reading)
+        if not (math.isfinite(q.value) and math.isfinite(q.lo) and math.isfinite(q.hi)):
+            raise Uncertain(BEYOND_FLOAT)
+        return q
+
+    def _evaluate(self, reading: Reading) -> Quantity:
         a = self.left.evaluate(reading)
         b = self.right.evaluate(reading)
         if self.op == "^":
-            k = b.value
-            if b.dims != NONE or k != int(k) or abs(k) > 1024 or (a.dims != NONE and k < 0):
-                raise Uncertain("exponent")
-            if a.value == 0 and k < 0:
-                raise Uncertain("zero to a negative power")
-            k = int(k)
-            v = a.value**k
-            ends = [a.lo**k, a.hi**k] if a.lo > 0 else [v]
-            return Quantity(v, min(ends + [v]), max(ends + [v]), U.times(a.dims, k))
+            return _power(a, b)
         if self.op in "+-":
             if a.dims != b.dims:
                 raise Inconsistent("adding quantities of different units")
@@ -273,6 +275,23 @@ class Binary:
 
     def symbols(self) -> list[Symbol]:
         return self.left.symbols() + self.right.symbols()
+
+
+def _power(a: Quantity, b: Quantity) -> Quantity:
+    """`a ^ b`: a whole exponent of a unit, any exponent of a positive number."""
+    k = b.value
+    whole = k == int(k)
+    if b.dims != NONE or a.dims != NONE and (not whole or k < 0):
+        raise Uncertain("an exponent with a unit, or a unit to a fractional power")
+    if a.value == 0 and k < 0:
+        raise Uncertain("zero to a negative power")
+    if a.value < 0 and not whole:
+        raise Uncertain("a negative number to a fractional power")
+    if a.value != 0 and k * math.log10(abs(a.value)) > MAX_LOG10:
+        raise Uncertain(BEYOND_FLOAT)
+    v = a.value**k
+    ends = [a.lo**k, a.hi**k] if a.lo > 0 else [v]
+    return Quantity(v, min(ends + [v]), max(ends + [v]), U.times(a.dims, int(k)))
 
 
 FUNCTIONS = {

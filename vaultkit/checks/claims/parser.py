@@ -17,10 +17,14 @@ or scientific notation (`1.67×10⁶`, `6 \\times 10^{6}`). A parse reads as muc
 
 from __future__ import annotations
 
+import math
 import re
+from contextlib import contextmanager
 
 from vaultkit.checks.claims.expr import (
+    BEYOND_FLOAT,
     FUNCTIONS,
+    MAX_LOG10,
     BigO,
     Binary,
     Func,
@@ -66,6 +70,8 @@ PER_WORDS = {
     "user",
     "query",
 }
+_EXPONENT = re.compile(r"-?\d+(?:\.\d+)?")
+MAX_DEPTH = 60  # brackets, minuses and exponents nested deeper are not read
 EXACT_DIGITS = 7  # an integer written with this many digits claims to be exact
 
 
@@ -83,7 +89,7 @@ def _number(tok: Token) -> tuple[float, float, bool, int, bool, bool]:
         mantissa, exp = sci.group(1), int(sci.group(2).translate(SUPERSCRIPTS).replace("−", "-"))
         decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
         digits = _significant_digits(mantissa.replace(".", ""))
-        return float(mantissa) * 10.0**exp, 10.0 ** (exp - decimals), False, digits, "." in mantissa, False
+        return float(mantissa) * _pow10(exp), _pow10(exp - decimals), False, digits, "." in mantissa, False
     if "," in text and not _THOUSANDS.match(text):
         raise Uncertain(f"not a number: {text}")
     if "_" in text and not _UNDERSCORES.match(text):
@@ -94,15 +100,25 @@ def _number(tok: Token) -> tuple[float, float, bool, int, bool, bool]:
     exact = False
     if "." in mantissa:
         decimals = len(mantissa.split(".")[1])
-        unit = 10.0 ** (exponent - decimals)
+        unit = _pow10(exponent - decimals)
         digits = _significant_digits(mantissa.replace(".", ""))
     else:
         core = mantissa.lstrip("0")
         zeros = len(core) - len(core.rstrip("0")) if core else 0
         exact = not exp and len(core) >= EXACT_DIGITS and zeros < 3  # 2,097,150: every digit counts
-        unit = 10.0 ** (exponent + zeros)
+        unit = _pow10(exponent + zeros)
         digits = max(1, len(core) - zeros)
-    return float(clean), unit, "." not in mantissa and not exp, digits, "." in mantissa, exact
+    value = float(clean)
+    if not math.isfinite(value) or value and abs(value) < 1e-300:
+        raise Uncertain(BEYOND_FLOAT)
+    return value, unit, "." not in mantissa and not exp, digits, "." in mantissa, exact
+
+
+def _pow10(exponent: int) -> float:
+    """10 to a whole power, within floating point (`1e400` is not read)."""
+    if abs(exponent) > MAX_LOG10:
+        raise Uncertain(BEYOND_FLOAT)
+    return 10.0**exponent
 
 
 class Parser:
@@ -111,6 +127,7 @@ class Parser:
     def __init__(self, tokens: list[Token], line: str):
         self.toks = tokens
         self.line = line
+        self.depth = 0  # how deep in brackets, minuses and exponents the parse is
 
     # -- token helpers ------------------------------------------------------
     def skip(self, i: int) -> int:
@@ -131,8 +148,8 @@ class Parser:
         return self.binary_loop(node, i, "+-−", self.term)
 
     def term(self, i: int) -> tuple[Node, int]:
-        node, i = self.power(i)
-        return self.binary_loop(node, i, "×*/÷·\\", self.power)
+        node, i = self.unary(i)
+        return self.binary_loop(node, i, "×*/÷·\\", self.unary)
 
     def binary_loop(self, node, i, ops, operand_parser):
         while True:
@@ -164,32 +181,62 @@ class Parser:
             raise Uncertain("a-b without spaces is a range or a date")
 
     def power(self, i: int) -> tuple[Node, int]:
-        node, i = self.unary(i)
-        while True:
-            kind = self.kind(i)
-            k = i
-            while self.kind(k) == "sp":
-                k += 1
-            if k > i and self.kind(k) == "bold" and self.toks[k].code:
-                i, kind = k, "bold"  # in code `2 ** 16` is a power too
-            python_power = (  # 2**16, not **bold**
-                kind == "bold"
-                and self.toks[i].text == "**"
-                and self.kind(self.skip(i + 1)) == "num"
-                and (self.attached(i) and self.attached(i + 1) or self.toks[i].code)
-            )
-            if kind == "pow":
-                node, i = Binary("^", node, self.exponent(self.toks[i])), i + 1
-            elif python_power or kind == "op" and self.toks[i].text == "^":
-                j = self.skip(i + 1)
-                if self.kind(j) == "num":  # `10^13 FLOP/s`: the unit is the power's, not the exponent's
-                    right, i = self.exponent(self.toks[j]), j + 1
-                else:
-                    right, i = self.unary(i + 1)
-                node = Binary("^", node, right)
-            else:
-                return node, i
+        node, i = self.primary(i)
+        while self.kind(i) == "pow":  # `2¹⁰`, `x^{2}`
+            node, i = Binary("^", node, self.exponent(self.toks[i])), i + 1
             node, i = self.power_units(node, i)
+        j = self.power_sign(i)
+        if j is None:
+            return node, i
+        right, i = self.exponent_chain(j)
+        return self.power_units(Binary("^", node, right), i)
+
+    def power_sign(self, i: int) -> int | None:
+        """The index after a `^` or a Python `**` at token i (spaces skipped), None if none."""
+        k = i
+        while self.kind(k) == "sp":
+            k += 1
+        kind = self.kind(k)
+        if kind == "op" and self.toks[k].text == "^" and (k == i or self.toks[k].code or self.kind(k + 1) == "sp"):
+            return k + 1
+        if kind != "bold" or self.toks[k].text != "**":
+            return None
+        if not (self.toks[k].code or k == i and self.attached(k) and self.attached(k + 1)):
+            return None  # `**bold**`
+        after = self.skip(k + 1)
+        if self.kind(after) == "op" and self.toks[after].text in MINUSES:
+            after = self.skip(after + 1)
+        return k + 1 if self.kind(after) in ("num", "lp") else None
+
+    def exponent_chain(self, j: int) -> tuple[Node, int]:
+        """The exponent after `^` or `**`: a power is right-associative (`2**3**2` is 2**9) and
+        its exponent may be negative (`2^-1`); a number there carries no unit, so in
+        `10^13 FLOP/s` the unit is the power's."""
+        with self.deeper():
+            j = self.skip(j)
+            tok = self.toks[j] if j < len(self.toks) else None
+            if tok is not None and tok.kind == "op" and tok.text in MINUSES:
+                inner, end = self.exponent_chain(j + 1)
+                return Neg(inner), end
+            if tok is None or tok.kind != "num":
+                return self.unary(j)
+            base, end = self.exponent(tok), j + 1
+            k = self.power_sign(end)
+            if k is None:
+                return base, end
+            right, end = self.exponent_chain(k)
+            return Binary("^", base, right), end
+
+    @contextmanager
+    def deeper(self):
+        """One level deeper into a nested expression; too deep is not read (10,000 brackets)."""
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise Uncertain(f"nested deeper than {MAX_DEPTH} levels")
+            yield
+        finally:
+            self.depth -= 1
 
     def power_units(self, node: Node, i: int) -> tuple[Node, int]:
         """A unit written after a power (`2²⁰ bytes`, `10^13 FLOP/s`) multiplies it."""
@@ -204,24 +251,30 @@ class Parser:
         return Binary("*", node, unit), end
 
     def exponent(self, tok: Token) -> Operand:
+        """A written exponent: a whole number, or a decimal after `^` (`4^0.5`)."""
         text = tok.text.strip("^{}").translate(SUPERSCRIPTS).replace("−", "-")
-        try:
-            return Operand(tok.text, tok.start, tok.end, float(int(text)), 1.0, True)
-        except ValueError:
-            raise ParseFail("not an integer exponent") from None
+        if not _EXPONENT.fullmatch(text):
+            raise ParseFail("not a plain exponent")
+        value = float(text)
+        if not math.isfinite(value):
+            raise Uncertain("a number beyond floating point range")
+        return Operand(tok.text, tok.start, tok.end, value, 1.0, value == int(value))
 
     def unary(self, i: int) -> tuple[Node, int]:
+        """A minus or a root binds looser than a power: `-2**2` is -(2**2)."""
         i = self.skip(i)
         tok = self.toks[i] if i < len(self.toks) else None
         if tok is not None and tok.kind == "op" and tok.text in MINUSES + "√":
-            node, end = self.unary(i + 1)
+            with self.deeper():
+                node, end = self.unary(i + 1)
             return (Neg(node) if tok.text in MINUSES else Sqrt(node)), end
-        return self.primary(i)
+        return self.power(i)
 
     def primary(self, i: int) -> tuple[Node, int]:
         kind = self.kind(i)
         if kind == "lp":
-            node, j = self.expr(i + 1)
+            with self.deeper():
+                node, j = self.expr(i + 1)
             j = self.skip(j)
             if self.kind(j) != "rp":
                 raise ParseFail("unclosed parenthesis")
