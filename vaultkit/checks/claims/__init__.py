@@ -100,6 +100,7 @@ class Logical:
     starts: list[tuple[int, int, int]]  # (offset in text, line number, column of that offset)
     raw: str = ""
     code: list[tuple[int, int]] = field(default_factory=list)
+    maths: list[tuple[int, int]] = field(default_factory=list)  # LaTeX math, where letters are variables
     arrows: list[int] = field(default_factory=list)  # offsets of `→` that begin a continuation
 
     def __post_init__(self) -> None:
@@ -111,6 +112,7 @@ class Logical:
         self.raw += " " + line.raw
         self.starts.append((offset, line.number, 0))
         self.code += [(offset + a, offset + b) for a, b in line.code]
+        self.maths += [(offset + a, offset + b) for a, b in line.maths]
         arrow = line.text.lstrip()
         if arrow.startswith("→"):
             self.arrows.append(offset + len(line.text) - len(arrow))
@@ -160,7 +162,7 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
     """The claims and shape claims of a logical line, explained in the order of their lines;
     a line with a sign between numbers and nothing read on it is listed as skipped, with why."""
     report = ClaimReport()
-    claims = find_claims(logical.text, logical.arrows, logical.code)
+    claims = find_claims(logical.text, logical.arrows, logical.code, logical.maths)
     shapes = check_shapes(logical.text)
     shape_starts = [shape.start for shape in shapes]  # in order, and so are their ends
     for skip in claims.skipped:
@@ -262,7 +264,7 @@ def _logical_lines(lines: Iterator[ProseLine]) -> Iterator[Logical]:
 
 def _logical(group: list[ProseLine]) -> Logical:
     first = group[0]
-    logical = Logical(first.text, [(0, first.number, 0)], first.raw, list(first.code))
+    logical = Logical(first.text, [(0, first.number, 0)], first.raw, list(first.code), list(first.maths))
     for line in group[1:]:
         logical.extend(line)
     return logical
@@ -297,6 +299,6 @@ def check_svg(svg: str | SvgText, rel: str) -> ClaimReport:
     report = ClaimReport()
     model = read_svg(svg) if isinstance(svg, str) else svg
     for lineno, col0, piece in svg_pieces(model) if model else ():
-        text, code = readable(piece)
-        report.add(_check_logical(Logical(text, [(0, lineno, col0)], piece, code), rel))
+        text, code, maths = readable(piece)
+        report.add(_check_logical(Logical(text, [(0, lineno, col0)], piece, code, maths), rel))
     return report

@@ -32,7 +32,7 @@ from vaultkit.checks.claims.expr import (
     is_ratio,
     written_leaf,
 )
-from vaultkit.checks.claims.parser import Parser
+from vaultkit.checks.claims.parser import SYMBOLIC, Parser
 from vaultkit.checks.claims.tokens import GLUE, MINUSES, OPERAND_END, Token, tokenize
 from vaultkit.checks.claims.units import BYTE
 
@@ -300,8 +300,8 @@ def parse_suffix(seg: list[Token], line: str) -> Side | None:
             try:
                 _check_before(seg, i)
             except Uncertain as cut:
-                beyond = uncertain is not None and str(uncertain) == BEYOND_FLOAT
-                raise (uncertain if beyond else cut) from None  # `1e400 * 2`: the reason is the number
+                whole = uncertain is not None and str(uncertain) in (BEYOND_FLOAT, SYMBOLIC)
+                raise (uncertain if whole else cut) from None  # `1e400 * 2`: the reason is the number
             whole = _significant(seg, i - 1, -1) is None
             return Side(node, seg[i].start, seg[end - 1].end, whole)
     if uncertain:
@@ -421,7 +421,9 @@ def _numbers_around(line: str, sign: int) -> bool:
     )
 
 
-def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] = ()) -> LineClaims:
+def find_claims(
+    line: str, arrows: list[int] = (), code: list[tuple[int, int]] = (), maths: list[tuple[int, int]] = ()
+) -> LineClaims:
     """Every claim written in one (already readable) logical line. An arrow `→` is a result
     right after an expression (`= 2 × 24 × 16 × 64 × 2 → 98,304 bytes`) or when it converts a
     value to another unit; otherwise it is a step to something else. `arrows` (offsets of `→`
@@ -431,7 +433,7 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
     ):
         return LineClaims([], [])
     line = _read_ratios(line)
-    tokens = tokenize(line, code)
+    tokens = tokenize(line, code, maths)
     rels = [i for i, tok in enumerate(tokens) if tok.kind == "rel"]
     bounds = [-1, *rels, len(tokens)]
     segments = [tokens[bounds[k] + 1 : bounds[k + 1]] for k in range(len(bounds) - 1)]
@@ -562,6 +564,8 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
                 )
                 continue
             alternatives.append((lhs, rhs.node, loose))
+            if has_operator(rhs.node):  # `a*b = 582_981_200 / 4 (TP=4) => …`: the result, then a step
+                alternatives.append((lhs, first_operand(rhs.node), loose))
         elif rel == "~":
             quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a range, not a claim"))
             continue

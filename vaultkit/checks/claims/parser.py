@@ -37,7 +37,15 @@ from vaultkit.checks.claims.expr import (
     Uncertain,
 )
 from vaultkit.checks.claims.tokens import MINUSES, SUPERSCRIPTS, Token
-from vaultkit.checks.claims.units import TIME_UNITS, UNITS, Suffix, read_cjk, read_word
+from vaultkit.checks.claims.units import (
+    SCALE_LETTERS,
+    SCALE_WORDS,
+    TIME_UNITS,
+    UNITS,
+    Suffix,
+    read_cjk,
+    read_word,
+)
 
 # A named quantity: a lower-case identifier with an underscore, `n_token`, `seq_len`.
 _SYMBOL = re.compile(r"[a-z][a-z0-9]*_[a-z0-9_]+")
@@ -71,6 +79,8 @@ PER_WORDS = {
     "query",
 }
 _EXPONENT = re.compile(r"-?\d+(?:\.\d+)?")
+SYMBOLIC = "letters are variables: symbolic algebra, not arithmetic"
+MAX_VARIABLE = 3  # a word in math this short is a variable (`$4DH$`), a longer one a label (`$16 GPUs$`)
 MAX_DEPTH = 60  # brackets, minuses and exponents nested deeper are not read
 EXACT_DIGITS = 7  # an integer written with this many digits claims to be exact
 
@@ -333,6 +343,8 @@ class Parser:
                 op.core_end = tok.end
             elif kind == "word" and not labelled and not (spaced and j > i + 1):
                 word = tok.text
+                if self.variable(j):
+                    raise Uncertain(SYMBOLIC)
                 per_time = self.per_time(j) if spaced and word == "per" and op.suffixes else None
                 if per_time is not None:  # `10**9 Bytes per second`
                     op.per.append(Suffix(seconds=TIME_UNITS[self.toks[per_time].text]))
@@ -405,6 +417,15 @@ class Parser:
             else:
                 return i
             i = j + 1
+
+    def variable(self, j: int) -> bool:
+        """The word at token j is a variable, not a unit or a label: raised to a power (`8d²`,
+        `2sh^2`), or a short word in LaTeX math (`$4DH$`, `$2 H T^2$`; `\\text{GB}` is a unit)."""
+        word = self.toks[j].text
+        if word in UNITS or word in TIME_UNITS or word in SCALE_LETTERS or word in SCALE_WORDS or word in ("x", "X"):
+            return False
+        powered = self.kind(j + 1) == "pow" or self.kind(j + 1) == "op" and self.toks[j + 1].text == "^"
+        return powered or self.toks[j].math and len(word) <= MAX_VARIABLE
 
     def per_time(self, j: int) -> int | None:
         """Index of the time word of `per second` at token j, if that is what follows."""

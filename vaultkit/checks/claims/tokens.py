@@ -60,6 +60,7 @@ class Token:
     start: int
     end: int
     code: bool = False  # inside a code span: `8.87-7.45` is a subtraction
+    math: bool = False  # inside LaTeX math (not `\\text{…}`): a letter is a variable
 
 
 def _annotation_end(line: str, pos: int, tokens: list[Token]) -> int | None:
@@ -85,8 +86,8 @@ def _after_unit(tokens: list[Token]) -> bool:
     return len(sig) >= 2 and sig[-1].kind == "word" and sig[-2].kind == "num" and sig[-1].text in UNITS
 
 
-def tokenize(line: str, code: list[tuple[int, int]] = ()) -> list[Token]:
-    """The tokens of a line; `code` are the (start, end) spans of code in it."""
+def tokenize(line: str, code: list[tuple[int, int]] = (), maths: list[tuple[int, int]] = ()) -> list[Token]:
+    """The tokens of a line; `code` and `maths` are the (start, end) spans of code and of math in it."""
     tokens: list[Token] = []
     pos, n = 0, len(line)
     while pos < n:
@@ -154,13 +155,19 @@ def tokenize(line: str, code: list[tuple[int, int]] = ()) -> list[Token]:
             continue
         tokens.append(Token(kind, m.group(), pos, m.end()))
         pos = m.end()
-    if code:
-        spans, k = sorted(code), 0
-        for tok in tokens:
-            while k < len(spans) and spans[k][1] <= tok.start:
-                k += 1
-            tok.code = k < len(spans) and spans[k][0] <= tok.start
+    for spans, flag in ((code, "code"), (maths, "math")):
+        if spans:
+            _mark(tokens, sorted(spans), flag)
     return tokens
+
+
+def _mark(tokens: list[Token], spans: list[tuple[int, int]], flag: str) -> None:
+    """Set `flag` on the tokens that start inside one of the (sorted) spans."""
+    k = 0
+    for tok in tokens:
+        while k < len(spans) and spans[k][1] <= tok.start:
+            k += 1
+        setattr(tok, flag, k < len(spans) and spans[k][0] <= tok.start)
 
 
 def _last_significant(tokens: list[Token]) -> Token | None:
