@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from vaultkit import diagnostics
 from vaultkit.checks.claims.compare import ERROR, PASS, Verdict, judge
+from vaultkit.checks.claims.expr import Uncertain, written_leaf
 from vaultkit.checks.claims.finder import (
     Found,
     Side,
@@ -31,7 +32,6 @@ from vaultkit.checks.claims.finder import (
     may_have_claim,
     svg_pieces,
 )
-from vaultkit.checks.claims.parser import Uncertain, written_leaf
 from vaultkit.checks.claims.prose import ProseLine, note_lines, readable
 from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.diagnostics import Diagnostic, Rule
@@ -72,6 +72,8 @@ SHAPE_WRONG = Rule(
     "A matrix product's shape written in the text (e.g. `(4×8)·(8×2) = 4×2`) does not follow from its factors.",
 )
 NOT_READ = "no arithmetic read on both sides of the sign"
+MAX_CHARS = 5_000  # a longer logical line is not read (a note's cost stays bounded)
+MAX_LINES = 800  # logical lines with a sign read in one note (a table of 5,000 rows reads 800)
 FAR = 100.0  # off by more than this factor, a claim whose reading is not certain is no claim
 
 
@@ -98,6 +100,7 @@ class Logical:
     starts: list[tuple[int, int, int]]  # (offset in text, line number, column of that offset)
     raw: str = ""
     code: list[tuple[int, int]] = field(default_factory=list)
+    maths: list[tuple[int, int]] = field(default_factory=list)  # LaTeX math, where letters are variables
     arrows: list[int] = field(default_factory=list)  # offsets of `→` that begin a continuation
 
     def __post_init__(self) -> None:
@@ -109,6 +112,7 @@ class Logical:
         self.raw += " " + line.raw
         self.starts.append((offset, line.number, 0))
         self.code += [(offset + a, offset + b) for a, b in line.code]
+        self.maths += [(offset + a, offset + b) for a, b in line.maths]
         arrow = line.text.lstrip()
         if arrow.startswith("→"):
             self.arrows.append(offset + len(line.text) - len(arrow))
@@ -158,7 +162,7 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
     """The claims and shape claims of a logical line, explained in the order of their lines;
     a line with a sign between numbers and nothing read on it is listed as skipped, with why."""
     report = ClaimReport()
-    claims = find_claims(logical.text, logical.arrows, logical.code)
+    claims = find_claims(logical.text, logical.arrows, logical.code, logical.maths)
     shapes = check_shapes(logical.text)
     shape_starts = [shape.start for shape in shapes]  # in order, and so are their ends
     for skip in claims.skipped:
@@ -260,7 +264,7 @@ def _logical_lines(lines: Iterator[ProseLine]) -> Iterator[Logical]:
 
 def _logical(group: list[ProseLine]) -> Logical:
     first = group[0]
-    logical = Logical(first.text, [(0, first.number, 0)], first.raw, list(first.code))
+    logical = Logical(first.text, [(0, first.number, 0)], first.raw, list(first.code), list(first.maths))
     for line in group[1:]:
         logical.extend(line)
     return logical
@@ -270,9 +274,21 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     """Claims in a note's prose, tables and code blocks (not front matter, vaultkit blocks,
     generated regions, %%comments%% or lines marked %%vk-ignore%%)."""
     report = ClaimReport()
-    for logical in _logical_lines(note_lines(text, only_signs=True)):
-        report.add(_check_logical(logical, rel))
+    for count, logical in enumerate(_logical_lines(note_lines(text, only_signs=True))):
+        if count >= MAX_LINES:
+            _not_read(logical, rel, report, f"the note's first {MAX_LINES:,} lines with a sign were read, not more")
+        elif len(logical.text) > MAX_CHARS:
+            _not_read(logical, rel, report, f"a line of {len(logical.text):,} characters (over {MAX_CHARS:,})")
+        else:
+            report.add(_check_logical(logical, rel))
     return report
+
+
+def _not_read(logical: Logical, rel: str, report: ClaimReport, reason: str) -> None:
+    """A logical line not read, to keep a note's cost bounded: skipped, with why."""
+    number, raw = next(logical.lines())
+    report.skipped += 1
+    report.explained.append(Explained(rel, number, "skipped", " ".join(raw[:120].split()), reason))
 
 
 def check_svg(svg: str | SvgText, rel: str) -> ClaimReport:
@@ -283,6 +299,6 @@ def check_svg(svg: str | SvgText, rel: str) -> ClaimReport:
     report = ClaimReport()
     model = read_svg(svg) if isinstance(svg, str) else svg
     for lineno, col0, piece in svg_pieces(model) if model else ():
-        text, code = readable(piece)
-        report.add(_check_logical(Logical(text, [(0, lineno, col0)], piece, code), rel))
+        text, code, maths = readable(piece)
+        report.add(_check_logical(Logical(text, [(0, lineno, col0)], piece, code, maths), rel))
     return report

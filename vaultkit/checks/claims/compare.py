@@ -27,11 +27,14 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 
-from vaultkit.checks.claims.parser import (
+from vaultkit.checks.claims.expr import (
+    CONVERSIONS,
     MAX_RATE_READINGS,
+    Binary,
     Inconsistent,
     Neg,
     Node,
+    Operand,
     Reading,
     Uncertain,
     conversion_factors,
@@ -185,6 +188,52 @@ def _conversions(expr: Node, value: Node) -> list[Node]:
     return [node for node, v in conversion_factors(expr) if any(math.isclose(v, r, rel_tol=1e-9) for r in ratios)]
 
 
+def _counts_only(expr: Node) -> bool:
+    """No operand has a unit or a percent: numbers and their scales only."""
+    return not any(op.has_unit or op.percent for op in expr.operands())
+
+
+def _named_conversions(expr: Node, value: Node) -> list[Node]:
+    """Factors written with the unit they convert to: `bytes / (1024^3 GB) = 7.92 GB` divides by
+    one GB; read as 1, the bytes convert by the value's own unit."""
+    units = {s.unit for op in value.operands() for s in op.suffixes if s.unit}
+    found = []
+    for node, number, unit in _factors_with_units(expr):
+        if unit in units and any(
+            math.isclose(number, f, rel_tol=1e-9) for f in (UNITS[unit].decimal, UNITS[unit].binary)
+        ):
+            found.append(node)
+    return found
+
+
+def _factors_with_units(node: Node) -> list[tuple[Node, float, str]]:
+    """(node, its number, its unit) of each factor of a product written as a number and one unit
+    (`1024^3 GB`, `1e9 bytes`)."""
+    if isinstance(node, Binary) and node.op in "*/":
+        own = _factor_with_unit(node)
+        return [own] if own else _factors_with_units(node.left) + _factors_with_units(node.right)
+    own = _factor_with_unit(node)
+    return [own] if own else []
+
+
+def _factor_with_unit(node: Node) -> tuple[Node, float, str] | None:
+    if isinstance(node, Operand):
+        unit = _one_unit(node)
+        return (node, node.mantissa, unit) if unit and node.mantissa in CONVERSIONS else None
+    if isinstance(node, Binary) and node.op == "*" and isinstance(node.right, Operand) and node.right.mantissa == 1.0:
+        unit = _one_unit(node.right)  # `1024^3 GB`: a unit written after a power
+        numbers = [v for factor, v in conversion_factors(node.left) if factor is node.left] if unit else []
+        if numbers:
+            return node, numbers[0], unit
+    return None
+
+
+def _one_unit(op: Operand) -> str:
+    """The unit of an operand written with exactly one (and per nothing), or ""."""
+    units = [s.unit for s in op.suffixes if s.unit]
+    return units[0] if len(units) == 1 and not op.per else ""
+
+
 def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) -> Verdict:
     """The best verdict over all readings; raises Uncertain when no reading is certain (the
     two sides in different units, a named quantity that does not cancel out).
@@ -199,6 +248,8 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
     plain_expr = not any(op.has_unit or op.has_scale or op.percent for op in expr.operands())
     labelled = any(op.has_unit or op.has_scale for op in value.operands())
     modes = ["base"] + (["mantissa", "scaled"] if plain_expr and labelled else [])
+    if not plain_expr and _counts_only(expr) and any(op.has_unit for op in value.operands()):
+        modes.append("mantissa")  # `(300 billion)*(8*13 billion)/(… *60*60*24) ≈ 31 days`
     if any(op.has_bits for op in value.operands()):
         modes.append("bits")
     tolerance = inputs_rounded and _input_tolerance(expr, value, loose)
@@ -206,6 +257,7 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
     best: tuple[int, float, str, bool, float] | None = None
     bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
     conversions = _conversions(expr, value) if any(op.has_unit for op in expr.operands()) else []
+    conversions += _named_conversions(expr, value)
     for reading in _readings([expr, value], percent_label):
         reading = replace(reading, symbol=symbol)
         try:

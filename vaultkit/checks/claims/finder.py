@@ -20,23 +20,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from vaultkit.checks.claims.parser import (
+from vaultkit.checks.claims.expr import (
+    BEYOND_FLOAT,
     FUNCTIONS,
-    GLUE,
-    MINUSES,
-    OPERAND_END,
     Node,
     ParseFail,
-    Parser,
     Reading,
-    Token,
     Uncertain,
     first_operand,
     has_operator,
     is_ratio,
-    tokenize,
     written_leaf,
 )
+from vaultkit.checks.claims.parser import SYMBOLIC, Parser
+from vaultkit.checks.claims.tokens import GLUE, MINUSES, OPERAND_END, Token, tokenize
 from vaultkit.checks.claims.units import BYTE
 
 if TYPE_CHECKING:
@@ -94,6 +91,7 @@ _NUMBER_BEFORE = re.compile(
     r"(?:[A-Za-z/]{1,8}|[ ][A-Za-z\u4e00-\u9fff/]{1,8}(?=[ \t(（]))?"  # its unit: `8GB`, `11 sec ` (not `80 weight=`)
     r"(?:[ ]?[(（][^()（）]{0,40}[)）])?[%²³⁰¹⁴⁵⁶⁷⁸⁹)`*]*[ \t]*\Z"
 )
+_CLOSING_RUN = 200  # closing brackets looked through before a sign
 _DIGIT_BEFORE = re.compile(r"\d[ \t]*\Z")
 _NUMBER_AFTER = re.compile(r"[ \t]*[`*~$¥(\-−]*[ \t]*\d")
 
@@ -121,10 +119,14 @@ def claim_signs(line: str) -> Iterator[int]:
     for m in _LINE_SIGN.finditer(line):
         if not _NUMBER_AFTER.match(line, m.end()):
             continue
-        digit_before = _DIGIT_BEFORE.search(line, max(0, m.start() - 8), m.start())  # `avg10=0.00`, `GPU1 = 900`
+        before = m.start()
+        while before > 0 and m.start() - before < _CLOSING_RUN and line[before - 1] in ") \t":
+            before -= 1  # `((((2)))) = 2`: the brackets close a number
+        before = m.start() if before > m.start() - 4 else before + 1
+        digit_before = _DIGIT_BEFORE.search(line, max(0, before - 8), before)  # `avg10=0.00`, `GPU1 = 900`
         if (
             digit_before
-            or _NUMBER_BEFORE.search(line, max(0, m.start() - 80), m.start())
+            or _NUMBER_BEFORE.search(line, max(0, before - 80), before)
             and not between_shapes(line, m.start())
         ):
             yield m.start()
@@ -179,6 +181,8 @@ def _starts_operand(tokens: list[Token], i: int) -> bool:
         return True
     if tok.kind == "op" and tok.text in MINUSES + "√":
         j = _significant(tokens, i + 1, 1)
+        while j is not None and j - i < MAX_LHS_TOKENS and tokens[j].kind == "op" and tokens[j].text in MINUSES:
+            j = _significant(tokens, j + 1, 1)  # `--2`: a minus of a minus
         return j is not None and tokens[j].kind in ("num", "lp")
     return False
 
@@ -293,7 +297,11 @@ def parse_suffix(seg: list[Token], line: str) -> Side | None:
             uncertain = uncertain or exc
             continue
         if _significant(seg, end, 1) is None:
-            _check_before(seg, i)
+            try:
+                _check_before(seg, i)
+            except Uncertain as cut:
+                whole = uncertain is not None and str(uncertain) in (BEYOND_FLOAT, SYMBOLIC)
+                raise (uncertain if whole else cut) from None  # `1e400 * 2`: the reason is the number
             whole = _significant(seg, i - 1, -1) is None
             return Side(node, seg[i].start, seg[end - 1].end, whole)
     if uncertain:
@@ -413,7 +421,9 @@ def _numbers_around(line: str, sign: int) -> bool:
     )
 
 
-def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] = ()) -> LineClaims:
+def find_claims(
+    line: str, arrows: list[int] = (), code: list[tuple[int, int]] = (), maths: list[tuple[int, int]] = ()
+) -> LineClaims:
     """Every claim written in one (already readable) logical line. An arrow `→` is a result
     right after an expression (`= 2 × 24 × 16 × 64 × 2 → 98,304 bytes`) or when it converts a
     value to another unit; otherwise it is a step to something else. `arrows` (offsets of `→`
@@ -423,7 +433,7 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
     ):
         return LineClaims([], [])
     line = _read_ratios(line)
-    tokens = tokenize(line, code)
+    tokens = tokenize(line, code, maths)
     rels = [i for i, tok in enumerate(tokens) if tok.kind == "rel"]
     bounds = [-1, *rels, len(tokens)]
     segments = [tokens[bounds[k] + 1 : bounds[k + 1]] for k in range(len(bounds) - 1)]
@@ -554,6 +564,8 @@ def find_claims(line: str, arrows: list[int] = (), code: list[tuple[int, int]] =
                 )
                 continue
             alternatives.append((lhs, rhs.node, loose))
+            if has_operator(rhs.node):  # `a*b = 582_981_200 / 4 (TP=4) => …`: the result, then a step
+                alternatives.append((lhs, first_operand(rhs.node), loose))
         elif rel == "~":
             quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a range, not a claim"))
             continue

@@ -1,67 +1,52 @@
-"""Tokens and the expression grammar of written arithmetic (no eval).
+"""The expression grammar of written arithmetic (no eval), over the tokens of `tokens`.
 
     expr    := term (('+' | '-') term)*
-    term    := power (('×' | '*' | 'x' | '/' | '÷' | '\\times' | '\\cdot') power)*
-    power   := unary ('^' unary | '**' unary | superscript)*
-    unary   := ('-' | '√') unary | primary
+    term    := unary (('×' | '*' | 'x' | '/' | '÷' | '\\times' | '\\cdot') unary)*
+    unary   := ('-' | '√') unary | power
+    power   := primary superscript* [('^' | '**') unary]      (right-associative: 2**3**2 = 2**9)
     primary := operand | '(' expr ')' | 'O(' expr ')' | name   (a name such as n_token only after × or /)
-    operand := number [superscript] [scale] [unit] ['/' unit] [label] [(annotation)]
+    operand := number [scale] [unit] ['/' unit] [label] [(annotation)]
 
-Numbers are written plainly (`524,288`, `0.5`), in Python (`1e9`, `2**30`) or scientific
-notation (`1.67×10⁶`, `6 \\times 10^{6}`). A parse reads as much as it can; `Uncertain` means
-the text is arithmetic-like but cannot be read with certainty (a date, a range `3-5`,
-`PCIe 4.0 ×16`, a k8s quantity, …).
-
-Evaluating a node gives a `Quantity`: its value, the interval the rounding of its written inputs
-allows (`134M` stands for anything in [133.5M, 134.5M)), and its dimension (seconds, bytes,
-FLOP, watts). `Inconsistent` is raised for a reading whose units do not add up (a time plus a
-size), which the checker then drops.
+As in mathematics (and Python), a power binds tighter than a unary minus (`-2**2 = -4`), its
+exponent may be negative or fractional (`2^-1`, `4^0.5`), and `/` chains to the left
+(`64 / 4 / 2 = 8`). Numbers are written plainly (`524,288`, `0.5`), in Python (`1e9`, `2**30`)
+or scientific notation (`1.67×10⁶`, `6 \\times 10^{6}`). A parse reads as much as it can;
+`Uncertain` means the text is arithmetic-like but cannot be read with certainty (a date, a range
+`3-5`, `PCIe 4.0 ×16`, a k8s quantity, a number beyond floating point, nesting too deep, …).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field, replace
+from contextlib import contextmanager
 
-from vaultkit.checks.claims import units as U
-from vaultkit.checks.claims.units import NONE, SCALE_LETTERS, TIME_UNITS, UNITS, Dims, Suffix, read_cjk, read_word
-
-SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-MINUSES = "-−"
-
-_SCI_TIMES = r"(?:[ ]?[×xX*·][ ]?|[ ]?\\(?:times|cdot)[ ]?)"
-_TOKEN = re.compile(
-    r"(?P<sp>[ \t\u3000]+)"
-    r"|(?P<approx>=[ ]?~(?=[ ]?[\d$¥]))"
-    r"|(?P<multi>={2,}|!=|<=|>=|=>|:=|\+=|-=|\*=|/=|%=|->|<-|=~|~=|~~|//|\.\.\.|[*_]{3,})"
-    r"|(?P<bold>\*\*|__)"
-    r"|(?P<rel>[=≈~≅≃→])"
-    r"|(?P<tex>\\(?:times|cdot|div)(?![A-Za-z]))"
-    r"|(?P<hex>0[xX][0-9A-Fa-f]+)"
-    rf"|(?P<sci>\d+(?:\.\d+)?{_SCI_TIMES}10(?:\^[-−]?\d+|\^\{{[-−]?\d+\}}|⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))"
-    r"|(?P<num>\d+(?:[,_]\d+)*(?:\.\d+)?(?:[eE][-+]?\d+)?)"
-    r"|(?P<pow>⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+|\^\{[-−]?\d+\})"
-    r"|(?P<annot>[(（](?:[^()（）\d\n]|(?<=[A-Za-z_0-9])\d){1,40}[)）])"
-    r"|(?P<op>[×*/÷+\-−^√·])"
-    r"|(?P<lp>\()"
-    r"|(?P<rp>\))"
-    r"|(?P<pct>%)"
-    r"|(?P<word>[A-Za-z_µμ][A-Za-z0-9_]*)"
-    r"|(?P<cjk>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)"
-    r"|(?P<other>.)"
+from vaultkit.checks.claims.expr import (
+    BEYOND_FLOAT,
+    FUNCTIONS,
+    MAX_LOG10,
+    BigO,
+    Binary,
+    Func,
+    Neg,
+    Node,
+    Operand,
+    ParseFail,
+    Sqrt,
+    Symbol,
+    Uncertain,
 )
-_X_TIMES = re.compile(r"[xX](?=[ ]?[\d(])")
-_TIMES_AFTER = ("num", "rp", "pow", "annot")
-_X_AFTER_UNIT = re.compile(r"[ ][xX×][ ](?=\d)")  # `256KiB x 132`: times, after a unit
-# A currency sign or a leading `~` (about) glued to a number: `$500`, `~$4.1M`, `~20 GB`.
-_NUMBER_PREFIX = re.compile(r"(?:~?[$¥￥€£]|~)(?=\d)")
-_PREFIX_CHARS = frozenset("~$¥￥€£")
-_OPENS_REMARK = re.compile(r"[(（][ ]?(?:[~≈]|[A-Za-z\u3400-\u4dbf\u4e00-\u9fff])")
-_OPENS_NUMBER = re.compile(r"[(（][ ]?\d")
-_HOLDS_CLAIM = re.compile(r"\d[^()（）]*?[ ]?(?:=|≈)[ ]?\d")
-_BIG_O = re.compile(r"O\((?=[ ]?\d)")
-MAX_ANNOTATION = 80
+from vaultkit.checks.claims.tokens import MINUSES, SUPERSCRIPTS, Token
+from vaultkit.checks.claims.units import (
+    SCALE_LETTERS,
+    SCALE_WORDS,
+    TIME_UNITS,
+    UNITS,
+    Suffix,
+    read_cjk,
+    read_word,
+)
+
 # A named quantity: a lower-case identifier with an underscore, `n_token`, `seq_len`.
 _SYMBOL = re.compile(r"[a-z][a-z0-9]*_[a-z0-9_]+")
 _SCI = re.compile(
@@ -69,9 +54,6 @@ _SCI = re.compile(
 )
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
 _UNDERSCORES = re.compile(r"\d+(?:_\d+)+(?:\.\d+)?\Z")
-# An ASCII character glued to a number makes it part of something else: 1.2.3, 10:30, a@1, $5.
-GLUE = set(".:@#$_/\\'\"!?&<>[]{}")
-OPERAND_END = {"num", "pow", "rp", "pct", "annot"}
 # Words a number can be "per": 16 KB / token.
 PER_WORDS = {
     "token",
@@ -96,473 +78,11 @@ PER_WORDS = {
     "user",
     "query",
 }
+_EXPONENT = re.compile(r"-?\d+(?:\.\d+)?")
+SYMBOLIC = "letters are variables: symbolic algebra, not arithmetic"
+MAX_VARIABLE = 3  # a word in math this short is a variable (`$4DH$`), a longer one a label (`$16 GPUs$`)
+MAX_DEPTH = 60  # brackets, minuses and exponents nested deeper are not read
 EXACT_DIGITS = 7  # an integer written with this many digits claims to be exact
-MAX_RATE_READINGS = 5  # FLOPs operands read either way; more are read one way for all
-
-
-class Uncertain(Exception):
-    """Arithmetic-like text that cannot be read with certainty."""
-
-
-class Inconsistent(Uncertain):
-    """A reading under which the units do not add up (a time plus a size)."""
-
-
-class ParseFail(Exception):
-    """Not arithmetic here."""
-
-
-@dataclass
-class Token:
-    kind: str
-    text: str
-    start: int
-    end: int
-    code: bool = False  # inside a code span: `8.87-7.45` is a subtraction
-
-
-def _annotation_end(line: str, pos: int, tokens: list[Token]) -> int | None:
-    """End of a parenthesised remark at `pos`, with whatever arithmetic inside; None when it
-    does not close soon. A remark opens with a word or `~` (`(ring 2×(n-1)/n)`, `（读）`,
-    `(~524 MB in fp32)`), or with a number right after a labelled one (`384 端口 (256 给 GPU)`)."""
-    significant = [tok for tok in tokens[-4:] if tok.kind not in ("sp", "bold")]
-    after_label = len(significant) >= 2 and significant[-1].kind in ("word", "cjk") and significant[-2].kind == "num"
-    if not (_OPENS_REMARK.match(line, pos) or after_label and _OPENS_NUMBER.match(line, pos)):
-        return None
-    depth = 0
-    for k in range(pos, min(len(line), pos + MAX_ANNOTATION)):
-        depth += line[k] in "(（"
-        depth -= line[k] in ")）"
-        if depth == 0:
-            return None if _HOLDS_CLAIM.search(line, pos, k) else k + 1  # `(每台 4×32/4=32 上行)`
-    return None
-
-
-def _after_unit(tokens: list[Token]) -> bool:
-    """The last tokens are a number with a unit glued to it: `256KiB`, `4 GB`."""
-    sig = [tok for tok in tokens[-3:] if tok.kind != "sp"]
-    return len(sig) >= 2 and sig[-1].kind == "word" and sig[-2].kind == "num" and sig[-1].text in UNITS
-
-
-def tokenize(line: str, code: list[tuple[int, int]] = ()) -> list[Token]:
-    """The tokens of a line; `code` are the (start, end) spans of code in it."""
-    tokens: list[Token] = []
-    pos, n = 0, len(line)
-    while pos < n:
-        prev = _last_significant(tokens)
-        if (
-            prev is not None
-            and prev.kind in _TIMES_AFTER
-            and _X_TIMES.match(line, pos)
-            and (prev.kind != "annot" or line[pos - 1] == " ")
-        ):
-            tokens.append(Token("op", "×", pos, pos + 1))
-            pos += 1
-            continue
-        if (
-            line[pos] == " "
-            and prev is not None
-            and prev.kind == "word"
-            and _X_AFTER_UNIT.match(line, pos)
-            and _after_unit(tokens)
-        ):
-            tokens.append(Token("sp", " ", pos, pos + 1))
-            tokens.append(Token("op", "×", pos + 1, pos + 2))
-            pos += 2
-            continue
-        if (
-            line[pos] in _PREFIX_CHARS
-            and (pos == 0 or not line[pos - 1].isalnum())
-            and (prefix := _NUMBER_PREFIX.match(line, pos))
-        ):
-            tokens.append(Token("sp", prefix.group(), pos, prefix.end()))  # read as if not there
-            pos = prefix.end()
-            continue
-        if (
-            line[pos] == "O"
-            and (pos == 0 or not (line[pos - 1].isalnum() or line[pos - 1] == "_"))
-            and _BIG_O.match(line, pos)
-        ):
-            tokens.append(Token("lp", "O(", pos, pos + 2))  # O(100K × 512²): the order of a number
-            pos += 2
-            continue
-        if (
-            line[pos] in "(（"
-            and prev is not None
-            and prev.kind != "op"
-            and (end := _annotation_end(line, pos, tokens))
-        ):
-            tokens.append(Token("annot", line[pos:end], pos, end))
-            pos = end
-            continue
-        m = _TOKEN.match(line, pos)
-        kind = m.lastgroup
-        if kind == "tex":
-            kind = "op"
-        elif kind == "hex":
-            kind = "word"
-        elif kind == "sci":
-            kind = "num"
-        elif kind == "multi":
-            kind = "other"
-        elif kind == "approx":
-            kind = "rel"
-        elif kind == "annot" and prev is not None and prev.kind == "op":
-            tokens.append(Token("lp", "(", pos, pos + 1))  # `3 × (d × d)`: a factor, not a remark
-            pos += 1
-            continue
-        tokens.append(Token(kind, m.group(), pos, m.end()))
-        pos = m.end()
-    if code:
-        spans, k = sorted(code), 0
-        for tok in tokens:
-            while k < len(spans) and spans[k][1] <= tok.start:
-                k += 1
-            tok.code = k < len(spans) and spans[k][0] <= tok.start
-    return tokens
-
-
-def _last_significant(tokens: list[Token]) -> Token | None:
-    for tok in reversed(tokens[-2:]):
-        if tok.kind not in ("sp", "bold"):
-            return tok
-    return None
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One way to read ambiguous units: GB as 10⁹ or 2³⁰, B as billion or bytes, % as /100,
-    and which `FLOPs` are rates (by the id of their operand)."""
-
-    binary: bool = False
-    b_bytes: bool = False
-    percent_fraction: bool = True
-    symbol: float = 0.0  # the value given to every named quantity (n_token); 0: none may appear
-    rates: frozenset = frozenset()
-    ones: frozenset = frozenset()  # ids of conversion factors the units already carry (`5 min × 60`)
-
-
-@dataclass
-class Quantity:
-    value: float
-    lo: float  # what the rounding of the written inputs allows
-    hi: float
-    dims: Dims = NONE
-
-
-def _point(value: float, dims: Dims = NONE) -> Quantity:
-    return Quantity(value, value, value, dims)
-
-
-@dataclass
-class Operand:
-    """A written number with what follows it."""
-
-    text: str
-    start: int
-    end: int
-    mantissa: float
-    unit_digit: float  # value of one unit in the last significant written digit
-    plain_int: bool  # an integer with no scale, unit or percent
-    rounded_zeros: bool = False  # an integer ending in zeros: 1600, 280
-    core_end: int = 0  # end of the number with its scale and unit, before any label
-    suffixes: list[Suffix] = field(default_factory=list)
-    per: list[Suffix] = field(default_factory=list)  # units it is per: `/s`, `/kWh`
-    percent: bool = False
-    times: bool = False  # `2x`, `3×`, `2 倍`: a multiple of something else
-    digits: int = 1  # significant digits written
-    decimal: bool = False  # written with a decimal point
-    exact_claim: bool = False  # an integer written with 7 or more digits
-    labels: list[str] = field(default_factory=list)  # what it counts: `层`, `tokens`, `GPUs`
-
-    # -- what is written after the number
-    @property
-    def has_unit(self) -> bool:
-        """A unit with a dimension (bytes, seconds, FLOP, a rate), not just a scale."""
-        return any(s.has_unit for s in self.suffixes) or bool(self.per)
-
-    @property
-    def has_scale(self) -> bool:
-        return any(s.scale or s.factor != 1.0 for s in self.suffixes)
-
-    @property
-    def flop_ambiguous(self) -> bool:
-        return any(s.flop_ambiguous for s in self.suffixes)
-
-    @property
-    def rounded(self) -> bool:
-        """Written rounded: `0.0294`, `134M`, `1.5 GB` (not `4096`, `100K`, `2 bytes`, and not
-        a single digit, `1TB`, `7B`, `0.1`: a rounding that coarse would allow anything)."""
-        if self.digits < 2:
-            return False
-        if self.decimal:
-            return True
-        scaled = self.has_scale or any(s.unit and UNITS[s.unit].decimal > 1 for s in self.suffixes)
-        return scaled and not self.rounded_zeros
-
-    @property
-    def has_bits(self) -> bool:
-        return any(s.unit and UNITS[s.unit].bits for s in self.suffixes + self.per)
-
-    def factor(self, reading: Reading, mantissa_only: bool = False, bits_counted: bool = False) -> float:
-        """Everything after the mantissa, under a reading of ambiguous units; `bits_counted`:
-        a bit is one (not an eighth of a byte), for a result that only its unit labels."""
-        if mantissa_only:
-            return 1.0
-        f = 1.0
-        if bits_counted:
-            f = 8.0 ** (
-                sum(1 for s in self.suffixes if s.unit and UNITS[s.unit].bits)
-                - sum(1 for s in self.per if s.unit and UNITS[s.unit].bits)
-            )
-        if reading.binary and any(s.unit and UNITS[s.unit].dims == U.FLOP for s in self.suffixes):
-            reading = replace(reading, binary=False)  # `17.6T FLOPs`: T is 10¹² here
-        for s in self.suffixes:
-            f *= s.factor * _suffix_factor(s, reading)
-        for s in self.per:
-            f /= _suffix_factor(s, reading)
-        if self.percent and reading.percent_fraction:
-            f *= 0.01
-        return f
-
-    def scale_factor(self, reading: Reading) -> float:
-        """The factor of its scale alone (`60K tokens/min` is 60,000 of something)."""
-        f = 1.0
-        for s in self.suffixes:
-            if s.scale or s.factor != 1.0:
-                f *= s.factor * _suffix_factor(Suffix(scale=s.scale), reading) if s.scale else s.factor
-        return f
-
-    def dims(self, reading: Reading) -> Dims:
-        d = NONE
-        for s in self.suffixes:
-            d = U.add(d, s.dims)
-            if s.scale == "B" and reading.b_bytes:
-                d = U.add(d, U.BYTE)
-            if s.flop_ambiguous and id(self) in reading.rates:
-                d = U.add(d, U.PER_SECOND)
-        for s in self.per:
-            d = U.sub(d, s.dims)
-        return d
-
-    def value(self, reading: Reading) -> float:
-        return self.mantissa * self.factor(reading)
-
-    def evaluate(self, reading: Reading) -> Quantity:
-        if id(self) in reading.ones:
-            return _point(1.0)
-        factor = self.factor(reading)
-        v = self.mantissa * factor
-        half = self.unit_digit * abs(factor) / 2 if self.rounded else 0.0
-        return Quantity(v, v - half, v + half, self.dims(reading))
-
-    def operands(self) -> list[Operand]:
-        return [self]
-
-    def symbols(self) -> list[Symbol]:
-        return []
-
-
-def _suffix_factor(s: Suffix, reading: Reading) -> float:
-    f = 1.0
-    if s.scale:
-        if s.scale == "B":
-            f *= 1.0 if reading.b_bytes else 1e9
-        else:
-            f *= SCALE_LETTERS[s.scale][reading.binary]
-    if s.unit:
-        unit = UNITS[s.unit]
-        f *= unit.binary if reading.binary else unit.decimal
-    if s.seconds:
-        f *= s.seconds
-    return f
-
-
-@dataclass
-class Symbol:
-    """A named quantity in a product, `n_token` or `seq_len`: read only when it cancels out."""
-
-    name: str
-
-    def evaluate(self, reading: Reading) -> Quantity:
-        if not reading.symbol:
-            raise Uncertain(f"{self.name} has no value")
-        return _point(reading.symbol)
-
-    def operands(self) -> list[Operand]:
-        return []
-
-    def symbols(self) -> list[Symbol]:
-        return [self]
-
-
-@dataclass
-class Unary:
-    """An operator on one argument: its operands and symbols are the argument's."""
-
-    arg: Node
-
-    def operands(self) -> list[Operand]:
-        return self.arg.operands()
-
-    def symbols(self) -> list[Symbol]:
-        return self.arg.symbols()
-
-
-class Neg(Unary):
-    """`-x`"""
-
-    def evaluate(self, reading: Reading) -> Quantity:
-        q = self.arg.evaluate(reading)
-        return Quantity(-q.value, -q.hi, -q.lo, q.dims)
-
-
-class Sqrt(Unary):
-    """`√x`"""
-
-    def evaluate(self, reading: Reading) -> Quantity:
-        q = self.arg.evaluate(reading)
-        if q.value < 0 or any(d % 2 for d in q.dims):
-            raise Uncertain("square root of a negative or of a unit")
-        lo = math.sqrt(max(q.lo, 0.0))
-        return Quantity(math.sqrt(q.value), lo, math.sqrt(max(q.hi, 0.0)), tuple(d // 2 for d in q.dims))
-
-
-@dataclass
-class Binary:
-    """`left op right` for op in + - * / ^."""
-
-    op: str
-    left: Node
-    right: Node
-
-    def evaluate(self, reading: Reading) -> Quantity:
-        if id(self) in reading.ones:
-            return _point(1.0)
-        a = self.left.evaluate(reading)
-        b = self.right.evaluate(reading)
-        if self.op == "^":
-            k = b.value
-            if b.dims != NONE or k != int(k) or abs(k) > 1024 or (a.dims != NONE and k < 0):
-                raise Uncertain("exponent")
-            if a.value == 0 and k < 0:
-                raise Uncertain("zero to a negative power")
-            k = int(k)
-            v = a.value**k
-            ends = [a.lo**k, a.hi**k] if a.lo > 0 else [v]
-            return Quantity(v, min(ends + [v]), max(ends + [v]), U.times(a.dims, k))
-        if self.op in "+-":
-            if a.dims != b.dims:
-                raise Inconsistent("adding quantities of different units")
-            if self.op == "+":
-                return Quantity(a.value + b.value, a.lo + b.lo, a.hi + b.hi, a.dims)
-            return Quantity(a.value - b.value, a.lo - b.hi, a.hi - b.lo, a.dims)
-        if self.op == "*":
-            ends = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
-            return Quantity(a.value * b.value, min(ends), max(ends), U.add(a.dims, b.dims))
-        if b.value == 0:
-            raise Uncertain("division by zero")
-        v = a.value / b.value
-        if b.lo <= 0 <= b.hi:
-            return Quantity(v, v, v, U.sub(a.dims, b.dims))
-        ends = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi]
-        return Quantity(v, min(ends), max(ends), U.sub(a.dims, b.dims))
-
-    def operands(self) -> list[Operand]:
-        return self.left.operands() + self.right.operands()
-
-    def symbols(self) -> list[Symbol]:
-        return self.left.symbols() + self.right.symbols()
-
-
-FUNCTIONS = {
-    "sqrt": math.sqrt,
-    "exp": math.exp,
-    "log": math.log,
-    "ln": math.log,
-    "log2": math.log2,
-    "log10": math.log10,
-}
-
-
-class Func(Unary):
-    """`sqrt(x)`, `exp(x)`, `log(x)` of a number (with no unit)."""
-
-    def __init__(self, name: str, arg: Node):
-        super().__init__(arg)
-        self.name = name
-
-    def evaluate(self, reading: Reading) -> Quantity:
-        q = self.arg.evaluate(reading)
-        if q.dims != NONE or (self.name != "exp" and q.lo <= 0):
-            raise Uncertain(f"{self.name} of a unit or of a number out of its range")
-        f = FUNCTIONS[self.name]
-        try:
-            return Quantity(f(q.value), f(q.lo), f(q.hi))
-        except OverflowError:
-            raise Uncertain("too large") from None
-
-
-@dataclass
-class BigO(Unary):
-    """`O(100K × 512²)`: the order of magnitude of its argument, read as its value."""
-
-    def evaluate(self, reading: Reading) -> Quantity:
-        return self.arg.evaluate(reading)
-
-
-Node = Operand | Symbol | Neg | Sqrt | Binary | BigO | Func
-
-
-CONVERSIONS = {8.0, 24.0, 60.0, 1000.0, 1024.0, 3600.0, 86400.0, 1e6, 1e9, 1e12, 2.0**20, 2.0**30, 2.0**40}
-
-
-def conversion_factors(node: Node) -> list[tuple[Node, float]]:
-    """The plain factors of a product that may convert units (`× 60`, `/ 8`, `/ 2**30`), with
-    their values."""
-    if isinstance(node, Binary) and node.op in "*/":
-        return conversion_factors(node.left) + conversion_factors(node.right)
-    if isinstance(node, Operand):
-        plain = not (node.suffixes or node.per or node.percent)
-        return [(node, node.mantissa)] if plain and node.mantissa in CONVERSIONS else []
-    if (
-        isinstance(node, Binary)
-        and node.op == "^"
-        and all(isinstance(x, Operand) and not x.suffixes for x in (node.left, node.right))
-    ):
-        try:
-            value = node.left.mantissa**node.right.mantissa
-        except OverflowError:
-            return []
-        return [(node, value)] if value in CONVERSIONS else []
-    return []
-
-
-def first_operand(node: Node) -> Node:
-    """The leftmost operand of a top-level chain of + - * /."""
-    while isinstance(node, Binary) and node.op != "^":
-        node = node.left
-    return node
-
-
-def has_operator(node: Node) -> bool:
-    return not isinstance(node, Operand)
-
-
-def written_leaf(node: Node) -> Operand | None:
-    """The number a value is written as: `12 GB` or `-0.10`; None for an expression."""
-    if isinstance(node, Neg):
-        node = node.arg
-    return node if isinstance(node, Operand) else None
-
-
-def is_ratio(node: Node) -> bool:
-    """A division at the top (`1745 / 794.5`), or a product of multiples (`2x × 1.5`)."""
-    if isinstance(node, BigO):
-        return False
-    if isinstance(node, Binary) and node.op == "/":
-        return True
-    return any(op.times for op in node.operands())
 
 
 def _significant_digits(digits: str) -> int:
@@ -579,7 +99,7 @@ def _number(tok: Token) -> tuple[float, float, bool, int, bool, bool]:
         mantissa, exp = sci.group(1), int(sci.group(2).translate(SUPERSCRIPTS).replace("−", "-"))
         decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
         digits = _significant_digits(mantissa.replace(".", ""))
-        return float(mantissa) * 10.0**exp, 10.0 ** (exp - decimals), False, digits, "." in mantissa, False
+        return float(mantissa) * _pow10(exp), _pow10(exp - decimals), False, digits, "." in mantissa, False
     if "," in text and not _THOUSANDS.match(text):
         raise Uncertain(f"not a number: {text}")
     if "_" in text and not _UNDERSCORES.match(text):
@@ -590,15 +110,25 @@ def _number(tok: Token) -> tuple[float, float, bool, int, bool, bool]:
     exact = False
     if "." in mantissa:
         decimals = len(mantissa.split(".")[1])
-        unit = 10.0 ** (exponent - decimals)
+        unit = _pow10(exponent - decimals)
         digits = _significant_digits(mantissa.replace(".", ""))
     else:
         core = mantissa.lstrip("0")
         zeros = len(core) - len(core.rstrip("0")) if core else 0
         exact = not exp and len(core) >= EXACT_DIGITS and zeros < 3  # 2,097,150: every digit counts
-        unit = 10.0 ** (exponent + zeros)
+        unit = _pow10(exponent + zeros)
         digits = max(1, len(core) - zeros)
-    return float(clean), unit, "." not in mantissa and not exp, digits, "." in mantissa, exact
+    value = float(clean)
+    if not math.isfinite(value) or value and abs(value) < 1e-300:
+        raise Uncertain(BEYOND_FLOAT)
+    return value, unit, "." not in mantissa and not exp, digits, "." in mantissa, exact
+
+
+def _pow10(exponent: int) -> float:
+    """10 to a whole power, within floating point (`1e400` is not read)."""
+    if abs(exponent) > MAX_LOG10:
+        raise Uncertain(BEYOND_FLOAT)
+    return 10.0**exponent
 
 
 class Parser:
@@ -607,6 +137,7 @@ class Parser:
     def __init__(self, tokens: list[Token], line: str):
         self.toks = tokens
         self.line = line
+        self.depth = 0  # how deep in brackets, minuses and exponents the parse is
 
     # -- token helpers ------------------------------------------------------
     def skip(self, i: int) -> int:
@@ -627,8 +158,8 @@ class Parser:
         return self.binary_loop(node, i, "+-−", self.term)
 
     def term(self, i: int) -> tuple[Node, int]:
-        node, i = self.power(i)
-        return self.binary_loop(node, i, "×*/÷·\\", self.power)
+        node, i = self.unary(i)
+        return self.binary_loop(node, i, "×*/÷·\\", self.unary)
 
     def binary_loop(self, node, i, ops, operand_parser):
         while True:
@@ -660,32 +191,62 @@ class Parser:
             raise Uncertain("a-b without spaces is a range or a date")
 
     def power(self, i: int) -> tuple[Node, int]:
-        node, i = self.unary(i)
-        while True:
-            kind = self.kind(i)
-            k = i
-            while self.kind(k) == "sp":
-                k += 1
-            if k > i and self.kind(k) == "bold" and self.toks[k].code:
-                i, kind = k, "bold"  # in code `2 ** 16` is a power too
-            python_power = (  # 2**16, not **bold**
-                kind == "bold"
-                and self.toks[i].text == "**"
-                and self.kind(self.skip(i + 1)) == "num"
-                and (self.attached(i) and self.attached(i + 1) or self.toks[i].code)
-            )
-            if kind == "pow":
-                node, i = Binary("^", node, self.exponent(self.toks[i])), i + 1
-            elif python_power or kind == "op" and self.toks[i].text == "^":
-                j = self.skip(i + 1)
-                if self.kind(j) == "num":  # `10^13 FLOP/s`: the unit is the power's, not the exponent's
-                    right, i = self.exponent(self.toks[j]), j + 1
-                else:
-                    right, i = self.unary(i + 1)
-                node = Binary("^", node, right)
-            else:
-                return node, i
+        node, i = self.primary(i)
+        while self.kind(i) == "pow":  # `2¹⁰`, `x^{2}`
+            node, i = Binary("^", node, self.exponent(self.toks[i])), i + 1
             node, i = self.power_units(node, i)
+        j = self.power_sign(i)
+        if j is None:
+            return node, i
+        right, i = self.exponent_chain(j)
+        return self.power_units(Binary("^", node, right), i)
+
+    def power_sign(self, i: int) -> int | None:
+        """The index after a `^` or a Python `**` at token i (spaces skipped), None if none."""
+        k = i
+        while self.kind(k) == "sp":
+            k += 1
+        kind = self.kind(k)
+        if kind == "op" and self.toks[k].text == "^" and (k == i or self.toks[k].code or self.kind(k + 1) == "sp"):
+            return k + 1
+        if kind != "bold" or self.toks[k].text != "**":
+            return None
+        if not (self.toks[k].code or k == i and self.attached(k) and self.attached(k + 1)):
+            return None  # `**bold**`
+        after = self.skip(k + 1)
+        if self.kind(after) == "op" and self.toks[after].text in MINUSES:
+            after = self.skip(after + 1)
+        return k + 1 if self.kind(after) in ("num", "lp") else None
+
+    def exponent_chain(self, j: int) -> tuple[Node, int]:
+        """The exponent after `^` or `**`: a power is right-associative (`2**3**2` is 2**9) and
+        its exponent may be negative (`2^-1`); a number there carries no unit, so in
+        `10^13 FLOP/s` the unit is the power's."""
+        with self.deeper():
+            j = self.skip(j)
+            tok = self.toks[j] if j < len(self.toks) else None
+            if tok is not None and tok.kind == "op" and tok.text in MINUSES:
+                inner, end = self.exponent_chain(j + 1)
+                return Neg(inner), end
+            if tok is None or tok.kind != "num":
+                return self.unary(j)
+            base, end = self.exponent(tok), j + 1
+            k = self.power_sign(end)
+            if k is None:
+                return base, end
+            right, end = self.exponent_chain(k)
+            return Binary("^", base, right), end
+
+    @contextmanager
+    def deeper(self):
+        """One level deeper into a nested expression; too deep is not read (10,000 brackets)."""
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise Uncertain(f"nested deeper than {MAX_DEPTH} levels")
+            yield
+        finally:
+            self.depth -= 1
 
     def power_units(self, node: Node, i: int) -> tuple[Node, int]:
         """A unit written after a power (`2²⁰ bytes`, `10^13 FLOP/s`) multiplies it."""
@@ -700,24 +261,30 @@ class Parser:
         return Binary("*", node, unit), end
 
     def exponent(self, tok: Token) -> Operand:
+        """A written exponent: a whole number, or a decimal after `^` (`4^0.5`)."""
         text = tok.text.strip("^{}").translate(SUPERSCRIPTS).replace("−", "-")
-        try:
-            return Operand(tok.text, tok.start, tok.end, float(int(text)), 1.0, True)
-        except ValueError:
-            raise ParseFail("not an integer exponent") from None
+        if not _EXPONENT.fullmatch(text):
+            raise ParseFail("not a plain exponent")
+        value = float(text)
+        if not math.isfinite(value):
+            raise Uncertain("a number beyond floating point range")
+        return Operand(tok.text, tok.start, tok.end, value, 1.0, value == int(value))
 
     def unary(self, i: int) -> tuple[Node, int]:
+        """A minus or a root binds looser than a power: `-2**2` is -(2**2)."""
         i = self.skip(i)
         tok = self.toks[i] if i < len(self.toks) else None
         if tok is not None and tok.kind == "op" and tok.text in MINUSES + "√":
-            node, end = self.unary(i + 1)
+            with self.deeper():
+                node, end = self.unary(i + 1)
             return (Neg(node) if tok.text in MINUSES else Sqrt(node)), end
-        return self.primary(i)
+        return self.power(i)
 
     def primary(self, i: int) -> tuple[Node, int]:
         kind = self.kind(i)
         if kind == "lp":
-            node, j = self.expr(i + 1)
+            with self.deeper():
+                node, j = self.expr(i + 1)
             j = self.skip(j)
             if self.kind(j) != "rp":
                 raise ParseFail("unclosed parenthesis")
@@ -776,6 +343,8 @@ class Parser:
                 op.core_end = tok.end
             elif kind == "word" and not labelled and not (spaced and j > i + 1):
                 word = tok.text
+                if self.variable(j):
+                    raise Uncertain(SYMBOLIC)
                 per_time = self.per_time(j) if spaced and word == "per" and op.suffixes else None
                 if per_time is not None:  # `10**9 Bytes per second`
                     op.per.append(Suffix(seconds=TIME_UNITS[self.toks[per_time].text]))
@@ -848,6 +417,15 @@ class Parser:
             else:
                 return i
             i = j + 1
+
+    def variable(self, j: int) -> bool:
+        """The word at token j is a variable, not a unit or a label: raised to a power (`8d²`,
+        `2sh^2`), or a short word in LaTeX math (`$4DH$`, `$2 H T^2$`; `\\text{GB}` is a unit)."""
+        word = self.toks[j].text
+        if word in UNITS or word in TIME_UNITS or word in SCALE_LETTERS or word in SCALE_WORDS or word in ("x", "X"):
+            return False
+        powered = self.kind(j + 1) == "pow" or self.kind(j + 1) == "op" and self.toks[j + 1].text == "^"
+        return powered or self.toks[j].math and len(word) <= MAX_VARIABLE
 
     def per_time(self, j: int) -> int | None:
         """Index of the time word of `per second` at token j, if that is what follows."""

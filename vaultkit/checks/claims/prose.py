@@ -64,7 +64,7 @@ class ProseLine:
         self.line = line  # as written, comments blanked
         self.math = math  # a line of a display-math block
         self._raw: str | None = None
-        self._readable: tuple[str, list[tuple[int, int]]] | None = None
+        self._readable: tuple[str, list[tuple[int, int]], list[tuple[int, int]]] | None = None
 
     @property
     def raw(self) -> str:
@@ -73,10 +73,13 @@ class ProseLine:
             self._raw = mask_marker(self.line)
         return self._raw
 
-    def _read(self) -> tuple[str, list[tuple[int, int]]]:
+    def _read(self) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
         if self._readable is None:
             raw = self.raw.replace("＝", "=")  # a full-width equals sign reads as one
-            self._readable = (_tex(raw.replace("$", " ")), []) if self.math else readable(raw)
+            if self.math:
+                self._readable = (_tex(raw.replace("$", " ")), [], _math_parts(raw, 0, len(raw)))
+            else:
+                self._readable = readable(raw)
         return self._readable
 
     @property
@@ -88,6 +91,11 @@ class ProseLine:
     def code(self) -> list[tuple[int, int]]:
         """The spans of code in it."""
         return self._read()[1]
+
+    @property
+    def maths(self) -> list[tuple[int, int]]:
+        """The spans of LaTeX math in it, `\\text{…}` left out: a letter there is a variable."""
+        return self._read()[2]
 
 
 def mask_marker(line: str) -> str:
@@ -182,12 +190,22 @@ def _mask_quotes(chars: list[str], taken: list[tuple[int, int]], line: str) -> N
             chars[p] = " "
 
 
-def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int]]]:
-    """The line made readable for arithmetic (same length), and its code spans."""
+def _math_parts(line: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of math between two offsets, without its `\\text{…}` groups (words there are labels)."""
+    parts, at = [], start
+    for m in _TEX_WRAP.finditer(line, start, end):
+        parts.append((at, m.start()))
+        at = m.end()
+    parts.append((at, end))
+    return [(a, b) for a, b in parts if b > a]
+
+
+def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
+    """The line made readable for arithmetic (same length), its code spans and its math spans."""
     if not ("`" in line or "$" in line or "](" in line or "http" in line or any(q in line for q in _QUOTES)):
-        return line, []
+        return line, [], []
     if in_math:
-        return _tex(line), []
+        return _tex(line), [], _math_parts(line, 0, len(line))
     chars = list(line)
     code: list[tuple[int, int]] = []
     taken: list[tuple[int, int]] = []  # what no later rule may touch
@@ -204,13 +222,15 @@ def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int
         if not any(a <= m.start() < b for a, b in spans):
             chars[m.start() : m.end()] = "a" * (m.end() - m.start())
             taken.append((m.start(), m.end()))
+    maths: list[tuple[int, int]] = []
     if "$" in line:
         for start, end, delim in _math_spans(line, taken + code):
             inner = _tex(line[start + delim : end - delim])
             chars[start:end] = " " * delim + inner + " " * delim
             taken.append((start, end))
+            maths += _math_parts(line, start + delim, end - delim)
     _mask_quotes(chars, taken, line)
-    return "".join(chars), code
+    return "".join(chars), code, maths
 
 
 def note_lines(text: str, only_signs: bool = False) -> Iterator[ProseLine]:

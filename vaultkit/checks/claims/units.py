@@ -123,6 +123,7 @@ TIME_UNITS = {
 }
 # Words after a scale letter that make it a count of something (2.1 GFLOPs is a unit, above).
 SCALED_LABELS = {"tokens", "token", "params", "Params", "parameters"}
+SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}  # `300 billion`
 CJK_SCALES = {"万亿": 1e12, "千万": 1e7, "百万": 1e6, "亿": 1e8, "万": 1e4, "千": 1e3}
 # A bare b (bit or billion?), Kubernetes quantities, frequencies and other scaled units we do
 # not convert.
@@ -163,6 +164,8 @@ def read_word(word: str, *, attached: bool) -> Suffix:
         return Suffix(unit=word)
     if word in TIME_UNITS:
         return Suffix(seconds=TIME_UNITS[word])
+    if word in SCALE_WORDS:
+        return Suffix(factor=SCALE_WORDS[word])
     if word in SCALE_LETTERS:
         # "70B" is a scale; a spaced "70 B" or "2 K" is not read with certainty.
         return Suffix(scale=word) if attached else Suffix(uncertain=True)
