@@ -405,12 +405,10 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
     doubts += misshapen or _unread_derived(layout, candidates, namings, by_name, (len(q), len(k)))
     named = {name: found[0][0] for name, found in by_name.items()}
     spec: dict = {"kind": "attention"}
-    tokens = (
-        _tokens(q_matrix)
-        or _tokens(k_matrix)
-        or next((t for m in named.values() if (t := _tokens(m)) and len(t) == len(q)), None)
-    )
-    if tokens and len(tokens) == len(q):
+    want = len(q) if len(q) == len(k) else len(k)  # the tokens of the keys when Q has fewer rows
+    labelled = (_tokens(m) for m in (q_matrix, k_matrix, *named.values()))
+    tokens = next((t for t in labelled if t and len(t) == want), None)
+    if tokens:
         spec["tokens"] = tokens
     spec.update(Q=q, K=k)
     v_matrix = named.get("V")

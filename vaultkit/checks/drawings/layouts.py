@@ -556,8 +556,6 @@ def _split_line(
     def by_boxes(seq: list[int]) -> list[list[int]]:
         """Where every number has its own cell box: split where the space between two boxes is
         clearly wider than between the others (cells of a table touch or stand evenly apart)."""
-        if len(seq) < 3 or not all(id(cells[i]) in boxes for i in seq):
-            return [seq]
         edges = [boxes[id(cells[i])] for i in seq]
         spaces = [b.x - (a.x + a.w) for a, b in zip(edges, edges[1:])]
         parts, begin = [], 0
@@ -603,7 +601,12 @@ def _split_line(
         if b is None or keys[a] != keys[b] or between.across(cells[a], cells[b], size):
             segments.append(order[begin:k])
             begin = k
-    found = [part for seg in segments for boxed in by_boxes(seg) for part in split(boxed)]
+    found = []
+    for seg in segments:
+        if len(seg) >= 3 and all(id(cells[i]) in boxes for i in seg):
+            found += by_boxes(seg)  # the cell boxes say where a table ends: the gaps are not asked
+        else:
+            found += split(seg)
     return [([cells[i] for i in seg], keys[seg[0]]) for seg in found]
 
 
