@@ -99,7 +99,8 @@ def main() -> None:
                         wrong, _, fix = findings(one)
                         planted += 1
                         at = line_of(one, right)
-                        hit = any(w[:3] == cell and w[3] == at for w in wrong)
+                        named = (cell[0].rstrip("·"), *cell[1:])  # a factor of a worked line is Q's or K's
+                        hit = any(w[:3] == named and w[3] == at for w in wrong)
                         found += hit
                         fixed += hit and fix == right
                         if not hit:

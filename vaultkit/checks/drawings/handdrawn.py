@@ -27,9 +27,11 @@ from vaultkit.numbers import fmt, written_matches
 from vaultkit.readers.svgtext import Card, SvgText, TextRun, read_svg
 
 PRODUCT = re.compile(rf"\(?\s*({NUMBER})\s*\)?\s*[×*·]\s*\(?\s*({NUMBER})\s*\)?")
-PRODUCTS_LINE = re.compile(rf"^\s*(?:{PRODUCT.pattern}\s*\+\s*)+{PRODUCT.pattern}\s*$")
+PRODUCTS_LINE = re.compile(rf"^\s*(?:{PRODUCT.pattern}\s*\+\s*)+{PRODUCT.pattern}\s*(?:=\s*{NUMBER}\s*)?$")
+TOTAL = re.compile(rf"=\s*({NUMBER})\s*$")  # `… = 0.04`: the total a worked line ends on
 SUM_TERM = re.compile(rf"\(?\s*({NUMBER})\s*\)?")
 SUM_LINE = re.compile(rf"^\s*=\s*(?:\(?\s*{NUMBER}\s*\)?\s*\+\s*)+\(?\s*{NUMBER}\s*\)?\s*=\s*{NUMBER}\s*$")
+TOTAL_LINE = re.compile(rf"^\s*=\s*{NUMBER}\s*$")  # the total written in a text of its own
 CELL_REF = re.compile(
     r"([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*\[\s*(\d+)\s*\]|([A-Za-z_]\w*)\s*\[\s*(\d+)\s*,\s*(\d+)\s*\]"
 )
@@ -394,15 +396,26 @@ class Checker:
         masked_here: bool = False,
         minus: str = "-",
         row=("", ""),
+        digits: int | None = None,
     ) -> None:
-        """Check one written number; a wrong one becomes a finding and an edit."""
+        """Check one written number; a wrong one becomes a finding and an edit (written with
+        `digits` decimals at least: the drawing's usual, or an input's own)."""
         self.checked += 1
         if agrees(cell.written, computed, masked_here):
             return
         line, col = self.where(cell.start)
-        new = styled(computed, cell.written, self.digits, minus)
+        new = styled(computed, cell.written, self.digits if digits is None else digits, minus)
         self.findings.append(
-            FigureFinding(line, col, quantity, index, cell.written, fmt(computed, self.digits), "wrong", row)
+            FigureFinding(
+                line,
+                col,
+                quantity,
+                index,
+                cell.written,
+                fmt(computed, self.digits) if digits is None else new,
+                "wrong",
+                row,
+            )
         )
         field = self.svg[cell.field_start : cell.start + len(cell.written)]
         replacement = new.rjust(len(field))
@@ -471,7 +484,8 @@ class Checker:
         return None
 
     def worked(self, runs: list[TextRun], index: int) -> None:
-        """A products line `(a)×(b) + …` and the sum line after it."""
+        """A products line `(a)×(b) + …` (ending `= total`, or not) and the sum line after it
+        (`= p + q = total`, or `= total` alone: the arithmetic split over two texts)."""
         run = runs[index]
         q, k, scores = (self.quantities.get(n) for n in ("Q", "K", "scores"))
         cells = [
@@ -489,11 +503,20 @@ class Checker:
             self.uncertain(run.start, "Q·K", run.text.strip(), "cannot tell which cell it works out")
             return
         i, j = cell_index
-        for t, (a, b) in enumerate(cells):
-            self.compare(a, "Q", (i, t), q[i, t])
-            self.compare(b, "K", (j, t), k[j, t])
-        total_run = next((r for r in runs[index + 1 : index + 3] if SUM_LINE.match(r.raw)), None)
+        for t, (a, b) in enumerate(cells):  # an input's factor keeps the decimals it is written with
+            self.compare(a, "Q", (i, t), q[i, t], digits=0)
+            self.compare(b, "K", (j, t), k[j, t], digits=0)
+        if (own := TOTAL.search(run.raw)) is not None:
+            self.total(own.group(1), run.start + own.start(1), i, j, scores)
+            return
+        total_run = next(
+            (r for r in runs[index + 1 : index + 3] if SUM_LINE.match(r.raw) or TOTAL_LINE.match(r.raw)), None
+        )
         if total_run is None:
+            return
+        if TOTAL_LINE.match(total_run.raw):
+            own = TOTAL.search(total_run.raw)
+            self.total(own.group(1), total_run.start + own.start(1), i, j, scores)
             return
         terms = [(m.group(1), m.start(1)) for m in SUM_TERM.finditer(total_run.raw)]
         if len(terms) != len(cells) + 1:
@@ -503,21 +526,20 @@ class Checker:
             cell = Cell(written, total_run.start + offset, total_run.start + offset)
             self.compare(cell, "products", (i, j, t), q[i, t] * k[j, t])
         written, offset = terms[-1]
+        self.total(written, total_run.start + offset, i, j, scores)
+
+    def total(self, written: str, start: int, i: int, j: int, scores) -> None:
+        """The total of a worked dot product: the score of its cell."""
         if scores is not None:
-            cell = Cell(written, total_run.start + offset, total_run.start + offset)
-            self.compare(cell, "scores", (i, j), scores[i, j])
+            self.compare(Cell(written, start, start), "scores", (i, j), scores[i, j])
 
     def which_cell(self, runs, index, cells, q, k) -> tuple[int, int] | None:
         """The (i, j) a worked dot product is about: its caption, else its factors' values."""
 
-        def fits(i, j):
-            return (
-                0 <= i < len(q)
-                and 0 <= j < len(k)
-                and all(
-                    agrees(a.written, q[i, t], False) and agrees(b.written, k[j, t], False)
-                    for t, (a, b) in enumerate(cells)
-                )
+        def fits(i, j):  # (i, j) in range
+            return all(
+                agrees(a.written, q[i, t], False) and agrees(b.written, k[j, t], False)
+                for t, (a, b) in enumerate(cells)
             )
 
         named = referenced = None
@@ -533,13 +555,24 @@ class Checker:
         candidates = [c for c in (named, referenced) if c]
         if referenced:
             candidates.append((referenced[0] - 1, referenced[1] - 1))  # a 1-based caption
-        for candidate in candidates:
+        readings = list(dict.fromkeys(c for c in candidates if 0 <= c[0] < len(q) and 0 <= c[1] < len(k)))
+        for candidate in readings:
             if fits(*candidate):
                 return candidate
         if candidates:
-            # the factors are wrong: trust the caption only when it says one thing
-            agreed = {c for c in (named, referenced) if c}
-            return agreed.pop() if len(agreed) == 1 else None
+            # a factor is wrong: the reading of the caption its other factors agree with, when one
+            # stands out (a single slip leaves all but one), else the caption's only reading in range
+            def agreeing(c):
+                return sum(
+                    int(agrees(a.written, q[c[0], t], False)) + int(agrees(b.written, k[c[1], t], False))
+                    for t, (a, b) in enumerate(cells)
+                )
+
+            ranked = sorted(readings, key=agreeing, reverse=True)
+            if ranked and agreeing(ranked[0]) >= 2 * len(cells) - 1:
+                if len(ranked) == 1 or agreeing(ranked[1]) < agreeing(ranked[0]):
+                    return ranked[0]
+            return ranked[0] if len(ranked) == 1 else None
         found = [(i, j) for i in range(len(q)) for j in range(len(k)) if fits(i, j)]
         return found[0] if len(found) == 1 else None
 
