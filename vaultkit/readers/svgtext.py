@@ -12,6 +12,7 @@ claims checker and the drawing reader both read SVGs through `read_svg`.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import xml.parsers.expat
@@ -42,6 +43,29 @@ class Element:
         return self.attrs.get(key, default)
 
 
+class Open:
+    """An open element and the one that holds it: the chain of a run's ancestors, shared by
+    every run inside it (a tuple per run would cost each run the depth of its nesting)."""
+
+    __slots__ = ("element", "parent", "_groups")
+
+    def __init__(self, element: Element, parent: Open | None):
+        self.element, self.parent, self._groups = element, parent, None
+
+    def chain(self) -> list[Element]:
+        """The open elements, the innermost first."""
+        found, node = [], self
+        while node is not None:
+            found.append(node.element)
+            node = node.parent
+        return found
+
+    def groups(self) -> tuple[int, ...]:
+        if self._groups is None:
+            self._groups = tuple(e.start for e in reversed(self.chain()) if e.name == "g")
+        return self._groups
+
+
 @dataclass
 class TextRun:
     """Character data inside a `<text>`: `raw` is the source, `text` what it says."""
@@ -51,16 +75,23 @@ class TextRun:
     start: int  # character offset of `raw` in the file
     x: float
     y: float
-    ancestry: tuple[Element, ...]  # open elements, the root first
+    node: Open  # the innermost open element; its chain is the run's ancestry
     element: int  # offset of the enclosing `<text>`: runs of one text element share it
     size: float = DEFAULT_FONT  # the font size in user units (after every transform)
     cx: float = math.nan  # the middle of the run's glyphs in user units (after text-anchor)
     cy: float = math.nan
     width: float = 0.0  # a rough width of the glyphs in user units
 
+    twins: tuple = ()  # runs that show the same text (a foreignObject and its <switch> fallback)
+
+    @property
+    def ancestry(self) -> tuple[Element, ...]:
+        """The open elements, the root first."""
+        return tuple(reversed(self.node.chain()))
+
     def pin(self) -> str | None:
         """The innermost `data-vk` among the ancestors."""
-        for element in reversed(self.ancestry):
+        for element in self.node.chain():
             if "data-vk" in element.attrs:
                 return element.attrs["data-vk"].strip()
         return None
@@ -85,7 +116,7 @@ class TextRun:
 
     def groups(self) -> tuple[int, ...]:
         """Offsets of the `<g>` elements that hold the run, the outermost first."""
-        return tuple(e.start for e in self.ancestry if e.name == "g")
+        return self.node.groups()
 
 
 @dataclass
@@ -97,6 +128,7 @@ class Card:
     w: float
     h: float
     fill: str | None = None
+    closed: bool = True  # a shape that goes round (a rect, a polygon, a path back at its start)
 
     def holds(self, x: float, y: float) -> bool:
         return self.x <= x <= self.x + self.w and self.y <= y <= self.y + self.h
@@ -114,12 +146,16 @@ class SvgText:
     cards: list[Card] = field(default_factory=list)
     strokes: list[Card] = field(default_factory=list)  # boxes of <line>, <path>, <polyline>, <polygon>
     titles: list[str] = field(default_factory=list)  # the root's <title> and <desc>
+    depth: int = 0  # the deepest nesting of elements
     cache: dict = field(default_factory=dict, repr=False, compare=False)  # what readers derived once
 
     def where(self, offset: int) -> tuple[int, int]:
         """1-based line and column of a character offset."""
-        line = self.source.count("\n", 0, offset) + 1
-        return line, offset - (self.source.rfind("\n", 0, offset) + 1) + 1
+        if "line starts" not in self.cache:
+            self.cache["line starts"] = [0] + [m.end() for m in re.finditer("\n", self.source)]
+        starts = self.cache["line starts"]
+        line = bisect.bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
 
 
 def _local(name: str) -> str:
@@ -208,6 +244,19 @@ def _path_points(d: str) -> list[tuple[float, float]]:
     return points
 
 
+def _goes_round(name: str, d: str, points: list[tuple[float, float]]) -> bool:
+    """A shape drawn round an area: a polygon, a path closed with Z, or one (a polyline, a
+    hand-drawn path of curves) that ends near where it started."""
+    if name == "polygon" or (name == "path" and "z" in d.lower()):
+        return True
+    if name == "line" or len(points) < 4:
+        return False
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    reach = max(max(xs) - min(xs), max(ys) - min(ys))
+    (x0, y0), (x1, y1) = points[0], points[-1]
+    return reach > 0 and math.hypot(x1 - x0, y1 - y0) <= 0.1 * reach
+
+
 def _box(ctm: Affine | None, points) -> Card | None:
     placed = [_apply(ctm, px, py) for px, py in points]
     if not placed or not all(math.isfinite(v) for p in placed for v in p):
@@ -274,6 +323,37 @@ def _advance(text: str, font: float) -> float:
     return font * (0.6 * len(text) + 0.4 * sum("\u1100" <= char <= "\uffff" for char in text))
 
 
+HIDING = frozenset({"defs", "marker", "clipPath", "mask", "pattern", "symbol"})
+DRAWIO_PLACE = re.compile(r"(margin-left|padding-top|width)\s*:\s*([-+]?[\d.]+)px")
+
+
+class _Level:
+    """What an open element gives what it holds: its CTM, font size, ancestry chain, and (in a
+    `foreignObject`) the point its HTML text is drawn about."""
+
+    __slots__ = ("element", "ctm", "font", "node", "place")
+
+    def __init__(self, element: Element, ctm: Affine | None, font: float, node: Open, place):
+        self.element, self.ctm, self.font, self.node, self.place = element, ctm, font, node, place
+
+
+def _foreign_place(attrs: dict, font: float) -> tuple[float, float]:
+    """The middle of a foreignObject's box (NaN where its box is not given in user units)."""
+    x, y, w, h = (_length(attrs.get(k, "0"), font) for k in ("x", "y", "width", "height"))
+    if w is None or h is None or not (math.isfinite(w) and math.isfinite(h)):
+        return math.nan, math.nan
+    return (x or 0.0) + w / 2, (y or 0.0) + h / 2
+
+
+def _html_place(attrs: dict, inherited: tuple[float, float]) -> tuple[float, float]:
+    """Where HTML inside a foreignObject places its text: draw.io writes the box of a label as
+    `margin-left`, `padding-top` (its middle line) and `width` on the label's outer <div>."""
+    found = dict(DRAWIO_PLACE.findall(attrs.get("style", "")))
+    if "margin-left" in found and "padding-top" in found:
+        return float(found["margin-left"]) + float(found.get("width", 0)) / 2, float(found["padding-top"])
+    return inherited
+
+
 class _Reader:
     def __init__(self, source: str):
         self.model = SvgText(source, {})
@@ -289,7 +369,11 @@ class _Reader:
             "EndCdataSectionHandler",
         ):
             setattr(self.parser, handler, self.other)
-        self.stack: list[tuple[Element, Affine | None, float]] = []  # element, its CTM, font size
+        self.stack: list[_Level] = []
+        self.hiding = 0  # open elements whose shapes are not drawn where they stand (defs, marker, …)
+        self.texts: list[int] = []  # offsets of the open <text> elements
+        self.foreign = 0  # open foreignObjects
+        self.switches: list[list[int]] = []  # per open <switch>: index of its first run, foreign runs
         self.paint: list[tuple[str, str | None]] = []  # text-anchor and fill of each open element
         self.classes: dict = {}  # rules of the <style> sheets read so far
         self.sheet = ""
@@ -307,12 +391,6 @@ class _Reader:
         self.byte_at = byte_index
         return self.char_at
 
-    def hidden(self) -> bool:
-        return any(e.name in ("defs", "marker", "clipPath", "mask", "pattern", "symbol") for e, _, _ in self.stack)
-
-    def in_text(self) -> bool:
-        return any(e.name == "text" for e, _, _ in self.stack)
-
     def flush(self) -> None:
         """Close the pending run at the current event."""
         if not self.pending:
@@ -323,21 +401,33 @@ class _Reader:
         end = self.parser.CurrentByteIndex
         start = self.offset(first)
         raw = self.model.source[start : self.offset(end)]
-        element, ctm, font = self.stack[-1]
-        x, y = _apply(ctm, *self.cursor)
-        text_start = next(e.start for e, _, _ in reversed(self.stack) if e.name == "text")
-        ancestry = tuple(e for e, _, _ in self.stack)
-        run = TextRun(raw, text, start, x, y, ancestry, text_start)
+        level = self.stack[-1]
+        ctm, font = level.ctm, level.font
+        in_html = not self.texts
+        if in_html:  # HTML in a foreignObject: drawn about the middle of its box
+            anchor_at = level.place
+            text_start = next(lv.element.start for lv in reversed(self.stack) if lv.element.name == "foreignObject")
+        else:
+            anchor_at = self.cursor
+            text_start = self.texts[-1]
+        x, y = _apply(ctm, *anchor_at)
+        run = TextRun(raw, text, start, x, y, level.node, text_start)
         run.anchored, run.colour = self.paint[-1]
+        if in_html:
+            run.anchored = "middle"
         stripped = text.strip()
         advance = _advance(stripped, font)
         shift = {"middle": 0.0, "end": -advance / 2}.get(run.anchor(), advance / 2)
         lead = _advance(text[: len(text) - len(text.lstrip())], font) if run.anchor() == "start" else 0.0
-        run.cx, run.cy = _apply(ctm, self.cursor[0] + lead + shift, self.cursor[1] - 0.35 * font)
+        middle_y = anchor_at[1] - (0.0 if in_html else 0.35 * font)
+        run.cx, run.cy = _apply(ctm, anchor_at[0] + lead + shift, middle_y)
         run.size = font * _scale_of(ctm)
         run.width = advance * _scale_of(ctm)
         self.model.runs.append(run)
-        self.cursor[0] += _advance(text, font)
+        if in_html and self.switches:
+            self.switches[-1].append(len(self.model.runs) - 1)
+        if not in_html:
+            self.cursor[0] += _advance(text, font)
 
     def other(self, *_args) -> None:
         self.flush()
@@ -346,7 +436,8 @@ class _Reader:
         self.flush()
         name = _local(name)
         element = Element(name, attrs, self.offset(self.parser.CurrentByteIndex))
-        parent_ctm, parent_font = (self.stack[-1][1], self.stack[-1][2]) if self.stack else (IDENTITY, DEFAULT_FONT)
+        parent = self.stack[-1] if self.stack else None
+        parent_ctm, parent_font = (parent.ctm, parent.font) if parent else (IDENTITY, DEFAULT_FONT)
         ctm = parent_ctm
         if "transform" in attrs and ctm is not None:
             own = parse_transform(attrs["transform"])
@@ -360,8 +451,10 @@ class _Reader:
         )
         if not self.stack:
             self.model.root = attrs
+        place = parent.place if parent else (math.nan, math.nan)
         if name == "text":
             self.cursor = [math.nan, math.nan]
+            self.texts.append(element.start)
         if name in ("text", "tspan"):
             for axis, key in ((0, "x"), (1, "y")):
                 absolute = _length(attrs.get(key), font)
@@ -374,7 +467,14 @@ class _Reader:
                     ) + shift
         elif name == "textPath":
             self.cursor = [math.nan, math.nan]  # along a path: no place we can tell
-        elif self.hidden():
+        elif name == "foreignObject":
+            self.foreign += 1
+            place = _foreign_place(attrs, font)
+        elif name == "switch":
+            self.switches.append([len(self.model.runs)])
+        elif self.foreign:
+            place = _html_place(attrs, place)
+        elif self.hiding:
             pass  # a marker's or pattern's shapes are drawn elsewhere, if at all
         elif name == "rect":
             x, y, w, h = (_length(attrs.get(k, "0"), font) for k in ("x", "y", "width", "height"))
@@ -394,26 +494,54 @@ class _Reader:
                 points = list(zip(values[0::2], values[1::2]))
             box = _box(ctm, points)
             if box is not None:
+                box.fill = self.paint[-1][1]
+                box.closed = _goes_round(name, attrs.get("d", ""), points)
                 self.model.strokes.append(box)
-        self.stack.append((element, ctm, font))
+        if name in HIDING:
+            self.hiding += 1
+        self.stack.append(_Level(element, ctm, font, Open(element, parent.node if parent else None), place))
+        self.model.depth = max(self.model.depth, len(self.stack))
 
     def end(self, name: str) -> None:
         self.flush()
-        element = self.stack.pop()[0]
+        element = self.stack.pop().element
         self.paint.pop()
-        if element.name == "style":
+        if element.name in HIDING:
+            self.hiding -= 1
+        if element.name == "text":
+            self.texts.pop()
+        elif element.name == "foreignObject":
+            self.foreign -= 1
+        elif element.name == "switch":
+            self._close_switch(self.switches.pop())
+        elif element.name == "style":
             self.classes.update(_css_classes(self.sheet))
             self.sheet = ""
         if element.name in ("title", "desc") and len(self.stack) == 1:
             self.model.titles.append(self.title_text.strip())
         self.title_text = ""
 
+    def _close_switch(self, opened: list[int]) -> None:
+        """A <switch> draws one of its children: a foreignObject's HTML where it can, else the
+        `<text>` after it. Where both are there the `<text>` is the run (it has a place), and the
+        HTML runs that say the same are its twins (a fix rewrites both); the others are dropped."""
+        first, foreign = opened[0], set(opened[1:])
+        runs = self.model.runs[first:]
+        html = [r for n, r in enumerate(runs, first) if n in foreign]
+        texts = [r for n, r in enumerate(runs, first) if n not in foreign]
+        if not html or not any(r.text.strip() for r in texts):
+            return
+        del self.model.runs[first:]
+        for run in texts:
+            run.twins = tuple(h for h in html if h.raw == run.raw and run.raw.strip())
+            self.model.runs.append(run)
+
     def chars(self, data: str) -> None:
-        if self.in_text():
+        if self.texts or self.foreign:
             self.pending.append((self.parser.CurrentByteIndex, data))
-        elif self.stack and self.stack[-1][0].name in ("title", "desc"):
+        elif self.stack and self.stack[-1].element.name in ("title", "desc"):
             self.title_text += data
-        elif self.stack and self.stack[-1][0].name == "style":
+        elif self.stack and self.stack[-1].element.name == "style":
             self.sheet += data
 
 

@@ -22,14 +22,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from vaultkit.checks.drawings import vocabulary
-from vaultkit.checks.drawings.layouts import MASK, NUMBER, Cell, Matrix, find_matrices
+from vaultkit.checks.drawings.layouts import MASK, NUMBER, Cell, Matrix, Space, find_matrices, frames
 from vaultkit.numbers import fmt, written_matches
 from vaultkit.readers.svgtext import Card, SvgText, TextRun, read_svg
 
 PRODUCT = re.compile(rf"\(?\s*({NUMBER})\s*\)?\s*[×*·]\s*\(?\s*({NUMBER})\s*\)?")
-PRODUCTS_LINE = re.compile(rf"^\s*(?:{PRODUCT.pattern}\s*\+\s*)+{PRODUCT.pattern}\s*$")
+PRODUCTS_LINE = re.compile(rf"^\s*(?:{PRODUCT.pattern}\s*\+\s*)+{PRODUCT.pattern}\s*(?:=\s*{NUMBER}\s*)?$")
+TOTAL = re.compile(rf"=\s*({NUMBER})\s*$")  # `… = 0.04`: the total a worked line ends on
 SUM_TERM = re.compile(rf"\(?\s*({NUMBER})\s*\)?")
 SUM_LINE = re.compile(rf"^\s*=\s*(?:\(?\s*{NUMBER}\s*\)?\s*\+\s*)+\(?\s*{NUMBER}\s*\)?\s*=\s*{NUMBER}\s*$")
+TOTAL_LINE = re.compile(rf"^\s*=\s*{NUMBER}\s*$")  # the total written in a text of its own
 CELL_REF = re.compile(
     r"([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*\[\s*(\d+)\s*\]|([A-Za-z_]\w*)\s*\[\s*(\d+)\s*,\s*(\d+)\s*\]"
 )
@@ -94,35 +96,88 @@ class Naming:
     transposed: bool = False
 
 
-def _own(model: SvgText, matrix: Matrix, matrices: list[Matrix]) -> tuple[Card | None, int | None]:
-    """The frame and the group that hold this matrix and no other one."""
-    others = [c for m in matrices if m is not matrix for c in m.cells()]
-    frame = matrix.frame
-    if frame is None:
-        holding = [c for c in model.cards if all(c.holds(x.x, x.y) for x in matrix.cells())]
-        frame = min(holding, key=lambda c: c.area) if holding else None
-    if frame is not None and any(frame.holds(c.x, c.y) for c in others):
-        frame = None
-    group = matrix.container[0] if matrix.container else None
-    if group is None:
-        common = None
-        for cell in matrix.cells():
-            groups = cell.run.groups() if cell.run is not None else ()
-            common = list(groups) if common is None else [g for g, h in zip(common, groups) if g == h]
-        group = common[-1] if common else None
-    if group is not None and any(c.run is not None and group in c.run.groups() for c in others):
-        group = None
-    return frame, group
+class _Places:
+    """Where the matrices of a drawing stand, indexed once: which frame and group hold each
+    matrix alone, and which matrices stand near a box (so naming stays linear in the drawing)."""
+
+    def __init__(self, model: SvgText, matrices: list[Matrix]):
+        self.matrices = matrices
+        step = 4 * max((m.size for m in matrices), default=16.0)
+        owner = {id(c): n for n, m in enumerate(matrices) for c in m.cells()}
+        cells = Space([c for m in matrices for c in m.cells()], lambda c: (c.x, c.y, c.x, c.y), step)
+        cards = Space(frames(model), lambda c: (c.x, c.y, c.x + c.w, c.y + c.h), step)
+        in_group: dict[int, set[int]] = {}
+        for n, m in enumerate(matrices):
+            for c in m.cells():
+                for g in c.run.groups() if c.run is not None else ():
+                    in_group.setdefault(g, set()).add(n)
+        self.owns: list[tuple[Card | None, int | None]] = []
+        for n, matrix in enumerate(matrices):
+            self.owns.append(self._own(matrix, n, owner, cells, cards, in_group))
+        self.by_group: dict[int, list[int]] = {}
+        for n, (_, group) in enumerate(self.owns):
+            if group is not None:
+                self.by_group.setdefault(group, []).append(n)
+        self.extents = Space(range(len(matrices)), self._extent, step)
+        self.boxes = Space(range(len(matrices)), lambda n: self._extent(n, False), step)
+        self.reach = max(CAPTION_REACH, SIDE_REACH, BELOW_REACH) * max((m.size for m in matrices), default=16.0)
+
+    def _own(self, matrix: Matrix, n: int, owner: dict, cells: Space, cards: Space, in_group: dict):
+        """The frame and the group that hold this matrix and no other one."""
+        frame = matrix.frame
+        if frame is None:
+            xs, ys = [c.x for c in matrix.cells()], [c.y for c in matrix.cells()]
+            box = (min(xs), min(ys), max(xs), max(ys))
+            holding = [c for c in cards.near(*box) if c.holds(box[0], box[1]) and c.holds(box[2], box[3])]
+            frame = min(holding, key=lambda c: c.area) if holding else None
+        if frame is not None and any(
+            owner[id(c)] != n and frame.holds(c.x, c.y)
+            for c in cells.near(frame.x, frame.y, frame.x + frame.w, frame.y + frame.h)
+        ):
+            frame = None
+        group = matrix.container[0] if matrix.container else None
+        if group is None:
+            common = None
+            for cell in matrix.cells():
+                groups = cell.run.groups() if cell.run is not None else ()
+                common = list(groups) if common is None else [g for g, h in zip(common, groups) if g == h]
+            group = common[-1] if common else None
+        if group is not None and in_group.get(group, set()) - {n}:
+            group = None
+        return frame, group
+
+    def _extent(self, n: int, framed: bool = True) -> tuple[float, float, float, float]:
+        m, frame = self.matrices[n], self.owns[n][0]
+        if frame is None or not framed:
+            return m.left, m.top, m.right, m.bottom
+        return (
+            min(m.left, frame.x),
+            min(m.top, frame.y),
+            max(m.right, frame.x + frame.w),
+            max(m.bottom, frame.y + frame.h),
+        )
+
+    def near_label(self, label: TextRun) -> list[int]:
+        """The matrices a label may name: within reach of it, or sharing its frame or group."""
+        reach = max(self.reach, SIDE_REACH * label.size)
+        found = set(self.extents.near(label.left - reach, label.cy - reach, label.right + reach, label.cy + reach))
+        for g in label.groups():
+            found.update(self.by_group.get(g, ()))
+        return sorted(found)
+
+    def between(self, matrix: Matrix, left: float, top: float, right: float, bottom: float) -> bool:
+        """Another matrix lies in the box (a label beyond it is not this one's)."""
+        return any(
+            (m := self.matrices[n]) is not matrix
+            and m.right > left
+            and m.left < right
+            and m.bottom > top
+            and m.top < bottom
+            for n in self.boxes.near(left, top, right, bottom)
+        )
 
 
-def _between(matrices: list[Matrix], matrix: Matrix, left: float, top: float, right: float, bottom: float) -> bool:
-    """Another matrix lies in the box (a label beyond it is not this one's)."""
-    return any(
-        m is not matrix and m.right > left and m.left < right and m.bottom > top and m.top < bottom for m in matrices
-    )
-
-
-def _distance(label: TextRun, matrix: Matrix, matrices: list[Matrix], own: tuple) -> tuple[int, float] | None:
+def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tuple[int, float] | None:
     """How near a label stands to a matrix, in font sizes, as (tier, distance): tier 0 above
     it or to its left (inside its frame or group, over its frame), tier 1 under it."""
     size = matrix.size
@@ -149,8 +204,8 @@ def _distance(label: TextRun, matrix: Matrix, matrices: list[Matrix], own: tuple
     if label.cy < matrix.top + 0.2 * size and (overlap > 0 or matrix.left - size <= label.cx <= matrix.right + size):
         dy = (matrix.top - label.cy) / size
         off = abs(label.cx - (matrix.left + matrix.right) / 2) / max(matrix.right - matrix.left, size)
-        if (inside or dy <= CAPTION_REACH) and not _between(
-            matrices, matrix, max(label.left, matrix.left), label.cy, min(label.right, matrix.right), matrix.top
+        if (inside or dy <= CAPTION_REACH) and not places.between(
+            matrix, max(label.left, matrix.left), label.cy, min(label.right, matrix.right), matrix.top
         ):
             return 0, (max(dy, 0.0) + 0.2 * off) * factor  # straight above beats as near but aside
     if (
@@ -159,14 +214,14 @@ def _distance(label: TextRun, matrix: Matrix, matrices: list[Matrix], own: tuple
         and matrix.top - 0.3 * size <= label.cy <= matrix.bottom + 0.3 * size
     ):
         dx = (matrix.left - label.right) / size
-        if (inside or dx <= SIDE_REACH) and not _between(
-            matrices, matrix, label.right, label.cy - 0.3 * size, matrix.left, label.cy + 0.3 * size
+        if (inside or dx <= SIDE_REACH) and not places.between(
+            matrix, label.right, label.cy - 0.3 * size, matrix.left, label.cy + 0.3 * size
         ):
             return 0, max(dx, 0.0) * factor
     if label.cy > matrix.bottom - 0.2 * size and matrix.left - size <= label.cx <= matrix.right + size:
         dy = (label.cy - matrix.bottom) / size
-        if (inside or dy <= BELOW_REACH) and not _between(
-            matrices, matrix, matrix.left, matrix.bottom, matrix.right, label.cy
+        if (inside or dy <= BELOW_REACH) and not places.between(
+            matrix, matrix.left, matrix.bottom, matrix.right, label.cy
         ):
             return 1, max(dy, 0.0) * factor
     return None
@@ -186,11 +241,14 @@ def _colour(model: SvgText, matrix: Matrix, frame: Card | None) -> str | None:
 def _legend(model: SvgText, candidates: list[TextRun]) -> dict[str, TextRun]:
     """Colour → the name beside a small swatch of that colour (a square `<rect>` or `■`)."""
     entries: dict[str, list[TextRun]] = {}
+    swatches = [r for r in model.runs if SWATCH.match(r.text) and r.fill() and np.isfinite(r.cx)]
+    step = 4 * max((r.size for r in candidates), default=16.0)
+    cards = Space(model.cards, lambda c: (c.x, c.y, c.x + c.w, c.y + c.h), step)
     for label in candidates:
         if vocabulary.caption_role(label.text) in (None, "other"):
             continue
         size = label.size
-        for card in model.cards:
+        for card in cards.near(label.left - 5 * size, label.cy - 2 * size, label.left, label.cy + 2 * size):
             if (
                 card.w <= 2.5 * size
                 and card.h <= 2.5 * size
@@ -199,14 +257,8 @@ def _legend(model: SvgText, candidates: list[TextRun]) -> dict[str, TextRun]:
                 and abs(card.y + card.h / 2 - label.cy) <= 0.8 * size
             ):
                 entries.setdefault(card.fill, []).append(label)
-        for swatch in model.runs:
-            if (
-                SWATCH.match(swatch.text)
-                and swatch.fill()
-                and np.isfinite(swatch.cx)
-                and 0 <= label.left - swatch.right <= 2 * size
-                and abs(swatch.cy - label.cy) <= 0.6 * size
-            ):
+        for swatch in swatches:
+            if 0 <= label.left - swatch.right <= 2 * size and abs(swatch.cy - label.cy) <= 0.6 * size:
                 entries.setdefault(swatch.fill(), []).append(label)
     return {colour: found[0] for colour, found in entries.items() if len({id(r) for r in found}) == 1}
 
@@ -229,7 +281,8 @@ def _product_at_crossing(matrix: Matrix, named: list[tuple[Matrix, Naming]]) -> 
 def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextRun], quantities) -> list[Naming]:
     """The quantity each matrix shows, and what said so (see the module's docstring)."""
     names: list[Naming | None] = [None] * len(matrices)
-    owns = [_own(model, m, matrices) for m in matrices]
+    places = _Places(model, matrices)
+    owns = places.owns
     for i, matrix in enumerate(matrices):
         if matrix.pin:
             names[i] = Naming(matrix.pin if matrix.pin in quantities else None, f'data-vk="{matrix.pin}"')
@@ -242,8 +295,8 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
             continue
         found = [
             (d, i)
-            for i, m in enumerate(matrices)
-            if names[i] is None and (d := _distance(label, m, matrices, owns[i])) is not None
+            for i in places.near_label(label)
+            if names[i] is None and (d := _distance(label, matrices[i], places, owns[i])) is not None
         ]
         if found:
             d, i = min(found)
@@ -306,8 +359,9 @@ def styled(computed: float, like: str, digits: int, minus: str) -> str:
 class Checker:
     """Compares what the drawing writes with the computed quantities and collects the edits."""
 
-    def __init__(self, svg: str, quantities: dict, digits: int, tokens: list[str], skip=frozenset()):
-        self.svg = svg
+    def __init__(self, model: SvgText, quantities: dict, digits: int, tokens: list[str], skip=frozenset()):
+        self.model = model
+        self.svg = model.source
         self.skip = skip
         self.quantities = {k: np.asarray(v, dtype=float) for k, v in quantities.items()}
         self.digits = digits
@@ -319,8 +373,7 @@ class Checker:
         self.mask = np.isneginf(masked) if masked is not None else None
 
     def where(self, offset: int) -> tuple[int, int]:
-        line = self.svg.count("\n", 0, offset) + 1
-        return line, offset - (self.svg.rfind("\n", 0, offset) + 1) + 1
+        return self.model.where(offset)
 
     def apply(self) -> str:
         """The drawing with every collected edit made."""
@@ -343,21 +396,35 @@ class Checker:
         masked_here: bool = False,
         minus: str = "-",
         row=("", ""),
+        digits: int | None = None,
     ) -> None:
-        """Check one written number; a wrong one becomes a finding and an edit."""
+        """Check one written number; a wrong one becomes a finding and an edit (written with
+        `digits` decimals at least: the drawing's usual, or an input's own)."""
         self.checked += 1
         if agrees(cell.written, computed, masked_here):
             return
         line, col = self.where(cell.start)
-        new = styled(computed, cell.written, self.digits, minus)
+        new = styled(computed, cell.written, self.digits if digits is None else digits, minus)
         self.findings.append(
-            FigureFinding(line, col, quantity, index, cell.written, fmt(computed, self.digits), "wrong", row)
+            FigureFinding(
+                line,
+                col,
+                quantity,
+                index,
+                cell.written,
+                fmt(computed, self.digits) if digits is None else new,
+                "wrong",
+                row,
+            )
         )
         field = self.svg[cell.field_start : cell.start + len(cell.written)]
         replacement = new.rjust(len(field))
         if field[:1] == " " and replacement[:1] != " ":
             replacement = " " + replacement
         self.edits[cell.field_start] = (cell.start + len(cell.written), replacement)
+        for twin in cell.run.twins if cell.run is not None else ():  # the same text drawn twice
+            shift = twin.start - cell.run.start
+            self.edits[cell.field_start + shift] = (cell.start + len(cell.written) + shift, replacement)
 
     def matrix(self, matrix: Matrix, name: str | None, caption: str, transposed: bool = False) -> None:
         first = matrix.rows[0][0]
@@ -417,7 +484,8 @@ class Checker:
         return None
 
     def worked(self, runs: list[TextRun], index: int) -> None:
-        """A products line `(a)×(b) + …` and the sum line after it."""
+        """A products line `(a)×(b) + …` (ending `= total`, or not) and the sum line after it
+        (`= p + q = total`, or `= total` alone: the arithmetic split over two texts)."""
         run = runs[index]
         q, k, scores = (self.quantities.get(n) for n in ("Q", "K", "scores"))
         cells = [
@@ -435,11 +503,20 @@ class Checker:
             self.uncertain(run.start, "Q·K", run.text.strip(), "cannot tell which cell it works out")
             return
         i, j = cell_index
-        for t, (a, b) in enumerate(cells):
-            self.compare(a, "Q", (i, t), q[i, t])
-            self.compare(b, "K", (j, t), k[j, t])
-        total_run = next((r for r in runs[index + 1 : index + 3] if SUM_LINE.match(r.raw)), None)
+        for t, (a, b) in enumerate(cells):  # an input's factor keeps the decimals it is written with
+            self.compare(a, "Q", (i, t), q[i, t], digits=0)
+            self.compare(b, "K", (j, t), k[j, t], digits=0)
+        if (own := TOTAL.search(run.raw)) is not None:
+            self.total(own.group(1), run.start + own.start(1), i, j, scores)
+            return
+        total_run = next(
+            (r for r in runs[index + 1 : index + 3] if SUM_LINE.match(r.raw) or TOTAL_LINE.match(r.raw)), None
+        )
         if total_run is None:
+            return
+        if TOTAL_LINE.match(total_run.raw):
+            own = TOTAL.search(total_run.raw)
+            self.total(own.group(1), total_run.start + own.start(1), i, j, scores)
             return
         terms = [(m.group(1), m.start(1)) for m in SUM_TERM.finditer(total_run.raw)]
         if len(terms) != len(cells) + 1:
@@ -449,21 +526,20 @@ class Checker:
             cell = Cell(written, total_run.start + offset, total_run.start + offset)
             self.compare(cell, "products", (i, j, t), q[i, t] * k[j, t])
         written, offset = terms[-1]
+        self.total(written, total_run.start + offset, i, j, scores)
+
+    def total(self, written: str, start: int, i: int, j: int, scores) -> None:
+        """The total of a worked dot product: the score of its cell."""
         if scores is not None:
-            cell = Cell(written, total_run.start + offset, total_run.start + offset)
-            self.compare(cell, "scores", (i, j), scores[i, j])
+            self.compare(Cell(written, start, start), "scores", (i, j), scores[i, j])
 
     def which_cell(self, runs, index, cells, q, k) -> tuple[int, int] | None:
         """The (i, j) a worked dot product is about: its caption, else its factors' values."""
 
-        def fits(i, j):
-            return (
-                0 <= i < len(q)
-                and 0 <= j < len(k)
-                and all(
-                    agrees(a.written, q[i, t], False) and agrees(b.written, k[j, t], False)
-                    for t, (a, b) in enumerate(cells)
-                )
+        def fits(i, j):  # (i, j) in range
+            return all(
+                agrees(a.written, q[i, t], False) and agrees(b.written, k[j, t], False)
+                for t, (a, b) in enumerate(cells)
             )
 
         named = referenced = None
@@ -479,13 +555,24 @@ class Checker:
         candidates = [c for c in (named, referenced) if c]
         if referenced:
             candidates.append((referenced[0] - 1, referenced[1] - 1))  # a 1-based caption
-        for candidate in candidates:
+        readings = list(dict.fromkeys(c for c in candidates if 0 <= c[0] < len(q) and 0 <= c[1] < len(k)))
+        for candidate in readings:
             if fits(*candidate):
                 return candidate
         if candidates:
-            # the factors are wrong: trust the caption only when it says one thing
-            agreed = {c for c in (named, referenced) if c}
-            return agreed.pop() if len(agreed) == 1 else None
+            # a factor is wrong: the reading of the caption its other factors agree with, when one
+            # stands out (a single slip leaves all but one), else the caption's only reading in range
+            def agreeing(c):
+                return sum(
+                    int(agrees(a.written, q[c[0], t], False)) + int(agrees(b.written, k[c[1], t], False))
+                    for t, (a, b) in enumerate(cells)
+                )
+
+            ranked = sorted(readings, key=agreeing, reverse=True)
+            if ranked and agreeing(ranked[0]) >= 2 * len(cells) - 1:
+                if len(ranked) == 1 or agreeing(ranked[1]) < agreeing(ranked[0]):
+                    return ranked[0]
+            return ranked[0] if len(ranked) == 1 else None
         found = [(i, j) for i in range(len(q)) for j in range(len(k)) if fits(i, j)]
         return found[0] if len(found) == 1 else None
 
@@ -499,7 +586,7 @@ def check_handdrawn(
     model = read_svg(svg) if isinstance(svg, str) else svg
     if model is None:
         return HandDrawnReport([], 0, svg)
-    checker = Checker(model.source, quantities, digits, tokens, skip)
+    checker = Checker(model, quantities, digits, tokens, skip)
     matrices = find_matrices(model)
     candidates = caption_runs(model, matrices)
     for matrix, naming in zip(matrices, name_matrices(model, matrices, candidates, checker.quantities)):

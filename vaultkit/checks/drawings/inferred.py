@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from vaultkit.checks.drawings import vocabulary
 from vaultkit.checks.drawings.handdrawn import QUOTED, Naming, caption_runs, is_mask, name_matrices
-from vaultkit.checks.drawings.layouts import ROW_TOLERANCE, Layout, Matrix, find_layout
+from vaultkit.checks.drawings.layouts import ROW_TOLERANCE, Layout, Matrix, Space, find_layout
 from vaultkit.numbers import parse_written
 from vaultkit.readers.svgtext import SvgText, TextRun
 
@@ -176,13 +176,19 @@ def _near_numbers(label: TextRun, layout: Layout, unnamed: list[Matrix]) -> tupl
     """The loose numbers and the unnamed matrices that stand within NEAR font sizes of a label
     (below it or to its right: where what a label names is drawn)."""
     reach = NEAR * label.size
-    below_right = [r for r in layout.loose if r.cy >= label.cy - label.size and r.cx >= label.left - reach]
+    if "loose space" not in layout.index:
+        step = 4 * max((r.size for r in layout.loose), default=16.0)
+        layout.index["loose space"] = Space(layout.loose, lambda r: (r.cx, r.cy, r.cx, r.cy), step)
+    space = layout.index["loose space"]
+    pad = reach + max((r.size + r.width for r in layout.loose), default=0.0)
+    around = space.near(label.left - pad, label.cy - label.size - pad, label.right + pad, label.cy + pad)
+    below_right = [r for r in around if r.cy >= label.cy - label.size and r.cx >= label.left - reach]
     numbers = [r for r in below_right if _box_gap(r, label.left, label.cy - label.size, label.right, label.cy) <= reach]
     # numbers near those numbers belong with them (a block grows from its corner)
     taken, queue = {id(r) for r in numbers}, list(numbers)
     while queue:
         n = queue.pop()
-        for r in layout.loose:
+        for r in space.near(n.cx - 4 * n.size, n.cy - 2.5 * n.size, n.cx + 4 * n.size, n.cy + 2.5 * n.size):
             if id(r) not in taken and abs(r.cx - n.cx) <= 4 * n.size and abs(r.cy - n.cy) <= 2.5 * n.size:
                 taken.add(id(r))
                 numbers.append(r)
@@ -327,6 +333,8 @@ def why_not(model: SvgText) -> str:
     if not any(r.text.strip() for r in model.runs):
         return "no text"
     layout = find_layout(model)
+    if layout.skipped:
+        return f"not read: {layout.skipped}"
     if not layout.matrices:
         loose = len(layout.loose)
         return (
@@ -345,6 +353,12 @@ def why_not(model: SvgText) -> str:
 def infer(model: SvgText, rel: str) -> Derivation | None:
     """The example the drawing implies; None when it shows no Q and K (nothing to say)."""
     layout = find_layout(model)
+    if layout.skipped:
+        roles = {vocabulary.caption_role(r.text) for r in model.runs if 0 < len(r.text.strip()) <= 40}
+        if roles & {"Q"} and roles & {"K", "K transposed"}:  # it may be a derivation: say why it is not read
+            reason = f"the drawing is not read: {layout.skipped}"
+            return Derivation({}, doubts=[Doubt(0, reason, "a smaller drawing (split it in parts)")])
+        return None
     matrices = layout.matrices
     candidates = caption_runs(model, matrices)
     namings = name_matrices(model, matrices, candidates, NAMES)
@@ -391,12 +405,10 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
     doubts += misshapen or _unread_derived(layout, candidates, namings, by_name, (len(q), len(k)))
     named = {name: found[0][0] for name, found in by_name.items()}
     spec: dict = {"kind": "attention"}
-    tokens = (
-        _tokens(q_matrix)
-        or _tokens(k_matrix)
-        or next((t for m in named.values() if (t := _tokens(m)) and len(t) == len(q)), None)
-    )
-    if tokens and len(tokens) == len(q):
+    want = len(q) if len(q) == len(k) else len(k)  # the tokens of the keys when Q has fewer rows
+    labelled = (_tokens(m) for m in (q_matrix, k_matrix, *named.values()))
+    tokens = next((t for t in labelled if t and len(t) == want), None)
+    if tokens:
         spec["tokens"] = tokens
     spec.update(Q=q, K=k)
     v_matrix = named.get("V")

@@ -22,10 +22,12 @@ A run claimed by one reader is not read by the next one; numbers left over are `
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import statistics
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from vaultkit.readers.svgtext import Card, SvgText, TextRun
 
@@ -45,6 +47,52 @@ STEP_GROWTH = 1.6  # a row this much further down than the closest step so far s
 COLUMN_GAP = 1.4  # a gap this much wider than the line's narrowest (and clearly its widest) splits it
 ROW_TOLERANCE = 0.5  # font sizes: numbers whose middles are this close in y are on one line
 COLUMN_TOLERANCE = 0.6  # font sizes: columns line up this closely (at least; more with wide spacing)
+CELL_REACH = (12.0, 10.0)  # font sizes: the widest and tallest box taken for a number's own cell
+MAX_DEPTH = 256  # elements nested deeper than this: the drawing is not read as a layout
+MAX_NUMBERS = 200_000  # numbers in one drawing beyond which its layout is not read
+WIDE = 64  # buckets: a box over more of them is kept apart, looked at by every query
+
+
+class Space:
+    """Items bucketed by their boxes on a grid, so what stands near a box is found without
+    looking at every item of the drawing (reading stays linear in its size)."""
+
+    def __init__(self, items, box, step: float):
+        self.step = step if math.isfinite(step) and step > 0 else 1.0
+        self.items = []
+        self.buckets: dict[tuple[int, int], list] = {}
+        self.wide: list = []
+        for item in items:
+            left, top, right, bottom = box(item)
+            if not all(math.isfinite(v) for v in (left, top, right, bottom)):
+                continue
+            self.items.append(item)
+            span = self._span(left, top, right, bottom)
+            if span is None:
+                self.wide.append(item)
+                continue
+            for key in span:
+                self.buckets.setdefault(key, []).append(item)
+
+    def _span(self, left, top, right, bottom):
+        x0, x1 = math.floor(left / self.step), math.floor(right / self.step)
+        y0, y1 = math.floor(top / self.step), math.floor(bottom / self.step)
+        if (x1 - x0 + 1) * (y1 - y0 + 1) > WIDE:
+            return None
+        return [(bx, by) for bx in range(x0, x1 + 1) for by in range(y0, y1 + 1)]
+
+    def near(self, left: float, top: float, right: float, bottom: float) -> list:
+        """Every item whose box may meet this one (and some that do not: test them)."""
+        span = self._span(left, top, right, bottom) if all(map(math.isfinite, (left, top, right, bottom))) else None
+        if span is None:
+            return self.items
+        found, seen = list(self.wide), set()
+        for key in span:
+            for item in self.buckets.get(key, ()):
+                if id(item) not in seen:
+                    seen.add(id(item))
+                    found.append(item)
+        return found
 
 
 @dataclass
@@ -83,7 +131,7 @@ class Matrix:
     def shape(self) -> tuple[int, int]:
         return len(self.rows), len(self.rows[0])
 
-    @property
+    @cached_property
     def size(self) -> float:
         sizes = [r.size for r in self.runs if math.isfinite(r.size) and r.size > 0]
         return statistics.median(sizes) if sizes else 16.0
@@ -91,19 +139,19 @@ class Matrix:
     def cells(self) -> list[Cell]:
         return [c for row in self.rows for c in row]
 
-    @property
+    @cached_property
     def top(self) -> float:
         return min(c.y for c in self.rows[0]) - 0.5 * self.size
 
-    @property
+    @cached_property
     def bottom(self) -> float:
         return max(c.y for c in self.rows[-1]) + 0.5 * self.size
 
-    @property
+    @cached_property
     def left(self) -> float:
         return min(c.x - c.half for c in self.cells())
 
-    @property
+    @cached_property
     def right(self) -> float:
         return max(c.x + c.half for c in self.cells())
 
@@ -126,6 +174,8 @@ class Layout:
     unequal: list[tuple[str | None, list[int]]] = field(
         default_factory=list
     )  # (pin, row lengths) of blocks that are not rectangles
+    skipped: str = ""  # why the drawing's layout was not read (too large, too deep), if it was not
+    index: dict = field(default_factory=dict, repr=False, compare=False)  # spaces built once by readers
 
 
 def _placed(run: TextRun) -> bool:
@@ -213,19 +263,26 @@ def parse_rows(run: TextRun) -> tuple[list[list[Cell]], str] | None:
 # --- what holds a block: frames and groups that hold it and no other --------------------------
 
 
+def frames(model: SvgText) -> list[Card]:
+    """What may frame a block: rects, and shapes drawn round an area (a closed path, a polygon,
+    a hand-drawn rough rectangle of curves)."""
+    return model.cards + [s for s in model.strokes if s.closed]
+
+
 def _holders(model: SvgText, items: list[tuple[TextRun, float, float]], least: int):
-    """For each item (run, x, y): its frame (the smallest rect around it that holds a block:
+    """For each item (run, x, y): its frame (the smallest frame around it that holds a block:
     `least` items on two lines or more) and its group (the innermost `<g>` that holds one)."""
     lines = _line_ids([x for _, x, _ in items], [y for _, _, y in items], [r.size for r, _, _ in items])
-    frames = []
-    for card in model.cards:
-        inside = [lines[i] for i, (_, x, y) in enumerate(items) if card.holds(x, y)]
-        if len(inside) >= least and len(set(inside)) >= 2:
-            frames.append(card)
-    frame_of = []
-    for _, x, y in items:
-        holding = [c for c in frames if c.holds(x, y)]
-        frame_of.append(min(holding, key=lambda c: c.area) if holding else None)
+    step = 4 * statistics.median([r.size for r, _, _ in items]) if items else 1.0
+    points = Space(range(len(items)), lambda i: (items[i][1], items[i][2], items[i][1], items[i][2]), step)
+    frame_of: list[Card | None] = [None] * len(items)
+    for card in frames(model):
+        inside = [i for i in points.near(card.x, card.y, card.x + card.w, card.y + card.h) if card.holds(*items[i][1:])]
+        if len(inside) < least or len({lines[i] for i in inside}) < 2:
+            continue
+        for i in inside:
+            if frame_of[i] is None or card.area < frame_of[i].area:
+                frame_of[i] = card
     members: dict[int, list[int]] = {}
     for i, (run, _, _) in enumerate(items):
         for g in run.groups():
@@ -254,15 +311,28 @@ def _line_ids(xs: list[float], ys: list[float], sizes: list[float], bases: list[
         return i
 
     order = sorted(range(n), key=lambda i: xs[i])
-    for at, a in enumerate(order):
+    rank = {i: at for at, i in enumerate(order)}
+    step = ROW_TOLERANCE * max((v for v in sizes if math.isfinite(v)), default=1.0) or 1.0
+    bands: dict[int, list[int]] = {}  # items by the band of their middle and of their baseline
+    order = [i for i in order if math.isfinite(ys[i]) and math.isfinite(bases[i])]
+    for i in order:
+        for band in {math.floor(ys[i] / step), math.floor(bases[i] / step)}:
+            bands.setdefault(band, []).append(i)
+    lefts = {band: [xs[i] for i in members] for band, members in bands.items()}
+    for a in order:
         best, best_dx = None, math.inf
-        for b in order[at + 1 :]:
-            dx = xs[b] - xs[a]
-            if dx >= best_dx:
-                break
-            tol = ROW_TOLERANCE * max(sizes[a], sizes[b], 1e-9)
-            if abs(ys[b] - ys[a]) <= tol or abs(bases[b] - bases[a]) <= tol:
-                best, best_dx = b, dx
+        near = {math.floor(v / step) + d for v in (ys[a], bases[a]) for d in (-1, 0, 1)}
+        for band in near:
+            members = bands.get(band, ())
+            for b in members[bisect.bisect_left(lefts.get(band, ()), xs[a]) :]:
+                dx = xs[b] - xs[a]
+                if dx > best_dx or (dx == best_dx and rank[b] > rank[best]):
+                    break
+                if rank[b] <= rank[a]:
+                    continue
+                tol = ROW_TOLERANCE * max(sizes[a], sizes[b], 1e-9)
+                if abs(ys[b] - ys[a]) <= tol or abs(bases[b] - bases[a]) <= tol:
+                    best, best_dx = b, dx
         if best is not None:
             parent[root(best)] = root(a)
     roots = {}
@@ -276,17 +346,19 @@ class _Between:
     """Texts and strokes that are not numbers of a block: a label, `=`, a bracket, a line."""
 
     def __init__(self, model: SvgText, others: list[TextRun]):
-        self.texts = [r for r in others if r.text.strip() and _placed(r)]
-        self.strokes = model.strokes
+        texts = [r for r in others if r.text.strip() and _placed(r)]
+        step = 4 * statistics.median([r.size for r in texts] or [16.0])
+        self.texts = Space(texts, lambda r: (r.left, r.cy - r.size, r.right, r.cy + r.size), step)
+        self.strokes = Space(model.strokes, lambda c: (c.x, c.y, c.x + c.w, c.y + c.h), step)
 
     def across(self, a: Cell, b: Cell, size: float) -> bool:
         """Something stands between two cells of one line, a left of b."""
         low, high = a.x + a.half, b.x - b.half
         y = (a.y + b.y) / 2
-        for r in self.texts:
+        for r in self.texts.near(low - size, y - size, high + size, y + size):
             if low - 0.1 * size < r.cx < high + 0.1 * size and abs(r.cy - y) < 0.5 * r.size + 0.3 * size:
                 return True
-        for s in self.strokes:
+        for s in self.strokes.near(low, y - size, high, y + size):
             if (
                 s.w < 0.8 * size
                 and s.h >= 0.8 * size
@@ -302,10 +374,10 @@ class _Between:
         right = max(c.x + c.half for c in upper + lower)
         top = max(c.y for c in upper) + 0.3 * size
         bottom = min(c.y for c in lower) - 0.3 * size
-        for r in self.texts:
+        for r in self.texts.near(left, top, right, bottom):
             if top < r.cy < bottom and r.right > left and r.left < right:
                 return True
-        for s in self.strokes:
+        for s in self.strokes.near(left, top, right, bottom):
             if (
                 s.h < 0.5 * size
                 and s.w >= 0.3 * (right - left)
@@ -327,10 +399,18 @@ class _Line:
     size: float
     key: tuple  # (pin, frame id, group): lines of one block share it
     label: str = ""
+    boxes: list[Card] | None = None  # the cell box of each number, when every one has its own
 
-    @property
+    @cached_property
     def y(self) -> float:
         return statistics.fmean(c.y for c in self.cells)
+
+
+def _space_down(upper: _Line, lower: _Line) -> float | None:
+    """How far the cell boxes of a line stand below those of the line above (None: not boxed)."""
+    if upper.boxes is None or lower.boxes is None:
+        return None
+    return statistics.median(b.y - (a.y + a.h) for a, b in zip(upper.boxes, lower.boxes))
 
 
 def _aligned(a: list[Cell], b: list[Cell], size: float) -> bool:
@@ -352,21 +432,32 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
     """Lines (any order) stacked top to bottom into blocks: same key and width, columns lined up,
     an even step, nothing drawn between (no text, no line, no other numbers: `obstacles`)."""
     blocks: list[list[_Line]] = []
+    step_of: dict[int, float] = {}  # the smallest step of each block so far (by id)
+    space_of: dict[int, float] = {}  # the space between the cell boxes of its first two lines
+    open_blocks: dict[tuple, list[list[_Line]]] = {}  # blocks that may still grow, by key and width
+    sizes = [ln.size for ln in lines if math.isfinite(ln.size)]
+    reach = (STEP_GROWTH * ROW_STEP + ROW_TOLERANCE) * max(sizes, default=16.0)  # no step is longer
+    others = Space(
+        obstacles,
+        lambda o: (min(c.x for c in o.cells), o.y, max(c.x for c in o.cells), o.y),
+        4 * statistics.median(sizes or [16.0]),
+    )
 
     def blocked(upper: _Line, lower: _Line) -> bool:
         left = min(c.x - c.half for c in upper.cells + lower.cells)
         right = max(c.x + c.half for c in upper.cells + lower.cells)
         return any(
             o is not upper and o is not lower and upper.y < o.y < lower.y and any(left < c.x < right for c in o.cells)
-            for o in obstacles
+            for o in others.near(left, upper.y, right, lower.y)
         )
 
     for line in sorted(lines, key=lambda ln: (ln.y, ln.cells[0].x)):
         best, best_step = None, math.inf
-        for rows in blocks:
+        group = (line.key, len(line.cells))
+        growing = [rows for rows in open_blocks.get(group, ()) if line.y - rows[-1].y <= reach]
+        open_blocks[group] = growing
+        for rows in growing:
             last = rows[-1]
-            if last.key != line.key or len(last.cells) != len(line.cells):
-                continue
             same_x = (
                 len(last.runs) == len(line.runs) == 1
                 and abs(last.runs[0].x - line.runs[0].x) <= COLUMN_TOLERANCE * line.size
@@ -374,10 +465,19 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
             if not same_x and not _aligned(last.cells, line.cells, line.size):
                 continue
             step = line.y - last.y
-            steps = [b.y - a.y for a, b in zip(rows, rows[1:])]
+            shortest = step_of.get(id(rows))
             limit = (
-                STEP_GROWTH * min(steps) + ROW_TOLERANCE * line.size if steps else ROW_STEP * max(line.size, last.size)
+                STEP_GROWTH * shortest + ROW_TOLERANCE * line.size
+                if shortest is not None
+                else ROW_STEP * max(line.size, last.size)
             )
+            space = _space_down(last, line)
+            if space is not None:  # a table's rows touch, or stand as far apart as its first two
+                usual = space_of.get(id(rows), 0.0)
+                if space > max(usual, 0.0) + 0.5 * line.size:
+                    continue
+                if shortest is None:
+                    limit = max(limit, step)  # tall cells: the boxes say the rows are one table
             if not (ROW_TOLERANCE * line.size < step <= limit + 1e-9) or step >= best_step:
                 continue
             if between.down(last.cells, line.cells, line.size) or blocked(last, line):
@@ -385,7 +485,11 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
             best, best_step = rows, step
         if best is None:
             blocks.append([line])
+            growing.append(blocks[-1])
         else:
+            step_of[id(best)] = min(step_of.get(id(best), math.inf), line.y - best[-1].y)
+            if len(best) == 1 and (space := _space_down(best[-1], line)) is not None:
+                space_of[id(best)] = space
             best.append(line)
     return blocks
 
@@ -440,18 +544,33 @@ def numeric_rows(model: SvgText, claimed: set[int], between: _Between | None = N
     return matrices
 
 
-def _split_line(cells: list[Cell], keys: list[tuple], size: float, between: _Between) -> list[tuple[list[Cell], tuple]]:
+def _split_line(
+    cells: list[Cell], keys: list[tuple], size: float, between: _Between, boxes: dict | None = None
+) -> list[tuple[list[Cell], tuple]]:
     """A line of cells sorted by x, split where the key changes or something stands between two
-    cells, then at its widest gap while that gap is much wider than the rest (each part judged
-    by its own spacing: a tight Q beside a wider Scores)."""
+    cells, where the cell boxes drawn round the numbers stop touching (a gap between two tables),
+    then at its widest gap while that gap is much wider than the rest (each part judged by its
+    own spacing: a tight Q beside a wider Scores)."""
+    boxes = boxes or {}
+
+    def by_boxes(seq: list[int]) -> list[list[int]]:
+        """Where every number has its own cell box: split where the space between two boxes is
+        clearly wider than between the others (cells of a table touch or stand evenly apart)."""
+        edges = [boxes[id(cells[i])] for i in seq]
+        spaces = [b.x - (a.x + a.w) for a, b in zip(edges, edges[1:])]
+        parts, begin = [], 0
+        for k, space in enumerate(spaces):
+            rest = sorted(spaces[:k] + spaces[k + 1 :])
+            usual = max(rest[len(rest) // 2] if rest else 0.0, 0.0)
+            if space > 0.5 * size and space > 3 * usual + 0.3 * size:
+                parts.append(seq[begin : k + 1])
+                begin = k + 1
+        return parts + [seq[begin:]]
 
     def split(seq: list[int]) -> list[list[int]]:
         if len(seq) < 2:
             return [seq]
         pairs = list(zip(seq, seq[1:]))
-        for k, (a, b) in enumerate(pairs):
-            if keys[a] != keys[b] or between.across(cells[a], cells[b], size):
-                return split(seq[: k + 1]) + split(seq[k + 1 :])
         gaps = [at[b] - at[a] for a, b in pairs]
         spaces = [(cells[b].x - cells[b].half) - (cells[a].x + cells[a].half) for a, b in pairs]
         k = max(range(len(gaps)), key=lambda n: gaps[n])
@@ -476,7 +595,48 @@ def _split_line(cells: list[Cell], keys: list[tuple], size: float, between: _Bet
     # people space columns by the point they place each number at: its anchor, when all share one
     at = [c.run.x if len(anchors) == 1 and c.run is not None and math.isfinite(c.run.x) else c.x for c in cells]
     order = sorted(range(len(cells)), key=lambda i: cells[i].x)
-    return [([cells[i] for i in seg], keys[seg[0]]) for seg in split(order)]
+    segments, begin = [], 0
+    for k in range(1, len(order) + 1):  # first where the key changes or something stands between
+        a, b = (order[k - 1], order[k]) if k < len(order) else (None, None)
+        if b is None or keys[a] != keys[b] or between.across(cells[a], cells[b], size):
+            segments.append(order[begin:k])
+            begin = k
+    found = []
+    for seg in segments:
+        if len(seg) >= 3 and all(id(cells[i]) in boxes for i in seg):
+            found += by_boxes(seg)  # the cell boxes say where a table ends: the gaps are not asked
+        else:
+            found += split(seg)
+    return [([cells[i] for i in seg], keys[seg[0]]) for seg in found]
+
+
+def _cell_boxes(model: SvgText, nodes: list[Cell]) -> dict[int, Card]:
+    """The box drawn round each number alone (a table's cell: a rect, a closed path, a rough
+    hand-drawn rectangle), by the cell's id: the smallest frame that holds its middle and no
+    other number, and is about as tall as a line."""
+    if not nodes:
+        return {}
+    step = 4 * statistics.median(c.run.size for c in nodes)
+    points = Space(nodes, lambda c: (c.x, c.y, c.x, c.y), step)
+    found: dict[int, Card] = {}
+    for card in frames(model):
+        size = None
+        inside = []
+        for cell in points.near(card.x, card.y, card.x + card.w, card.y + card.h):
+            if card.holds(cell.x, cell.y):
+                inside.append(cell)
+                if len(inside) > 1:
+                    break
+        if len(inside) != 1:
+            continue
+        cell = inside[0]
+        size = cell.run.size
+        wide, tall = CELL_REACH
+        if not (2 * cell.half * 0.9 <= card.w <= wide * size and 0.8 * size <= card.h <= tall * size):
+            continue
+        if id(cell) not in found or card.area < found[id(cell)].area:
+            found[id(cell)] = card
+    return found
 
 
 def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) -> list[Matrix]:
@@ -496,6 +656,7 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
     frames = {id(f): f for f in frame_of if f is not None}
     node_ids = {id(c.run) for c in nodes}
     between = _Between(model, [r for r in model.runs if id(r) not in claimed and id(r) not in node_ids])
+    boxes = _cell_boxes(model, nodes)
     matrices = []
     pins: dict = {}
     for i, cell in enumerate(nodes):
@@ -516,8 +677,12 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
             if pin is not None:  # a pin settles what it names: its numbers are one block
                 segments = [(sorted((nodes[i] for i in idx), key=lambda c: c.x), keys[idx[0]][:1] + (None, None))]
             else:
-                segments = _split_line([nodes[i] for i in idx], [keys[i] for i in idx], size, between)
-            lines += [_Line(seg, [c.run for c in seg], size, key) for seg, key in segments]
+                segments = _split_line([nodes[i] for i in idx], [keys[i] for i in idx], size, between, boxes)
+            for seg, key in segments:
+                boxed = [boxes[id(c)] for c in seg if id(c) in boxes]
+                lines.append(
+                    _Line(seg, [c.run for c in seg], size, key, boxes=boxed if len(boxed) == len(seg) else None)
+                )
         if pin is not None:
             lines.sort(key=lambda ln: ln.y)
             if (
@@ -549,21 +714,17 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
     return matrices
 
 
-def _row_labels(model: SvgText, matrix: Matrix, claimed: set[int]) -> list[str]:
+def _row_labels(matrix: Matrix, texts: Space) -> list[str]:
     """Text just left of each row of a grid: the token of the row (`我`, `a`)."""
     labels = []
     size = matrix.size
     for row in matrix.rows:
         first = min(row, key=lambda c: c.x)
+        edge = first.x - first.half
         left = [
             r
-            for r in model.runs
-            if id(r) not in claimed
-            and r.text.strip()
-            and _placed(r)
-            and abs(r.cy - first.y) < ROW_TOLERANCE * size
-            and r.right <= first.x - first.half + 0.2 * size
-            and first.x - first.half - r.right < 3 * size
+            for r in texts.near(edge - 3 * size, first.y - size, edge, first.y + size)
+            if abs(r.cy - first.y) < ROW_TOLERANCE * size and r.right <= edge + 0.2 * size and edge - r.right < 3 * size
         ]
         labels.append(max(left, key=lambda r: r.right).text.strip() if left else "")
     return labels
@@ -577,13 +738,28 @@ def find_layout(model: SvgText) -> Layout:
     return model.cache["layout"]
 
 
+def too_large(model: SvgText) -> str:
+    """Why a drawing is past what its layout is read for ("" when it is not)."""
+    if model.depth > MAX_DEPTH:
+        return f"its elements are nested {model.depth} deep (a layout is read to {MAX_DEPTH})"
+    numbers = sum(1 for r in model.runs if re.search(r"\d", r.raw))
+    if numbers > MAX_NUMBERS:
+        return f"it writes {numbers} texts with numbers (a layout is read to {MAX_NUMBERS})"
+    return ""
+
+
 def _find_layout(model: SvgText) -> Layout:
+    if skipped := too_large(model):
+        return Layout([], [], skipped=skipped)
     claimed: set[int] = set()
     unequal: list = []
     found = numeric_rows(model, claimed)
     grid = cell_grid(model, claimed, unequal)
+    if grid:
+        texts = [r for r in model.runs if id(r) not in claimed and r.text.strip() and _placed(r)]
+        space = Space(texts, lambda r: (r.left, r.cy, r.right, r.cy), 4 * grid[0].size)
     for matrix in grid:
-        labels = _row_labels(model, matrix, claimed)
+        labels = _row_labels(matrix, space)
         if all(labels):
             matrix.labels = labels
     found += grid

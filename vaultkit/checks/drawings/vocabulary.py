@@ -53,6 +53,7 @@ NOT_WEIGHTS = re.compile(r"W_|权重矩阵|weight matri|可学习|learnable|之�
 OUTPUT = re.compile(r"output|输出|context|[×·]\s*V\b", IGNORE_CASE)
 SCALED = re.compile(r"\bscaled\b|缩放|除以|÷|[/÷]\s*(?:√|sqrt)", IGNORE_CASE)
 SCORES = re.compile(r"scores?\b|\blogits?\b|分数|打分|得分", IGNORE_CASE)
+TIMES_V = re.compile(r"[×·@*]\s*V\b")  # `weights · V`: what is made of the values is the output
 Q_WORD = r"(?<![A-Za-z_^])Q(?![A-Za-z])|\bquer(?:y|ies)\b|查询"
 K_WORD = r"(?<![A-Za-z_^])K(?![A-Za-z])|\bkeys?(?![a-z])|键"  # not W_K
 V_WORD = r"(?<![A-Za-z_^])V(?![A-Za-z])|\bvalues?\b"
@@ -113,9 +114,13 @@ def caption_role(text: str, *, anchored: bool = False) -> str | None:
     text = text.strip().strip("*`#> ").strip()
     head = re.split(r"[=＝]", text, maxsplit=1)[0] if re.search(r"[=＝]", text) else ""
     if head.strip() and not anchored:
-        role = _role(head, anchored)
+        role, body = _role(head, anchored), text[len(head) + 1 :]
+        if role == "scores" and SCALED.search(body):
+            return "scaled"  # `scores = Q·Kᵀ / √d`: the label says these scores are divided
         if role and role != "other":
             return role
+        if role is None and TIMES_V.search(body):
+            return "output"  # `out = weights · V`
     return _role(text, anchored)
 
 
