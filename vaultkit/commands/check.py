@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 
 from vaultkit.diagnostics import FORMATTERS, Report, format_github
-from vaultkit.explain import SVG_NOT_READ, WALKTHROUGH, totals
+from vaultkit.explain import DRAWING_NUMBER, SVG_NOT_READ, WALKTHROUGH, totals
 from vaultkit.pipeline import FileChange
 from vaultkit.renderers import report_note
 from vaultkit.state import VaultState
@@ -49,11 +49,13 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False, repor
         kinds = [entry.kind for entry in report.explained]
         unread = kinds.count(SVG_NOT_READ)  # SVGs that are no derivation, each with why
         walks = kinds.count(WALKTHROUGH)
+        stated = kinds.count(DRAWING_NUMBER)  # the numbers drawings state, each with what it was checked against
         # the summary counts a walkthrough's statements as claims: the rest are the claims listed
         statements = report.summary.claims - report.summary.skipped_claims - read
         print(
             f"{read} arithmetic claims read, {skipped} skipped; "
-            f"{other - walks - unread} drawings and figures read"
+            f"{other - walks - unread - stated} drawings and figures read"
+            + (f" ({stated} numbers they state)" if stated else "")
             + (f", {unread} other SVGs not read" if unread else "")
             + (f"; {walks} walkthrough parts read ({statements} statements)" if walks else ""),
             file=out,
