@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -140,6 +141,7 @@ RESULT = re.compile(r"=\s*(-?\d+(?:\.\d+)?)\s*$")
 RESTATES_RESULT = re.compile(r"是\s*(-?\d+(?:\.\d+)?)(?![\d.])")
 WORKED_AGAIN = re.compile(r"(?:算出|得到|得出)\s*(-?\d+(?:\.\d+)?)(?![\d.]|\s*[×x*])")
 SUM = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?:\s*[+\-]\s*\(?-?\d+(?:\.\d+)?\)?)+\s*=\s*(-?\d+(?:\.\d+)?)(?![\d.])")
+DIGIT = re.compile(r"\d")
 UNITS = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
 
 
@@ -192,7 +194,11 @@ class _Reader:
 
     def __init__(self, model: SvgText, rel: str, drawn: dict | None):
         self.model, self.rel, self.drawn = model, rel, drawn or {}
-        self.runs = sorted((r for r in model.runs if r.raw == r.text and r.text.strip()), key=lambda r: (r.cy, r.cx))
+        self.placed = [r for r in model.runs if r.raw == r.text and r.text.strip()]  # what a line above may be
+        self.runs = sorted(
+            (r for r in model.runs if r.raw == r.text and DIGIT.search(r.text)), key=lambda r: (r.cy, r.cx)
+        )
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", model.source)]
         self.mentions: list[Mention] = []
         self.report = NumbersReport()
         self.models: dict[int, list[tuple[int, tuple]]] = {}  # run start → (offset, model key)
@@ -204,6 +210,8 @@ class _Reader:
 
     def _per_head_runs(self) -> set[int]:
         """Runs inside the smallest card that also holds a `Head N` label: a head's own tensors."""
+        if not any(re.search(r"Head\s*\d", r.text) for r in self.runs):
+            return set()
         holder = {}
         for run in self.runs:
             cards = [c for c in self.model.cards if c.holds(run.cx, run.cy)]
@@ -213,14 +221,10 @@ class _Reader:
         }
         return {r.start for r in self.runs if holder[r.start] is not None and id(holder[r.start]) in labelled}
 
-    def _column(self, run: TextRun, above: bool) -> list[TextRun]:
-        """The runs above (or below) a run whose glyphs overlap it across, nearest first."""
-        found = [
-            r
-            for r in self.runs
-            if (r.cy < run.cy if above else r.cy > run.cy) and r.left < run.right and run.left < r.right
-        ]
-        return sorted(found, key=lambda r: abs(r.cy - run.cy))
+    def _above(self, run: TextRun) -> list[TextRun]:
+        """The runs above a run whose glyphs overlap it across, nearest first."""
+        found = [r for r in self.placed if r.cy < run.cy and r.left < run.right and run.left < r.right]
+        return sorted(found, key=lambda r: run.cy - r.cy)
 
     def _model_of(self, run: TextRun, at: int) -> tuple | None:
         names = self.models.get(run.start, [])
@@ -352,7 +356,9 @@ class _Reader:
     # checking
 
     def where(self, offset: int) -> tuple[int, int]:
-        return self.model.where(offset)
+        """1-based line and column of a character offset."""
+        line = bisect_right(self.line_starts, offset)
+        return line, offset - self.line_starts[line - 1] + 1
 
     def finding(self, rule: Rule, offset: int, *, fix: tuple[int, int, str] | None = None, **values) -> None:
         line, col = self.where(offset)
@@ -498,7 +504,7 @@ class _Reader:
         """The `Step N` label nearest above a run (its own text first)."""
         if found := STEP.search(run.text):
             return int(found.group(1))
-        above = [r for r in self._column(run, above=True) if STEP.search(r.text)]
+        above = [r for r in self._above(run) if STEP.search(r.text)]
         left = [r for r in self.runs if r.cy < run.cy and r.right <= run.left and STEP.search(r.text)]
         label = min(above + left, key=lambda r: run.cy - r.cy, default=None)
         return int(STEP.search(label.text).group(1)) if label else None
@@ -526,7 +532,7 @@ class _Reader:
 
     def _stated_factor(self, run: TextRun) -> tuple[TextRun, re.Match] | None:
         """The `0.5x` the line above a series states (the last factor written on it)."""
-        column = self._column(run, above=True)
+        column = self._above(run)
         if not column:
             return None
         above = column[0]
@@ -594,27 +600,28 @@ class _Reader:
                 self.explain(offset, "ok", text, f"step {i}: {first:g} × {shown}^{i} = {value:g}")
 
     def _check_restated(self) -> None:
-        results = []  # (written result, run) of each written sum
         for run in self.runs:
-            text = " ".join(run.text.split())
-            above = self._column(run, above=True)[:1]
+            left = list(LEFT_AFTER.finditer(run.text)) if self.series else []
+            again = [m for m in RESTATES_RESULT.finditer(run.text) if "." in m.group(1)]
+            if not (left or again):
+                continue
+            above = self._above(run)[:1]
             if above and above[0].start in self.series:
-                for m in LEFT_AFTER.finditer(run.text):
+                for m in left:
                     self._check_left(run, m, *self.series[above[0].start])
-            for m in SUM.finditer(run.text):
-                if self._holds(run):
-                    results.append(m.group(2))
-            found = RESULT.search(above[0].text.strip()) if above else None
+            found = RESULT.search(above[0].text.strip()) if above and again else None
             if found and not RESULT.search(run.text.strip()) and self._holds(above[0]):
-                for m in RESTATES_RESULT.finditer(run.text):
-                    if _decimals(m.group(1)) == _decimals(found.group(1)) and "." in m.group(1):
-                        self._restated(run, m, found.group(1), f"the line above works it out as {found.group(1)}", text)
-        for run in self.runs:
-            for m in WORKED_AGAIN.finditer(run.text):
-                if len(set(results)) == 1 and _decimals(m.group(1)) == _decimals(results[0]):
-                    self._restated(
-                        run, m, results[0], f"the drawing's sum gives {results[0]}", " ".join(run.text.split())
-                    )
+                for m in again:
+                    if _decimals(m.group(1)) == _decimals(found.group(1)):
+                        against = f"the line above works it out as {found.group(1)}"
+                        self._restated(run, m, found.group(1), against, " ".join(run.text.split()))
+        worked = [(run, m) for run in self.runs for m in WORKED_AGAIN.finditer(run.text)]
+        if not worked:
+            return
+        results = {m.group(2) for run in self.runs for m in SUM.finditer(run.text) if self._holds(run)}
+        for run, m in worked:
+            if len(results) == 1 and _decimals(m.group(1)) == _decimals(result := next(iter(results))):
+                self._restated(run, m, result, f"the drawing's sum gives {result}", " ".join(run.text.split()))
 
     def _holds(self, run: TextRun) -> bool:
         """The claims checker reads the arithmetic of the run, and it holds (a wrong sum is its finding,
