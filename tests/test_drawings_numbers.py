@@ -80,6 +80,7 @@ SLIPS = [
     (RESIDUAL, "每层梯度缩放 0.5x", "每层梯度缩放 0.6x", True),
     (DERIVED, "注意力分数是 -0.10", "注意力分数是 -0.12", True),
     (SPLIT, "重新算出 13", "重新算出 14", True),
+    (DERIVED, "[0.28 0.19 0.18 0.35]", "[0.28 0.19 0.18 0.31]", False),  # 每行加起来 = 1: which one is off?
     (SPLIT, "10 + 3 = 13", "10 + 3 = 14", False),
 ]
 
@@ -210,3 +211,30 @@ def test_numbers_that_are_not_a_drawings_dimensions_stay_quiet():
     )
     report = check_numbers(read_svg(svg), "a.svg")
     assert report.diagnostics == []
+
+
+def test_bars_said_to_sum_to_one_must_within_their_rounding():
+    bars = "".join(f'<text x="{40 + 60 * i}" y="200">{p}</text>' for i, p in enumerate(("0.42", "0.31", "0.25")))
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg"><text x="60" y="240">softmax: Σ = 1</text>{bars}</svg>'
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert [d.code for d in report.diagnostics] == ["VK446"] and report.edits == []
+    assert "0.42 + 0.31 + 0.25 = 0.98, not 1" in report.diagnostics[0].message
+    assert check_numbers(read_svg(svg.replace("0.25", "0.27")), "a.svg").diagnostics == []
+    four = svg.replace("</svg>", '<text x="220" y="200">0.02</text></svg>').replace("0.25", "0.23")
+    assert check_numbers(read_svg(four), "a.svg").diagnostics == []  # 0.98 + 0.02: one more bar, still 1
+
+
+def test_grouped_query_attention_shares_match_the_heads():
+    svg = _drawing("32 query heads", "8 KV heads", "each KV head shared by 4")
+    assert check_numbers(read_svg(svg), "a.svg").diagnostics == []
+    found = check_numbers(read_svg(svg.replace("shared by 4", "shared by 2")), "a.svg").diagnostics
+    assert [d.code for d in found] == ["VK441"] and "16 query heads, not 32" in found[0].message
+    uneven = check_numbers(read_svg(_drawing("num_heads = 32", "num_kv_heads = 6")), "a.svg").diagnostics
+    assert [d.code for d in uneven] == ["VK441"]
+
+
+def test_named_dimensions_in_english():
+    assert check_numbers(read_svg(_drawing("h = 12", "d_k = 64", "d_model = 768")), "a.svg").diagnostics == []
+    found = check_numbers(read_svg(_drawing("h = 12", "d_k = 64", "d_model = 512")), "a.svg").diagnostics
+    assert [d.code for d in found] == ["VK441"]
+    assert check_numbers(read_svg(_drawing("h = 12", "d_k = 768/12 = 64")), "a.svg").diagnostics == []

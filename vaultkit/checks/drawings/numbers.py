@@ -85,6 +85,14 @@ RESTATED_DIFFERS = Rule(
     "A caption or sentence that restates a result worked out in the drawing (the line above, the one written "
     "sum, the last step of a series) must say the same number.",
 )
+SUM_NOT_ONE = Rule(
+    "VK446",
+    diagnostics.ERROR,
+    "numbers a drawing says sum to 1 do not",
+    "{text}: {problem}",
+    "Softmax weights (bars, a row) under a `Σ = 1` or `每行加起来 = 1` must add up to 1 within the rounding "
+    "of the numbers as written; which one is off the drawing cannot say, so `fix` leaves it alone.",
+)
 RULES = (
     DIMENSION_DISAGREES,
     SHAPES_DO_NOT_COMPOSE,
@@ -92,14 +100,15 @@ RULES = (
     WEIGHT_COUNT_WRONG,
     SERIES_STEP_WRONG,
     RESTATED_DIFFERS,
+    SUM_NOT_ONE,
 )
 
 # Published configurations (config.json of the checkpoints): layers, heads, head dim, width, FFN width.
 KNOWN_MODELS = {
-    ("llama", "7B"): {"layers": 32, "heads": 32, "head_dim": 128, "d_model": 4096, "ffn": 11008},
-    ("llama", "13B"): {"layers": 40, "heads": 40, "head_dim": 128, "d_model": 5120, "ffn": 13824},
-    ("llama", "65B"): {"layers": 80, "heads": 64, "head_dim": 128, "d_model": 8192, "ffn": 22016},
-    ("llama", "70B"): {"layers": 80, "heads": 64, "head_dim": 128, "d_model": 8192, "ffn": 28672},
+    ("llama", "7B"): {"layers": 32, "heads": 32, "kv_heads": 32, "head_dim": 128, "d_model": 4096, "ffn": 11008},
+    ("llama", "13B"): {"layers": 40, "heads": 40, "kv_heads": 40, "head_dim": 128, "d_model": 5120, "ffn": 13824},
+    ("llama", "65B"): {"layers": 80, "heads": 64, "kv_heads": 64, "head_dim": 128, "d_model": 8192, "ffn": 22016},
+    ("llama", "70B"): {"layers": 80, "heads": 64, "kv_heads": 8, "head_dim": 128, "d_model": 8192, "ffn": 28672},
 }
 CONFIG_VOTES = 2  # a configuration counts as two mentions: with one more it settles a value
 QUANTITY_NAMES = {
@@ -111,6 +120,8 @@ QUANTITY_NAMES = {
     "ffn": "the FFN width",
     "experts": "the experts",
     "top_k": "the experts chosen per token",
+    "kv_heads": "the KV heads",
+    "group": "the query heads per KV head",
 }
 
 MODEL = re.compile(r"(?i)(llama|deepseek|qwen|mistral|gpt)(?:[-\s]?\d(?:\.\d)?(?=[-\s]))?[-\s]?(v\d+|\d+(?:\.\d+)?b)\b")
@@ -122,7 +133,9 @@ HEADS = re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:头|[Hh]eads?\b)")
 HEAD_DIM_AFTER_HEADS = re.compile(r"(?<![\d.])(\d+)\s*维")
 HEAD_DIM = re.compile(r"dim\s*=\s*(\d+)|(?<![\d.])(\d+)\s*(?:dim\b|维向量)")
 SCALE = re.compile(r"(?:/|除以)\s*√\s*(\d+)(?![\d.])")
-TOKENS = re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?tokens?\b")
+TOKENS = re.compile(r"(?<![\d.~≈约])(\d+)\s*(?:个\s*)?tokens?\b")
+# a count of tokens in words is the sequence's only where it says so: the input, the prompt, all of them, the cache
+SEQUENCE_WORD = re.compile(r"输入|[Pp]rompt|所有|全部|前\s*\d|存了|[Cc]ache|Embedding|[Ii]nput|序列|sequence")
 SQUARE = re.compile(r"(?<![\d.])(\d+)\s*[×x]\s*(\d+)\s*(?:的\s*)?(?:注意力)?矩阵")
 LAYERS = re.compile(r"(?<![\d.])(\d+)\s*层(?!后)")
 REPEATS = re.compile(r"重复\s*(\d+)\s*次")
@@ -131,6 +144,29 @@ WEIGHTS = re.compile(r"(?:(\d+)\s*[×x]\s*)?\(\s*(\d+)\s*→\s*(\d+)\s*\)\s*=\s*
 EXPERTS = re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:专家|experts\b)")
 TOP_K = re.compile(r"[Tt]op-?\s*(\d+)|激活\s*(\d+)\s*个")
 CONCAT = re.compile(r"(?<![\d.])(\d+)\s*[×x]\s*$")  # searched up to a shape: `32 × (S, 128)`
+END = r"(?![\d.]|\s*[-+*/×÷^])"  # a whole number standing alone, not the start of arithmetic
+NAMED = (  # `h = 12`, `d_k = 64`, `8 KV heads`, `group size = 4`: a quantity by its name
+    ("heads", re.compile(r"\b(?:h|n_heads?|num_heads|num_attention_heads)\s*=\s*(\d+)" + END)),
+    ("heads", re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:Q|[Qq]uery|查询)\s*(?:头|heads?\b)")),
+    ("head_dim", re.compile(r"\b(?:d_k|d_v|d_head|head_dim|d_h)\s*=\s*(\d+)" + END)),
+    ("d_model", re.compile(r"\b(?:d_model|hidden_size|d_embed|n_embd)\s*=\s*(\d+)" + END)),
+    ("layers", re.compile(r"\b(?:n_layers?|num_layers|num_hidden_layers)\s*=\s*(\d+)" + END)),
+    ("ffn", re.compile(r"\b(?:d_ff|d_ffn|ffn_dim|intermediate_size)\s*=\s*(\d+)" + END)),
+    ("kv_heads", re.compile(r"\b(?:n_kv_heads|num_kv_heads|num_key_value_heads|kv_heads)\s*=\s*(\d+)" + END)),
+    ("kv_heads", re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:KV|kv|K/V)\s*(?:头|heads?\b)")),
+    (
+        "group",
+        re.compile(
+            r"\bgroup[_ ]size\s*=\s*(\d+)" + END + r"|每\s*(\d+)\s*个\s*(?:Q\s*|查询\s*)?头共享|shared by (\d+)"
+        ),
+    ),
+)
+HEAD_LABEL = re.compile(r"Head\s*\d")
+PER_HEAD = re.compile(r"每个头|每头|单头|[Pp]er[ -]head|[Ee]ach head|head_i|头\s*\d")
+SUMS_TO_ONE = re.compile(r"(?:Σ|∑|[Ss]um|总和|和为|加起来|相加)\s*(?:=|为|是|等于)?\s*(1(?:\.0+)?|100\s*%)(?![\d.])")
+ONE_NUMBER = re.compile(r"\s*(\d*\.\d+|\d+(?:\.\d+)?\s*%)\s*")
+ROW_OF_NUMBERS = re.compile(r"\s*\[?\s*(?:\d*\.\d+[\s,]+){1,}\d*\.\d+\s*\]?\s*")
+PROBABILITY = re.compile(r"\d*\.\d+(?:\s*%)?|\d+\s*%")
 STEP = re.compile(r"\bStep\s*(\d+)")
 NEW_TOKEN = re.compile(r"新|new|每次|每步")
 ATTENTION_WORD = re.compile(r"注意力|[Aa]ttention|Score|K\^T|Kᵀ")
@@ -209,17 +245,17 @@ class _Reader:
     # where a run stands
 
     def _per_head_runs(self) -> set[int]:
-        """Runs inside the smallest card that also holds a `Head N` label: a head's own tensors."""
-        if not any(re.search(r"Head\s*\d", r.text) for r in self.runs):
-            return set()
+        """A head's own tensors: runs that say so (`每个头`, `per head`) and runs inside the smallest
+        card that also holds a `Head N` label."""
+        own = {r.start for r in self.runs if PER_HEAD.search(r.text)}
+        if not any(HEAD_LABEL.search(r.text) for r in self.runs):
+            return own
         holder = {}
         for run in self.runs:
             cards = [c for c in self.model.cards if c.holds(run.cx, run.cy)]
             holder[run.start] = min(cards, key=lambda c: c.area) if cards else None
-        labelled = {
-            id(holder[r.start]) for r in self.runs if holder[r.start] is not None and re.search(r"Head\s*\d", r.text)
-        }
-        return {r.start for r in self.runs if holder[r.start] is not None and id(holder[r.start]) in labelled}
+        labelled = {id(holder[r.start]) for r in self.runs if holder[r.start] is not None and HEAD_LABEL.search(r.text)}
+        return own | {r.start for r in self.runs if holder[r.start] is not None and id(holder[r.start]) in labelled}
 
     def _above(self, run: TextRun) -> list[TextRun]:
         """The runs above a run whose glyphs overlap it across, nearest first."""
@@ -239,7 +275,10 @@ class _Reader:
                 found += [(m.start(), (family, m.group(1).upper())) for m in BARE_SIZE.finditer(run.text)]
                 self.models[run.start] = sorted(set(found))
 
-    def _add(self, quantity: str, run: TextRun, match: re.Match, group: int = 1, scale: bool = False) -> None:
+    def _add(self, quantity: str, run: TextRun, match: re.Match, group: int | None = 1, scale: bool = False) -> None:
+        """A mention of `quantity`: the match's `group` (None: its first group that matched)."""
+        if group is None:
+            group = next((k for k in range(1, len(match.groups()) + 1) if match.group(k) is not None), 1)
         if match.group(group) is None:
             return
         begin = match.start(group)
@@ -267,7 +306,7 @@ class _Reader:
                 self._add("head_dim", run, m, 1 if m.group(1) else 2)
             for m in SCALE.finditer(text):
                 self._add("head_dim", run, m, scale=True)
-            if not NEW_TOKEN.search(text):
+            if not NEW_TOKEN.search(text) and SEQUENCE_WORD.search(text):
                 for m in TOKENS.finditer(text):
                     self._add("tokens", run, m)
             if ATTENTION_WORD.search(text) or self.drawn:
@@ -291,6 +330,9 @@ class _Reader:
                 self._add("experts", run, m)
             for m in TOP_K.finditer(text):
                 self._add("top_k", run, m, 1 if m.group(1) else 2)
+            for quantity, pattern in NAMED:
+                for m in pattern.finditer(text):
+                    self._add(quantity, run, m, None)
             self._read_weights(run)
         names = {key for keys in self.models.values() for _, key in keys}
         if len(names) == 1:
@@ -384,6 +426,7 @@ class _Reader:
         self._check_weights()
         self._check_series()
         self._check_restated()
+        self._check_sums_to_one()
         self.report.explained.sort(key=lambda e: (e.line, e.col))
         return self.report
 
@@ -417,7 +460,7 @@ class _Reader:
                 sources.append(said)
             (best, most), *rest = votes.most_common()
             determined = most >= 2 and most > sum(n for _, n in rest)
-            if determined:
+            if determined or not rest:  # the value the drawing states, by all its mentions or most
                 settled[(quantity, model)] = best
             name = QUANTITY_NAMES[quantity]
             for mention in mentions:
@@ -442,7 +485,10 @@ class _Reader:
                     values = ", ".join(str(v) for v, _ in votes.most_common())
                     why = f"the drawing says {values} in different places and does not settle which is meant"
                     fix = None
-                    if votes[mention.value] == most and most > min(votes.values()):
+                    # a model has one of each, and two readings are a slip in one of them; a drawing may
+                    # show several sequences, and three values are no slip
+                    reported = quantity != "tokens" and len(votes) == 2
+                    if not reported or (votes[mention.value] == most and most > min(votes.values())):
                         self.explain(mention.start, "warning", mention.text(), f"{name} {mention.value}: {why}")
                         continue
                 rule = SCALE_NOT_HEAD_DIM if mention.scale else DIMENSION_DISAGREES
@@ -467,6 +513,9 @@ class _Reader:
             else:
                 self.finding(SHAPES_DO_NOT_COMPOSE, first.start, text=first.text(), problem=problem)
                 self.explain(first.start, "error", first.text(), problem)
+        for (quantity, model), kv in settled.items():
+            if quantity == "kv_heads" and (heads := settled.get(("heads", model))) is not None:
+                self._check_shares(model, heads, kv, settled.get(("group", model)))
         for run, (columns, at) in self.decode_scores:
             tokens = next((v for (q, _), v in settled.items() if q == "tokens"), None)
             step = self._step_of(run)
@@ -499,6 +548,22 @@ class _Reader:
                 problem=problem,
             )
             self.explain(offset, "error", " ".join(run.text.split()), problem)
+
+    def _check_shares(self, model: tuple | None, heads: int, kv: int, group: int | None) -> None:
+        """Grouped-query attention: the query heads are the KV heads times the heads that share one."""
+        first = next(m for m in self.mentions if m.quantity == ("group" if group else "kv_heads") and m.model == model)
+        if group is None:
+            problem = f"{kv} KV heads cannot be shared evenly by {heads} query heads"
+            shared = heads % kv == 0
+        else:
+            problem = f"{kv} KV heads shared by {group} query heads each are {kv * group} query heads, not {heads}"
+            shared = kv * group == heads
+        if shared:
+            how = f"{heads} query heads share {kv} KV heads" + (f", {group} each" if group else "")
+            self.explain(first.start, "ok", first.text(), how)
+            return
+        self.finding(SHAPES_DO_NOT_COMPOSE, first.start, text=first.text(), problem=problem)
+        self.explain(first.start, "error", first.text(), problem)
 
     def _step_of(self, run: TextRun) -> int | None:
         """The `Step N` label nearest above a run (its own text first)."""
@@ -629,6 +694,45 @@ class _Reader:
         checked = claims.check_markdown(run.text, self.rel)
         return checked.verified > 0 and not checked.diagnostics
 
+    def _check_sums_to_one(self) -> None:
+        """Rows right above (or below) a `Σ = 1` label, or the bar labels nearest it, add up to 1."""
+        labels = [r for r in self.runs if SUMS_TO_ONE.search(r.text)]
+        if not labels:
+            return
+        bars = _bar_groups([r for r in self.runs if ONE_NUMBER.fullmatch(r.text)])
+        for label in labels:
+            rows = []
+            for run in self._above(label):
+                if not ROW_OF_NUMBERS.fullmatch(run.text):
+                    break
+                rows.append(run)
+            groups = [[row] for row in rows]
+            if not groups and bars:
+                near = min(bars, key=lambda g: min(math.dist((r.cx, r.cy), (label.cx, label.cy)) for r in g))
+                if min(math.dist((r.cx, r.cy), (label.cx, label.cy)) for r in near) <= 8 * label.size:
+                    groups = [near]
+            for group in groups:
+                self._sum_to_one(label, group)
+
+    def _sum_to_one(self, label: TextRun, group: list[TextRun]) -> None:
+        found = [(run, t) for run in group for t in PROBABILITY.finditer(run.text)]
+        if not found:
+            return
+        written = [t.group(0).strip() for _, t in found]
+        values = [_value(w) for w in written]
+        if any(not 0 <= v <= 1 for v, _ in values):
+            return
+        total, slack = sum(v for v, _ in values), sum(h for _, h in values)
+        first, offset = found[0][0], found[0][0].start + found[0][1].start()
+        shown = " + ".join(written)
+        text = " ".join(label.text.split())
+        if abs(total - 1) <= slack + 1e-9:
+            self.explain(offset, "ok", " ".join(first.text.split()), f"{shown} = {total:g}, 1 as “{text}” says")
+            return
+        problem = f"{shown} = {total:g}, not 1 (the rounding of {len(values)} numbers allows ±{slack:g})"
+        self.finding(SUM_NOT_ONE, offset, text=text, problem=problem)
+        self.explain(offset, "error", " ".join(first.text.split()), problem)
+
     def _restated(self, run: TextRun, m: re.Match, result: str, against: str, text: str) -> None:
         offset = run.start + m.start(1)
         if float(m.group(1)) == float(result):
@@ -678,6 +782,27 @@ class _Reader:
             against=against,
         )
         self.explain(offset, "error", text, f"written {left}%; {against}")
+
+
+def _bar_groups(runs: list[TextRun]) -> list[list[TextRun]]:
+    """Runs of one number each (bar labels), in rows or columns of three or more that line up."""
+    groups = []
+    for key in (lambda r: r.cy, lambda r: r.cx):
+        lines: list[list[TextRun]] = []
+        for run in sorted(runs, key=key):
+            if lines and abs(key(run) - key(lines[-1][-1])) <= 0.6 * run.size:
+                lines[-1].append(run)
+            else:
+                lines.append([run])
+        groups += [line for line in lines if len(line) >= 3]
+    return groups
+
+
+def _value(written: str) -> tuple[float, float]:
+    """A probability as written (`0.42`, `42%`) and half a unit of its last place."""
+    number = written.strip().rstrip("%").strip()
+    scale = 0.01 if written.strip().endswith("%") else 1.0
+    return float(number) * scale, 0.5 * 10 ** -_decimals(number) * scale
 
 
 def check_numbers(model: SvgText, rel: str, drawn: dict | None = None) -> NumbersReport:
