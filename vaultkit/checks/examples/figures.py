@@ -193,7 +193,7 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
     derivation = infer(model, rel)
     numbers = check_numbers(model, rel, derivation.spec if derivation else None)
     if derivation is None:
-        return _numbers_only(rel, path, source, numbers) if numbers.explained else None
+        return _numbers_only(rel, path, source, numbers) if numbers.read else None
     result = FigureOutcome(rel=rel, path=path, old=source.raw, explained="example read from the drawing")
     result.numbers = numbers.explained
     result.diagnostics += numbers.diagnostics
