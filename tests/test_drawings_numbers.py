@@ -51,7 +51,7 @@ SLIPS = [
     (ARCH, "重复 32 次", "重复 40 次", True),
     (DECODE, "Score(1,7)", "Score(1,6)", True),
     (DECODE, "Q(6,4096) × K^T(6,4096) → 6×6", "Q(6,4096) × K^T(6,4096) → 6×8", True),
-    (DECODE, "Q_new(1,4096)", "Q_new(1,2048)", True),
+    (DECODE, "Q_new(1,4096)", "Q_new(1,2048)", False),  # Q(6,4096) against Q_new(1,2048): which is meant?
     (DECODE, "输入 Prompt：6 个 token", "输入 Prompt：5 个 token", True),
     (DERIVED, "Q 矩阵 (4 token × 4 dim)", "Q 矩阵 (4 token × 3 dim)", True),
     (DERIVED, "这个 4×4 的注意力矩阵", "这个 4×3 的注意力矩阵", True),
@@ -238,3 +238,41 @@ def test_named_dimensions_in_english():
     found = check_numbers(read_svg(_drawing("h = 12", "d_k = 64", "d_model = 512")), "a.svg").diagnostics
     assert [d.code for d in found] == ["VK441"]
     assert check_numbers(read_svg(_drawing("h = 12", "d_k = 768/12 = 64")), "a.svg").diagnostics == []
+
+
+RIGHT_DRAWINGS = [
+    # a GPT-2 style block, in English
+    _drawing(
+        "GPT-2 small: n_layer = 12, n_head = 12, d_model = 768",
+        "x: (B, T, 768) → qkv = Linear(768, 2304)",
+        "q: (B, 12, T, 64), k: (B, 12, T, 64)",
+        "att = q @ k.T / √64",
+        "MLP: 768 → 3072 → 768",
+        "c_fc weights: (768→3072) = 2.36M",
+        "X (6, 768) → Q (6, 64) for one head",
+    ),
+    # decode steps: the cache grows by one each step
+    _drawing("prompt: 5 tokens", "Step 1: Q_new × K^T → Score(1,6)", "Step 2: Score(1,7)", "Step 3: Score(1,8)"),
+    # grouped-query attention of a 70B model
+    _drawing("Llama-2-70B: 80 层, 64 query heads, 8 KV heads", "8 query heads share one KV head", "(S, 8192)"),
+    # a softmax drawn as bars, a series without a stated factor, a count of things that is no dimension
+    _drawing("1 → 2 → 4 → 8 → 16", "生成 10 个 token 后停止", "BERT-base：12 层，12 头，hidden 768")
+    + "".join(f'<text x="{300 + 50 * i}" y="100">{p}</text>' for i, p in enumerate(("0.62", "0.23", "0.10", "0.05")))
+    + '<text x="300" y="130">Σ = 1</text>',
+    # a mixture of experts
+    _drawing("256 个专家，每 token 激活 8 个", "Top-8 路由", "Expert 0 … Expert 255"),
+]
+
+
+@pytest.mark.parametrize("svg", RIGHT_DRAWINGS)
+def test_right_drawings_in_other_styles_give_no_finding(svg):
+    svg = svg.replace("</svg>\n<text", "<text").replace("Σ = 1</text>", "Σ = 1</text></svg>", 1)
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert report.diagnostics == [] and report.read > 0, [e.note for e in report.explained]
+
+
+def test_each_decode_step_attends_to_one_more_cached_token():
+    svg = RIGHT_DRAWINGS[1]
+    report = check_numbers(read_svg(svg.replace("Score(1,8)", "Score(1,9)")), "a.svg")
+    assert [(d.code, d.line) for d in report.diagnostics] == [("VK441", 5)]
+    assert report.fixed(svg.replace("Score(1,8)", "Score(1,9)")) == svg

@@ -121,14 +121,24 @@ QUANTITY_NAMES = {
     "experts": "the experts",
     "top_k": "the experts chosen per token",
     "kv_heads": "the KV heads",
+    "q_width": "Q's width",
+    "kv_width": "K's and V's width",
     "group": "the query heads per KV head",
 }
 
 MODEL = re.compile(r"(?i)(llama|deepseek|qwen|mistral|gpt)(?:[-\s]?\d(?:\.\d)?(?=[-\s]))?[-\s]?(v\d+|\d+(?:\.\d+)?b)\b")
 BARE_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?B)(?=\s*[:：的(（])")
 _DIM = r"\d+|[A-Za-z_][A-Za-z0-9_]*"
-SHAPE = re.compile(rf"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*(?:\^T|ᵀ)?)?\(\s*((?:{_DIM})(?:\s*,\s*(?:{_DIM}))+)\s*\)")
+SHAPE = re.compile(
+    rf"(?<![A-Za-z0-9_])(?:([A-Za-z_][A-Za-z0-9_]*(?:\^T|ᵀ)?) ?)?\(\s*((?:{_DIM})(?:\s*,\s*(?:{_DIM}))+)\s*\)"
+)
 DIM_TOKEN = re.compile(_DIM)
+QUERY = ("q", "q_new", "query")
+KEY_VALUE = ("k", "v", "k_cache", "v_cache", "k_new", "v_new", "key", "value")
+# the width of an unnamed (n, w) is the model's, unless the line is about another width
+OTHER_WIDTH = re.compile(
+    r"FFN|MLP|[Hh]idden|intermediate|中间|[Vv]ocab|词表|logits|LM Head|lm_head|[Ee]xpert|专家|\b(?:up|gate|down)\b|W_?[12]|W_up"
+)
 HEADS = re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:头|[Hh]eads?\b)")
 HEAD_DIM_AFTER_HEADS = re.compile(r"(?<![\d.])(\d+)\s*维")
 HEAD_DIM = re.compile(r"dim\s*=\s*(\d+)|(?<![\d.])(\d+)\s*(?:dim\b|维向量)")
@@ -147,7 +157,12 @@ CONCAT = re.compile(r"(?<![\d.])(\d+)\s*[×x]\s*$")  # searched up to a shape: `
 END = r"(?![\d.]|\s*[-+*/×÷^])"  # a whole number standing alone, not the start of arithmetic
 NAMED = (  # `h = 12`, `d_k = 64`, `8 KV heads`, `group size = 4`: a quantity by its name
     ("heads", re.compile(r"\b(?:h|n_heads?|num_heads|num_attention_heads)\s*=\s*(\d+)" + END)),
-    ("heads", re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:Q|[Qq]uery|查询)\s*(?:头|heads?\b)")),
+    (
+        "heads",
+        re.compile(
+            r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:Q|[Qq]uery|查询)\s*(?:头|heads?\b)(?!\s*(?:share|共享|per\b|each|每))"
+        ),
+    ),
     ("head_dim", re.compile(r"\b(?:d_k|d_v|d_head|head_dim|d_h)\s*=\s*(\d+)" + END)),
     ("d_model", re.compile(r"\b(?:d_model|hidden_size|d_embed|n_embd)\s*=\s*(\d+)" + END)),
     ("layers", re.compile(r"\b(?:n_layers?|num_layers|num_hidden_layers)\s*=\s*(\d+)" + END)),
@@ -158,6 +173,7 @@ NAMED = (  # `h = 12`, `d_k = 64`, `8 KV heads`, `group size = 4`: a quantity by
         "group",
         re.compile(
             r"\bgroup[_ ]size\s*=\s*(\d+)" + END + r"|每\s*(\d+)\s*个\s*(?:Q\s*|查询\s*)?头共享|shared by (\d+)"
+            r"|(?<![\d.])(\d+)\s*(?:个\s*)?(?:Q|[Qq]uery|查询)\s*(?:头|heads?\b)\s*(?:share|共享)"
         ),
     ),
 )
@@ -348,8 +364,10 @@ class _Reader:
             if len(dims) == 3:
                 if len(numeric) == 2:  # (S, 32, 128) or (32, S, 128): the heads and the head dim
                     roles = ("heads", "head_dim")
-                elif len(numeric) == 3 and name in ("q", "k", "v", "q_new", "k_cache"):
+                elif len(numeric) == 3 and name in QUERY:
                     roles = ("heads", "tokens", "head_dim")
+                elif len(numeric) == 3 and name in KEY_VALUE:  # grouped-query attention: fewer K and V heads
+                    roles = ("kv_heads", "tokens", "head_dim")
                 elif len(numeric) == 3 and name.startswith(("score", "weight", "attn")) and numeric[1][0] != 1:
                     roles = ("heads", "tokens", "tokens")
                 else:
@@ -366,8 +384,12 @@ class _Reader:
                     roles = ("tokens", "tokens")
                 elif run.start in self.per_head:
                     roles = ("tokens", "head_dim")
-                else:
+                elif name in QUERY or name in KEY_VALUE:  # a projection: the width, or a head's, or fewer KV
+                    roles = ("tokens", "q_width" if name in QUERY else "kv_width")
+                elif name in ("", "x") and not OTHER_WIDTH.search(run.text):
                     roles = ("tokens", "d_model")
+                else:
+                    continue
                 if len(numeric) == 1 and dims[0][0].isdigit():
                     continue
                 if len(numeric) == 1:
@@ -513,6 +535,24 @@ class _Reader:
             else:
                 self.finding(SHAPES_DO_NOT_COMPOSE, first.start, text=first.text(), problem=problem)
                 self.explain(first.start, "error", first.text(), problem)
+        for (quantity, model), width in settled.items():
+            heads, dim = settled.get(("heads", model)), settled.get(("head_dim", model))
+            if quantity != "q_width" or heads is None or dim is None:
+                continue
+            first = next(m for m in self.mentions if m.quantity == "q_width" and m.model == model)
+            if width in (heads * dim, dim):  # all heads' queries, or one head's
+                self.explain(
+                    first.start,
+                    "ok",
+                    first.text(),
+                    f"Q's width {width}: {heads} heads × {dim}" if width != dim else f"Q's width {width}: one head's",
+                )
+                continue
+            problem = (
+                f"Q's width {width} is neither {heads} heads × head dim {dim} = {heads * dim} nor one head's {dim}"
+            )
+            self.finding(SHAPES_DO_NOT_COMPOSE, first.start, text=first.text(), problem=problem)
+            self.explain(first.start, "error", first.text(), problem)
         for (quantity, model), kv in settled.items():
             if quantity == "kv_heads" and (heads := settled.get(("heads", model))) is not None:
                 self._check_shares(model, heads, kv, settled.get(("group", model)))
@@ -570,7 +610,7 @@ class _Reader:
         if found := STEP.search(run.text):
             return int(found.group(1))
         above = [r for r in self._above(run) if STEP.search(r.text)]
-        left = [r for r in self.runs if r.cy < run.cy and r.right <= run.left and STEP.search(r.text)]
+        left = [r for r in self.runs if r.cy < run.cy + run.size / 2 and r.right <= run.left and STEP.search(r.text)]
         label = min(above + left, key=lambda r: run.cy - r.cy, default=None)
         return int(STEP.search(label.text).group(1)) if label else None
 
