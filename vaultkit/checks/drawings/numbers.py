@@ -110,6 +110,8 @@ KNOWN_MODELS = {
     ("llama", "65B"): {"layers": 80, "heads": 64, "kv_heads": 64, "head_dim": 128, "d_model": 8192, "ffn": 22016},
     ("llama", "70B"): {"layers": 80, "heads": 64, "kv_heads": 8, "head_dim": 128, "d_model": 8192, "ffn": 28672},
 }
+COMPARED = ("tokens", "experts", "top_k", "kv_heads")  # drawings compare these between designs and sequences
+NEAR_FACTOR = 8  # a slip writes a neighbour of the value (64 for 128); 2 beside 128 is another example
 CONFIG_VOTES = 2  # a configuration counts as two mentions: with one more it settles a value
 QUANTITY_NAMES = {
     "heads": "the heads",
@@ -126,7 +128,9 @@ QUANTITY_NAMES = {
     "group": "the query heads per KV head",
 }
 
-MODEL = re.compile(r"(?i)(llama|deepseek|qwen|mistral|gpt)(?:[-\s]?\d(?:\.\d)?(?=[-\s]))?[-\s]?(v\d+|\d+(?:\.\d+)?b)\b")
+MODEL = re.compile(
+    r"(?i)(llama|deepseek|qwen|mistral|mixtral|gpt)(?:[-\s]?\d(?:\.\d)?(?=[-\s]))?(?:[-\s]?(v\d+|\d+(?:\.\d+)?b)\b)?"
+)
 BARE_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?B)(?=\s*[:：的(（])")
 _DIM = r"\d+|[A-Za-z_][A-Za-z0-9_]*"
 SHAPE = re.compile(
@@ -141,7 +145,7 @@ OTHER_WIDTH = re.compile(
 )
 HEADS = re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:头|[Hh]eads?\b)")
 HEAD_DIM_AFTER_HEADS = re.compile(r"(?<![\d.])(\d+)\s*维")
-HEAD_DIM = re.compile(r"dim\s*=\s*(\d+)|(?<![\d.])(\d+)\s*(?:dim\b|维向量)")
+HEAD_DIM = re.compile(r"(?<![A-Za-z_])dim\s*=\s*(\d+)|(?<![\d.])(\d+)\s*(?:dim\b|维向量)")
 SCALE = re.compile(r"(?:/|除以)\s*√\s*(\d+)(?![\d.])")
 TOKENS = re.compile(r"(?<![\d.~≈约])(\d+)\s*(?:个\s*)?tokens?\b")
 # a count of tokens in words is the sequence's only where it says so: the input, the prompt, all of them, the cache
@@ -152,22 +156,26 @@ REPEATS = re.compile(r"重复\s*(\d+)\s*次")
 CHAIN = re.compile(r"(?<![\d.])(\d+)\s*→\s*(\d+)\s*→\s*(\d+)(?![\d.])")
 WEIGHTS = re.compile(r"(?:(\d+)\s*[×x]\s*)?\(\s*(\d+)\s*→\s*(\d+)\s*\)\s*=\s*(\d+(?:\.\d+)?)\s*([KMBT])(?![A-Za-z])")
 EXPERTS = re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:专家|experts\b)")
+CHOSEN = re.compile(r"(?:每\s*个?\s*[Tt]oken|per token|激活|选|[Tt]op)\s*\S{0,3}\s*$")  # `每 token 8 专家`: chosen
 TOP_K = re.compile(r"[Tt]op-?\s*(\d+)|激活\s*(\d+)\s*个")
 CONCAT = re.compile(r"(?<![\d.])(\d+)\s*[×x]\s*$")  # searched up to a shape: `32 × (S, 128)`
 END = r"(?![\d.]|\s*[-+*/×÷^])"  # a whole number standing alone, not the start of arithmetic
 NAMED = (  # `h = 12`, `d_k = 64`, `8 KV heads`, `group size = 4`: a quantity by its name
-    ("heads", re.compile(r"\b(?:h|n_heads?|num_heads|num_attention_heads)\s*=\s*(\d+)" + END)),
+    ("heads", re.compile(r"(?<![\w/*×÷])(?:h|n_heads?|num_heads|num_attention_heads)\s*=\s*(\d+)" + END)),
     (
         "heads",
         re.compile(
             r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:Q|[Qq]uery|查询)\s*(?:头|heads?\b)(?!\s*(?:share|共享|per\b|each|每))"
         ),
     ),
-    ("head_dim", re.compile(r"\b(?:d_k|d_v|d_head|head_dim|d_h)\s*=\s*(\d+)" + END)),
-    ("d_model", re.compile(r"\b(?:d_model|hidden_size|d_embed|n_embd)\s*=\s*(\d+)" + END)),
-    ("layers", re.compile(r"\b(?:n_layers?|num_layers|num_hidden_layers)\s*=\s*(\d+)" + END)),
-    ("ffn", re.compile(r"\b(?:d_ff|d_ffn|ffn_dim|intermediate_size)\s*=\s*(\d+)" + END)),
-    ("kv_heads", re.compile(r"\b(?:n_kv_heads|num_kv_heads|num_key_value_heads|kv_heads)\s*=\s*(\d+)" + END)),
+    ("head_dim", re.compile(r"(?<![\w/*×÷])(?:d_k|d_v|d_head|head_dim|d_h)\s*=\s*(\d+)" + END)),
+    ("d_model", re.compile(r"(?<![\w/*×÷])(?:d_model|hidden_size|d_embed|n_embd)\s*=\s*(\d+)" + END)),
+    ("layers", re.compile(r"(?<![\w/*×÷])(?:n_layers?|num_layers|num_hidden_layers)\s*=\s*(\d+)" + END)),
+    ("ffn", re.compile(r"(?<![\w/*×÷])(?:d_ff|d_ffn|ffn_dim|intermediate_size)\s*=\s*(\d+)" + END)),
+    (
+        "kv_heads",
+        re.compile(r"(?<![\w/*×÷])(?:n_kv_heads|num_kv_heads|num_key_value_heads|kv_heads)\s*=\s*(\d+)" + END),
+    ),
     ("kv_heads", re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:KV|kv|K/V)\s*(?:头|heads?\b)")),
     (
         "group",
@@ -177,6 +185,17 @@ NAMED = (  # `h = 12`, `d_k = 64`, `8 KV heads`, `group size = 4`: a quantity by
         ),
     ),
 )
+SHARE = re.compile(
+    r"(?:每\s*(?:张|卡|台|块|组|个?\s*GPU|个?\s*节点|个?\s*[Tt]oken)|(?:per|each)\s+(?:GPU|device|node|token|rank|group))"
+    r"[^，。；,;]{0,12}$|第\s*$"
+)
+KV_LINE = re.compile(r"\s*(?:K|V|KV|K/V|Key|Value)\s*[:：]")  # `K: [1 × 8 heads × 128d]`: the K heads
+GROUPED = re.compile(r"GQA|MQA|分组|[Gg]rouped")
+SENTENCE_END = re.compile(r"[。；;！？!?]")
+# the width of an unnamed (n, w) is the model's where the line says what it is: the input, the output, a shape
+SHAPE_WORD = re.compile(r"输入|输出|形状|[Ss]hape|[Ii]nput|[Oo]utput|Embedding|拼成|[Cc]oncat|\bX\b")
+SCORE_WORD = re.compile(r"[Ss]cores?|分数|[Ww]eights|K\^T|Kᵀ|QK")
+WEIGHT_WORD = re.compile(r"proj|W_|Linear|参数|[Pp]arams?|投影|\|")  # a weight matrix's shape, or a table's cell
 HEAD_LABEL = re.compile(r"Head\s*\d")
 PER_HEAD = re.compile(r"每个头|每头|单头|[Pp]er[ -]head|[Ee]ach head|head_i|头\s*\d")
 SUMS_TO_ONE = re.compile(r"(?:Σ|∑|[Ss]um|总和|和为|加起来|相加)\s*(?:=|为|是|等于)?\s*(1(?:\.0+)?|100\s*%)(?![\d.])")
@@ -254,6 +273,8 @@ class _Reader:
         self.mentions: list[Mention] = []
         self.report = NumbersReport()
         self.models: dict[int, list[tuple[int, tuple]]] = {}  # run start → (offset, model key)
+        self.models_named = 0
+        self.one_model = False  # the drawing names one model: every run is about it
         self.per_head = self._per_head_runs()
         self.decode_scores: list[tuple[TextRun, tuple[int, int]]] = []  # Score(1, m): (run, (m, offset))
         self.weight_counts: list[tuple[TextRun, re.Match]] = []
@@ -279,13 +300,16 @@ class _Reader:
         return sorted(found, key=lambda r: run.cy - r.cy)
 
     def _model_of(self, run: TextRun, at: int) -> tuple | None:
+        """The model a number at `at` of a run is about: the last one named before it in its
+        sentence, or one named right after it (`重复 32 次（LLaMA-7B）`)."""
         names = self.models.get(run.start, [])
-        before = [key for offset, key in names if offset <= at]
-        return before[-1] if before else (names[0][1] if names else None)
+        before = [key for offset, key in names if offset <= at and not SENTENCE_END.search(run.text, offset, at)]
+        after = [key for offset, key in names if at < offset <= at + 16]
+        return before[-1] if before else (after[0] if after else None)
 
     def _read_models(self) -> None:
         for run in self.runs:
-            found = [(m.start(), (m.group(1).lower(), m.group(2).upper())) for m in MODEL.finditer(run.text)]
+            found = [(m.start(), (m.group(1).lower(), (m.group(2) or "").upper())) for m in MODEL.finditer(run.text)]
             if found:
                 family = found[0][1][0]
                 found += [(m.start(), (family, m.group(1).upper())) for m in BARE_SIZE.finditer(run.text)]
@@ -298,6 +322,8 @@ class _Reader:
         if match.group(group) is None:
             return
         begin = match.start(group)
+        if quantity != "top_k" and SHARE.search(run.text, 0, begin):
+            return  # `每张 1 KV head`, `每 token 8 专家`, `第 1 个头`: a share of the count, or one of them
         value = int(match.group(group))
         self.mentions.append(
             Mention(
@@ -312,8 +338,8 @@ class _Reader:
         for run in self.runs:
             self._read_shapes(run)
             text = run.text
-            for m in HEADS.finditer(text):
-                self._add("heads", run, m)
+            for m in HEADS.finditer(text) if not GROUPED.search(text) else ():  # `8 头` of a GQA row: KV heads
+                self._add("kv_heads" if KV_LINE.match(text) else "heads", run, m)
             if HEADS.search(text):
                 for m in HEAD_DIM_AFTER_HEADS.finditer(text):
                     if HEADS.search(text, 0, m.start()):
@@ -338,12 +364,14 @@ class _Reader:
             for m in re.finditer(r"(?<![\d.])(\d+)\s*层总计", text):
                 self._add("layers", run, m)
             for m in CHAIN.finditer(text):
-                if int(m.group(2)) > max(int(m.group(1)), int(m.group(3))):  # out to the FFN width and back
+                alone = m.group(0) == text.strip()
+                wider = int(m.group(2)) > max(int(m.group(1)), int(m.group(3)))  # out to the FFN width and back
+                if wider and (alone or OTHER_WIDTH.search(text)):
                     self._add("d_model", run, m, 1)
                     self._add("ffn", run, m, 2)
                     self._add("d_model", run, m, 3)
             for m in EXPERTS.finditer(text):
-                self._add("experts", run, m)
+                self._add("top_k" if CHOSEN.search(text, 0, m.start()) else "experts", run, m)
             for m in TOP_K.finditer(text):
                 self._add("top_k", run, m, 1 if m.group(1) else 2)
             for quantity, pattern in NAMED:
@@ -351,10 +379,23 @@ class _Reader:
                     self._add(quantity, run, m, None)
             self._read_weights(run)
         names = {key for keys in self.models.values() for _, key in keys}
-        if len(names) == 1:
-            only = names.pop()
+        self.models_named = len(names)
+        self.one_model = len(names) == 1
+        if self.one_model:
+            self._join(names.pop())
+
+    def _join(self, only: tuple) -> None:
+        """The one model a drawing names: a quantity stated where no model is named is about it,
+        unless it is far from what the model's mentions (or configuration) say: a smaller example
+        drawn beside it (`4 个 token，每头 2 维` beside LLaMA-7B's 128), not a slip."""
+        config = KNOWN_MODELS.get(only, {})
+        for quantity in {m.quantity for m in self.mentions}:
+            named = {m.value for m in self.mentions if m.quantity == quantity and m.model == only}
+            named |= {config[quantity]} if quantity in config else set()
             for mention in self.mentions:
-                mention.model = mention.model or only
+                if mention.quantity == quantity and mention.model is None:
+                    if not named or any(max(v, mention.value) < NEAR_FACTOR * min(v, mention.value) for v in named):
+                        mention.model = only
 
     def _read_shapes(self, run: TextRun) -> None:
         for m in SHAPE.finditer(run.text):
@@ -386,7 +427,14 @@ class _Reader:
                     roles = ("tokens", "head_dim")
                 elif name in QUERY or name in KEY_VALUE:  # a projection: the width, or a head's, or fewer KV
                     roles = ("tokens", "q_width" if name in QUERY else "kv_width")
-                elif name in ("", "x") and not OTHER_WIDTH.search(run.text):
+                elif name == "" and SCORE_WORD.search(run.text, 0, m.start()):  # Scores = Q × Kᵀ → (4, 4)
+                    roles = ("tokens", "tokens")
+                elif (
+                    name in ("", "x")
+                    and not OTHER_WIDTH.search(run.text)
+                    and not WEIGHT_WORD.search(run.text)
+                    and (not dims[0][0].isdigit() or SHAPE_WORD.search(run.text))
+                ):
                     roles = ("tokens", "d_model")
                 else:
                     continue
@@ -508,8 +556,14 @@ class _Reader:
                     why = f"the drawing says {values} in different places and does not settle which is meant"
                     fix = None
                     # a model has one of each, and two readings are a slip in one of them; a drawing may
-                    # show several sequences, and three values are no slip
-                    reported = quantity != "tokens" and len(votes) == 2
+                    # show several sequences (or compare experts of several models), and three values are no slip
+                    low, high = min(votes), max(votes)
+                    reported = (
+                        len(votes) == 2
+                        and high < NEAR_FACTOR * low  # 2 beside 128: two examples, not a slip
+                        and (model is not None or self.models_named < 2)  # unnamed runs of several models
+                        and (quantity not in COMPARED or (quantity != "tokens" and self.one_model))
+                    )
                     if not reported or (votes[mention.value] == most and most > min(votes.values())):
                         self.explain(mention.start, "warning", mention.text(), f"{name} {mention.value}: {why}")
                         continue
