@@ -119,6 +119,28 @@ SAMPLES = {
     ),  # VK420, VK421
     "illustrative.md": "e.g. the attention weights for illustration:\n\n```\n  a [ 0.5  0.4  0.4 ]\n```\n",  # VK422
     "by-position.md": RIGHT_ZH.split("权重")[0] + "权重 = Softmax(分数 / √d_k)：\n  [ 0.60  0.20  0.20 ]\n```\n",
+    "numbers.svg": "<svg xmlns='http://www.w3.org/2000/svg'>\n"
+    + "".join(
+        f"<text x='20' y='{20 + 20 * i}'>{line}</text>\n"
+        for i, line in enumerate(
+            [
+                "Q(16,6,64) K(16,6,64) V(16,6,32)",  # VK440
+                "Head 1 (dim=64)",
+                "Scores = QK^T / √16",  # VK442
+                "输入 6 个 token",
+                "Step 1:",
+                "Q_new × K^T → Score(1,9)",  # VK441
+                "2×(1024→1024) = 3M",  # VK443
+                "每层 0.5x",
+                "1.0 → 0.5 → 0.35 → 0.125",  # VK444
+                "5 + 3 = 8",
+                "不必再算出 9",  # VK445
+                "[0.50 0.30 0.10]",  # VK446
+                "每行加起来 = 1",
+            ]
+        )
+    )
+    + "</svg>\n",
     "promise.md": "Some text. The result is shown in the figure below.\n\n## Next\n",  # VK436
     "links.md": "# L\n\n![[no-such.png]] [[../../out]] [[draft]]\n",  # VK506, VK507, VK508
     "draft.md": "---\npublish: false\n---\n# D\n",

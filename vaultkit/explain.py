@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CLAIM, MATRIX_ROWS, WALKTHROUGH, DRAWING, SVG_NOT_READ = (
+CLAIM, MATRIX_ROWS, WALKTHROUGH, DRAWING, DRAWING_NUMBER, SVG_NOT_READ = (
     "claim",
     "matrix rows",
     "walkthrough",
     "drawing",
+    "drawing number",  # a number a drawing states (a dimension, a weight count, a series step), read and checked
     "svg not read",
 )
 

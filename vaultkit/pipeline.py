@@ -293,6 +293,7 @@ class Pipeline:
                 else "ok"
             )
             report.explained.append(Explained(fig.rel, 1, verdict, fig.explained, kind=DRAWING))
+            report.explained += fig.numbers
             if fig.new is not None and fig.new != fig.old:
                 changes.append(FileChange(fig.rel, fig.path, fig.old, fig.new))
         attachments = [rel for rel in self.vault.attachments if wanted(rel)]

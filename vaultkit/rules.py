@@ -19,6 +19,7 @@ from pathlib import Path
 
 from vaultkit import writer
 from vaultkit.checks import claims, links, textmatrices, walkthrough
+from vaultkit.checks.drawings import numbers as drawn_numbers
 from vaultkit.checks.examples import figures, runner, spec
 from vaultkit.commands import build
 from vaultkit.diagnostics import ERROR, WARNING, Rule
@@ -70,6 +71,7 @@ RULES: tuple[Rule, ...] = (
     walkthrough.MASK_PICTURE,
     walkthrough.ROUND_INPUT,
     walkthrough.FIGURE_PROMISED,
+    *drawn_numbers.RULES,
     links.LINK_MISSING,
     links.LINK_MOVED,
     links.LINK_AMBIGUOUS,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from vaultkit.commands.usage import UsageError
 from vaultkit.diagnostics import FORMATTERS, Report, format_github
-from vaultkit.explain import SVG_NOT_READ, WALKTHROUGH, statements, totals
+from vaultkit.explain import DRAWING_NUMBER, SVG_NOT_READ, WALKTHROUGH, statements, totals
 from vaultkit.pipeline import FileChange
 from vaultkit.renderers import report_note
 from vaultkit.state import VaultState
@@ -50,12 +50,14 @@ def check_command(root: Path, *, fmt: str = "text", explain: bool = False, repor
         kinds = [entry.kind for entry in report.explained]
         unread = kinds.count(SVG_NOT_READ)  # SVGs that are no derivation, each with why
         walks = kinds.count(WALKTHROUGH)
-        stated, unstated = statements(report.explained)  # the summary counts them as claims
+        said, unsaid = statements(report.explained)  # the summary counts them as claims
+        stated = kinds.count(DRAWING_NUMBER)  # the numbers drawings state, each with what it was checked against
         print(
             f"{read} arithmetic claims read, {skipped} skipped; "
-            f"{other - walks - unread} drawings and figures read"
+            f"{other - walks - unread - stated} drawings and figures read"
+            + (f" ({stated} numbers they state)" if stated else "")
             + (f", {unread} other SVGs not read" if unread else "")
-            + (f"; {walks} walkthrough parts read ({stated} statements, {unstated} skipped)" if walks else ""),
+            + (f"; {walks} walkthrough parts read ({said} statements, {unsaid} skipped)" if walks else ""),
             file=out,
         )
     print_report(report, fmt, root)

@@ -8,6 +8,7 @@ from pathlib import Path, PurePosixPath
 from vaultkit import figures
 from vaultkit.checks.drawings.handdrawn import check_handdrawn
 from vaultkit.checks.drawings.inferred import infer, why_not
+from vaultkit.checks.drawings.numbers import NumbersReport, check_numbers
 from vaultkit.checks.examples.spec import MALFORMED, Example, ExampleError, Outcome
 from vaultkit.diagnostics import ERROR, WARNING, Diagnostic, Rule
 from vaultkit.model.vault import MAX_NOTE_BYTES, Source
@@ -60,6 +61,7 @@ class FigureOutcome:
     implied: dict | None = None  # the example a drawing implies, when it reads with no doubt
     explained: str = ""  # one line for `check --explain`
     fixes: list[str] = field(default_factory=list)  # what the rewrite in `new` fixes: `scores[1]: 2 1 1 → 2 1 0`
+    numbers: list = field(default_factory=list)  # an `--explain` entry per number of a drawing read (`numbers`)
 
 
 def fixes_of(diagnostics: list[Diagnostic]) -> list[str]:
@@ -189,16 +191,19 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
     from vaultkit.checks.examples.kinds import attention
 
     derivation = infer(model, rel)
+    numbers = check_numbers(model, rel, derivation.spec if derivation else None)
     if derivation is None:
-        return None
+        return _numbers_only(rel, path, source, numbers) if numbers.read else None
     result = FigureOutcome(rel=rel, path=path, old=source.raw, explained="example read from the drawing")
+    result.numbers = numbers.explained
+    result.diagnostics += numbers.diagnostics
     for doubt in derivation.doubts:
         line, col = model.where(doubt.offset)
         problem = f"drawing not checked in full: {doubt.reason}; settle it with {doubt.pin}"
         result.diagnostics.append(DRAWN_UNCERTAIN.at(rel, line, col, problem=problem))
     if not derivation.spec:
         result.explained += f", not checked: {'; '.join(d.reason for d in derivation.doubts)}"
-        return result
+        return _with_numbers_fixed(result, source, source.text, numbers, rel)
     spec = derivation.spec
     try:
         run = attention.run(attention.parse(spec))
@@ -224,8 +229,37 @@ def check_drawing(rel: str, path: Path, source: Source, model) -> FigureOutcome 
         f"{sum(d.code == DRAWN_WRONG.code for d in result.diagnostics)} wrong rows or numbers",
     ]
     result.explained += ": " + ", ".join(read) + "".join(f"; doubt: {d.reason}" for d in derivation.doubts)
-    result.new = source.encode(report.fixed_text)
-    result.fixes = fixes_of(result.diagnostics) if result.new != result.old else []
+    result.explained += f"; {_numbers_line(numbers)}" if numbers.explained else ""
+    result.fixes = fixes_of(result.diagnostics) if report.fixed_text != source.text else []
+    return _with_numbers_fixed(result, source, report.fixed_text, numbers, rel, derivation.spec)
+
+
+def _numbers_line(numbers: NumbersReport) -> str:
+    return f"{numbers.read} stated numbers checked, {len(numbers.diagnostics)} wrong"
+
+
+def _numbers_only(rel: str, path: Path, source: Source, numbers: NumbersReport) -> FigureOutcome:
+    """A drawing with no matrices to compute, whose stated numbers were read (`drawings.numbers`)."""
+    result = FigureOutcome(
+        rel=rel, path=path, old=source.raw, explained=f"numbers read from the drawing: {_numbers_line(numbers)}"
+    )
+    result.numbers = numbers.explained
+    result.diagnostics += numbers.diagnostics
+    return _with_numbers_fixed(result, source, source.text, numbers, rel)
+
+
+def _with_numbers_fixed(
+    result: FigureOutcome, source: Source, text: str, numbers: NumbersReport, rel: str, drawn: dict | None = None
+) -> FigureOutcome:
+    """`result` with `new`: `text` (the drawing with its matrices fixed) with the stated numbers
+    that are determined rewritten too (read again from `text` when the matrices changed it)."""
+    if numbers.edits and text != source.text:
+        from vaultkit.readers.svgtext import read_svg
+
+        again = read_svg(text)
+        numbers = check_numbers(again, rel, drawn) if again is not None else NumbersReport()
+    result.new = source.encode(numbers.fixed(text))
+    result.fixes = result.fixes + numbers.fixes
     return result
 
 

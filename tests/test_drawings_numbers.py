@@ -1,0 +1,278 @@
+"""The numbers a drawing states (dimensions, √d, weight counts, KV sizes, series, restated
+results): read, listed, and a one-number slip in any of them is a finding on its line.
+
+The slips are made in copies of the real vault's drawings (skipped when the corpus is absent);
+the small drawings below are our own, made the way the person draws.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.conftest import CORPUS, needs_corpus
+from vaultkit.checks import claims
+from vaultkit.checks.drawings.numbers import check_numbers
+from vaultkit.checks.examples.figures import check_drawing
+from vaultkit.model.vault import Source
+from vaultkit.readers.svgtext import read_svg
+
+MHA = "Multi-Head-Attention.svg"
+ARCH = "Transformer架构.svg"
+DECODE = "推理两阶段PrefillDecode.svg"
+RESIDUAL = "残差连接详解.svg"
+SPLIT = "残差与主干的分工.svg"
+DERIVED = "注意力矩阵推导.svg"
+MOE = "MoE路由.svg"
+
+# (drawing, text as drawn, the slip, fixed exactly): one number changed each time. `fixed`:
+# True when one value is determined and `fix` must restore the drawing byte for byte; False
+# when the finding must say so and leave the drawing alone (or the claims checker reports it).
+SLIPS = [
+    # shapes and head splits
+    (MHA, "(S, 4096) → (S, 32, 128) → (32, S, 128)", "(S, 4096) → (S, 32, 64) → (32, S, 128)", True),
+    (MHA, "(S, 4096) → (S, 32, 128) → (32, S, 128)", "(S, 4096) → (S, 32, 128) → (32, S, 64)", True),
+    (MHA, "Head 16 (dim=128)", "Head 16 (dim=64)", True),
+    (MHA, "32 个 Head 独立计算", "16 个 Head 独立计算", True),
+    (MHA, "32 × (S,128) → 拼成 (S, 4096)", "32 × (S,128) → 拼成 (S, 2048)", True),
+    (MHA, "32 × (S,128) → 拼成 (S, 4096)", "32 × (S,64) → 拼成 (S, 4096)", True),
+    (MHA, "Attention 输出 (S, 4096)", "Attention 输出 (S, 1024)", True),
+    (MHA, "为什么多头：32 个头", "为什么多头：16 个头", True),
+    (ARCH, "Q(32,6,128) K(32,6,128)", "Q(32,6,64) K(32,6,128)", True),
+    (ARCH, "Q(32,6,128) K(32,6,128)", "Q(32,6,128) K(32,8,128)", True),
+    (ARCH, "Scores(32,6,6)", "Scores(32,6,8)", True),
+    (ARCH, "Weights(32,6,6)", "Weights(16,6,6)", True),
+    (ARCH, "↓ 合并 32 头", "↓ 合并 16 头", True),
+    (ARCH, "输出 (6, 4096)", "输出 (6, 2048)", True),
+    (ARCH, "4096→11008→4096", "4096→11008→2048", True),
+    (ARCH, "4096→11008→4096", "4096→12008→4096", True),
+    (ARCH, "LLaMA-7B: 32 层", "LLaMA-7B: 40 层", True),
+    (ARCH, "重复 32 次", "重复 40 次", True),
+    (DECODE, "Score(1,7)", "Score(1,6)", True),
+    (DECODE, "Q(6,4096) × K^T(6,4096) → 6×6", "Q(6,4096) × K^T(6,4096) → 6×8", True),
+    (DECODE, "Q_new(1,4096)", "Q_new(1,2048)", False),  # Q(6,4096) against Q_new(1,2048): which is meant?
+    (DECODE, "输入 Prompt：6 个 token", "输入 Prompt：5 个 token", True),
+    (DERIVED, "Q 矩阵 (4 token × 4 dim)", "Q 矩阵 (4 token × 3 dim)", True),
+    (DERIVED, "这个 4×4 的注意力矩阵", "这个 4×3 的注意力矩阵", True),
+    (DERIVED, "两个 4 维向量的点积", "两个 3 维向量的点积", True),
+    (MOE, "选 Top-6 Expert", "选 Top-8 Expert", False),  # one against one: which is meant?
+    # the scale
+    (MHA, "Scores = Q₁₆K₁₆^T / √128", "Scores = Q₁₆K₁₆^T / √64", True),
+    (ARCH, "Scores=QK^T/√128", "Scores=QK^T/√64", True),
+    # weight counts
+    (ARCH, "3×(4096→4096) = 50M", "3×(4096→4096) = 60M", True),
+    (ARCH, "(11008→4096) = 45M", "(11008→4096) = 54M", True),
+    (ARCH, "2×(4096→11008) = 90M", "2×(4096→11008) = 45M", True),
+    (ARCH, "(4096→4096) = 17M", "(4096→4096) = 16M", True),
+    # KV sizes: the claims checker's arithmetic, the model's dims here
+    (DECODE, "(32 层, 32 头, 128 维, BF16)", "(32 层, 32 头, 64 维, BF16)", True),
+    (DECODE, "(32 层, 32 头, 128 维, BF16)", "(32 层, 16 头, 128 维, BF16)", True),
+    (DECODE, "× 2 bytes (BF16) = 16KB", "× 2 bytes (BF16) = 32KB", False),
+    (DECODE, "32 × 16KB = 512KB", "32 × 16KB = 256KB", False),
+    (DECODE, "512KB × 4096 ≈ 2.1 GB", "512KB × 4096 ≈ 4.2 GB", False),
+    (DECODE, "32 头 × 128 维 × 2 (K+V)", "32 头 × 64 维 × 2 (K+V)", True),
+    # series and restated results
+    (RESIDUAL, "0.25 → 0.125 → 0.06", "0.25 → 0.135 → 0.06", True),
+    (RESIDUAL, "2.25 → 3.38 → 5.06", "2.25 → 3.28 → 5.06", True),
+    (RESIDUAL, "只剩 3%", "只剩 6%", True),
+    (RESIDUAL, "5 层后", "6 层后", True),
+    (RESIDUAL, "每层梯度缩放 0.5x", "每层梯度缩放 0.6x", True),
+    (DERIVED, "注意力分数是 -0.10", "注意力分数是 -0.12", True),
+    (SPLIT, "重新算出 13", "重新算出 14", True),
+    (DERIVED, "[0.28 0.19 0.18 0.35]", "[0.28 0.19 0.18 0.31]", False),  # 每行加起来 = 1: which one is off?
+    (SPLIT, "10 + 3 = 13", "10 + 3 = 14", False),
+]
+
+
+def _slipped(tmp_path, drawing: str, drawn: str, slip: str):
+    original = (CORPUS / "assets" / drawing).read_text(encoding="utf-8")
+    assert original.count(drawn) == 1, f"{drawn!r} is not once in {drawing}"
+    path = tmp_path / drawing
+    shutil.copy(CORPUS / "assets" / drawing, path)
+    path.write_text(original.replace(drawn, slip), encoding="utf-8")
+    first = next(i for i, (a, b) in enumerate(zip(drawn, slip)) if a != b)
+    line = original[: original.index(drawn) + first].count("\n") + 1
+    return original, path, line
+
+
+def _check(path, rel: str):
+    """The findings on a drawing (its numbers, its matrices and its arithmetic claims) and the text fix writes."""
+    source = Source.read(path)
+    model = read_svg(source.text)
+    outcome = check_drawing(rel, path, source, model)
+    found = list(outcome.diagnostics) if outcome else []
+    found += claims.check_svg(model, rel).diagnostics
+    fixed = outcome.new.decode("utf-8") if outcome and outcome.new is not None else source.text
+    return found, fixed, outcome
+
+
+@needs_corpus
+@pytest.mark.parametrize(("drawing", "drawn", "slip", "fixed"), SLIPS, ids=[f"{s[0]}:{s[2]}" for s in SLIPS])
+def test_a_one_number_slip_is_a_finding_on_its_line(tmp_path, drawing, drawn, slip, fixed):
+    original, path, line = _slipped(tmp_path, drawing, drawn, slip)
+    found, after, outcome = _check(path, f"assets/{drawing}")
+    new = [d for d in found if d.code != "VK402"]  # the person's own wrong rows are reported apart
+    assert any(d.line == line for d in new), [str(d) for d in found]
+    slipped = original.replace(drawn, slip)
+    unmodified = _check(CORPUS / "assets" / drawing, f"assets/{drawing}")[1]  # the person's wrong rows fixed
+    said = [f for f in (outcome.fixes if outcome else []) if f.startswith("line ")]
+    if fixed:
+        assert after == unmodified, said
+        assert said and all(f.startswith(f"line {line}: ") for f in said)
+    else:  # several readings (or the claims checker's): the slip is left as written
+        assert after == (slipped if unmodified == original else unmodified.replace(drawn, slip)) and not said
+
+
+def test_there_are_thirty_slips_or_more():
+    assert len(SLIPS) >= 30
+    assert len({s[0] for s in SLIPS}) >= 7
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    "drawing", sorted(p.name for p in (CORPUS / "assets").glob("*.svg")) if CORPUS.is_dir() else []
+)
+def test_the_unmodified_drawings_have_no_finding_on_their_numbers(drawing):
+    source = Source.read(CORPUS / "assets" / drawing)
+    report = check_numbers(read_svg(source.text), drawing)
+    assert report.diagnostics == [] and report.edits == []
+
+
+@needs_corpus
+def test_every_kind_of_number_is_read_and_listed():
+    """The inventory: each kind of number the person's drawings state is read and checked."""
+    listed = {}
+    for path in sorted((CORPUS / "assets").glob("*.svg")):
+        model = read_svg(path.read_text(encoding="utf-8"))
+        for entry in check_numbers(model, path.name).explained:
+            listed.setdefault(path.name, []).append((entry.text.split(" in ")[0], entry.note))
+    notes = [note for entries in listed.values() for _, note in entries]
+    for kind in ("the heads", "the head dim", "the model width", "the tokens", "the layers", "the FFN width"):
+        assert any(n.startswith(kind) for n in notes), kind
+    assert any(n.startswith("weights 50,331,648 = 50M") for n in notes)
+    assert any(n.startswith("decode step 1: 6 prompt tokens + 1 = 7") for n in notes)
+    assert sum(n.startswith("step ") for n in notes) == 10  # the two series of five steps
+    assert any("restates 13" in n for n in notes) and any("restates -0.10" in n for n in notes)
+    assert sum(1 for entries in listed.values() for _ in entries) >= 110
+
+
+def _drawing(*lines: str, cards: str = "") -> str:
+    texts = "".join(f'<text x="20" y="{20 + 20 * i}">{line}</text>\n' for i, line in enumerate(lines))
+    return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 400">\n{cards}{texts}</svg>\n'
+
+
+def test_heads_times_head_dim_must_give_the_width():
+    svg = _drawing("输入 (S, 1024)", "拆成 16 头，每头 dim=64", "16 × (S,64) → (S, 1024)", "输出 (S, 1024)")
+    assert check_numbers(read_svg(svg), "a.svg").diagnostics == []
+    wrong = svg.replace("每头 dim=64", "每头 dim=32").replace("16 × (S,64)", "16 × (S,32)")
+    found = check_numbers(read_svg(wrong), "a.svg").diagnostics
+    assert [d.code for d in found] == ["VK441"] and "16 heads × head dim 32 = 512" in found[0].message
+
+
+def test_two_readings_are_reported_and_left_alone():
+    svg = _drawing("Q(8,10,64)", "K(8,10,32)")
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert [(d.code, d.line) for d in report.diagnostics] == [("VK440", 2), ("VK440", 3)] and report.edits == []
+    assert all("does not settle" in d.message for d in report.diagnostics)
+
+
+def test_a_model_the_drawing_names_settles_a_single_mention():
+    svg = _drawing("LLaMA-7B: 40 层")
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert [d.code for d in report.diagnostics] == ["VK440"]
+    assert report.fixed(svg) == svg.replace("40 层", "32 层")
+    assert check_numbers(read_svg(_drawing("LLaMA-70B: 80 层", "Llama-13B: 40 层")), "a.svg").diagnostics == []
+
+
+def test_a_series_follows_the_factor_stated_above_it():
+    svg = _drawing("每步乘 0.8x", "1.0 → 0.8 → 0.64 → 0.51 → 0.41")
+    assert check_numbers(read_svg(svg), "a.svg").diagnostics == []
+    report = check_numbers(read_svg(svg.replace("0.64", "0.66")), "a.svg")
+    assert [d.code for d in report.diagnostics] == ["VK444"]
+    assert report.fixed(svg.replace("0.64", "0.66")) == svg
+    no_factor = _drawing("1.0 → 2.0 → 4.0 → 8.0 → 16.0")
+    assert check_numbers(read_svg(no_factor), "a.svg").diagnostics == []
+    assert (
+        check_numbers(read_svg(no_factor.replace("8.0", "9.0")), "a.svg").fixed(no_factor.replace("8.0", "9.0"))
+        == no_factor
+    )
+
+
+def test_numbers_that_are_not_a_drawings_dimensions_stay_quiet():
+    """Counts of other things, hypothetical depths and a single new token are no mentions to compare."""
+    svg = _drawing(
+        "100 层网络训不了，1000 层也一样",
+        "每次只生成 1 个 token",
+        "输入 6 个 token",
+        "Q_new(1,4096)",
+        "(S, 4096)",
+        "前 3 个缺陷，后 5 个缺陷",
+    )
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert report.diagnostics == []
+
+
+def test_bars_said_to_sum_to_one_must_within_their_rounding():
+    bars = "".join(f'<text x="{40 + 60 * i}" y="200">{p}</text>' for i, p in enumerate(("0.42", "0.31", "0.25")))
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg"><text x="60" y="240">softmax: Σ = 1</text>{bars}</svg>'
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert [d.code for d in report.diagnostics] == ["VK446"] and report.edits == []
+    assert "0.42 + 0.31 + 0.25 = 0.98, not 1" in report.diagnostics[0].message
+    assert check_numbers(read_svg(svg.replace("0.25", "0.27")), "a.svg").diagnostics == []
+    four = svg.replace("</svg>", '<text x="220" y="200">0.02</text></svg>').replace("0.25", "0.23")
+    assert check_numbers(read_svg(four), "a.svg").diagnostics == []  # 0.98 + 0.02: one more bar, still 1
+
+
+def test_grouped_query_attention_shares_match_the_heads():
+    svg = _drawing("32 query heads", "8 KV heads", "each KV head shared by 4")
+    assert check_numbers(read_svg(svg), "a.svg").diagnostics == []
+    found = check_numbers(read_svg(svg.replace("shared by 4", "shared by 2")), "a.svg").diagnostics
+    assert [d.code for d in found] == ["VK441"] and "16 query heads, not 32" in found[0].message
+    uneven = check_numbers(read_svg(_drawing("num_heads = 32", "num_kv_heads = 6")), "a.svg").diagnostics
+    assert [d.code for d in uneven] == ["VK441"]
+
+
+def test_named_dimensions_in_english():
+    assert check_numbers(read_svg(_drawing("h = 12", "d_k = 64", "d_model = 768")), "a.svg").diagnostics == []
+    found = check_numbers(read_svg(_drawing("h = 12", "d_k = 64", "d_model = 512")), "a.svg").diagnostics
+    assert [d.code for d in found] == ["VK441"]
+    assert check_numbers(read_svg(_drawing("h = 12", "d_k = 768/12 = 64")), "a.svg").diagnostics == []
+
+
+RIGHT_DRAWINGS = [
+    # a GPT-2 style block, in English
+    _drawing(
+        "GPT-2 small: n_layer = 12, n_head = 12, d_model = 768",
+        "x: (B, T, 768) → qkv = Linear(768, 2304)",
+        "q: (B, 12, T, 64), k: (B, 12, T, 64)",
+        "att = q @ k.T / √64",
+        "MLP: 768 → 3072 → 768",
+        "c_fc weights: (768→3072) = 2.36M",
+        "X (6, 768) → Q (6, 64) for one head",
+    ),
+    # decode steps: the cache grows by one each step
+    _drawing("prompt: 5 tokens", "Step 1: Q_new × K^T → Score(1,6)", "Step 2: Score(1,7)", "Step 3: Score(1,8)"),
+    # grouped-query attention of a 70B model
+    _drawing("Llama-2-70B: 80 层, 64 query heads, 8 KV heads", "8 query heads share one KV head", "(S, 8192)"),
+    # a softmax drawn as bars, a series without a stated factor, a count of things that is no dimension
+    _drawing("1 → 2 → 4 → 8 → 16", "生成 10 个 token 后停止", "BERT-base：12 层，12 头，hidden 768")
+    + "".join(f'<text x="{300 + 50 * i}" y="100">{p}</text>' for i, p in enumerate(("0.62", "0.23", "0.10", "0.05")))
+    + '<text x="300" y="130">Σ = 1</text>',
+    # a mixture of experts
+    _drawing("256 个专家，每 token 激活 8 个", "Top-8 路由", "Expert 0 … Expert 255"),
+]
+
+
+@pytest.mark.parametrize("svg", RIGHT_DRAWINGS)
+def test_right_drawings_in_other_styles_give_no_finding(svg):
+    svg = svg.replace("</svg>\n<text", "<text").replace("Σ = 1</text>", "Σ = 1</text></svg>", 1)
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert report.diagnostics == [] and report.read > 0, [e.note for e in report.explained]
+
+
+def test_each_decode_step_attends_to_one_more_cached_token():
+    svg = RIGHT_DRAWINGS[1]
+    report = check_numbers(read_svg(svg.replace("Score(1,8)", "Score(1,9)")), "a.svg")
+    assert [(d.code, d.line) for d in report.diagnostics] == [("VK441", 5)]
+    assert report.fixed(svg.replace("Score(1,8)", "Score(1,9)")) == svg
