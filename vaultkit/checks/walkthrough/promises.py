@@ -14,12 +14,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from vaultkit.checks.examples.regions import BEGIN_RE, END_RE
-
-if TYPE_CHECKING:
-    from vaultkit.checks.walkthrough.reader import Line
+from vaultkit.checks.walkthrough.lines import Line
 
 PROMISE_RE = re.compile(
     r"(?:如|见|看|参见|参考)?(?<![以上])下图(?!层|标)|\b(?:see|in|shown\s+in)\s+the\s+(?:figure|diagram|picture|image)\s+below\b"

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from vaultkit.checks.examples.regions import BEGIN_RE, END_RE
+from vaultkit.checks.walkthrough.lines import Line
 from vaultkit.checks.walkthrough.promises import Promise, may_promise, read_promises
 from vaultkit.readers.syntax.positions import content_column
 
@@ -113,16 +114,6 @@ OUTPUT_RE = re.compile(
 )
 
 MASK = "█"
-
-
-@dataclass(frozen=True)
-class Line:
-    number: int  # 1-based line in the note
-    col: int  # 1-based column where `text` starts
-    text: str
-    heading: int = 0  # heading level, 0 for other lines
-    block: int = 0  # index of the top-level block holding it
-    code: bool = False  # inside a plain fence
 
 
 @dataclass(frozen=True)
