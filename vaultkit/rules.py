@@ -55,6 +55,7 @@ RULES: tuple[Rule, ...] = (
     claims.CLAIM_WRONG,
     claims.CLAIM_IMPRECISE,
     claims.SHAPE_WRONG,
+    claims.UNLIKELY,
     figures.FIGURE_STALE,
     figures.DRAWN_WRONG,
     figures.DRAWN_UNCERTAIN,

@@ -13,6 +13,7 @@ rest was skipped, and lists every line with a sign between numbers.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from vaultkit import diagnostics
 from vaultkit.checks.claims.compare import ERROR, PASS, Verdict, judge
-from vaultkit.checks.claims.expr import Uncertain, written_leaf
+from vaultkit.checks.claims.expr import Binary, ParseFail, Uncertain, divisor_grouped, written_leaf
 from vaultkit.checks.claims.finder import (
     Found,
     Side,
@@ -32,8 +33,10 @@ from vaultkit.checks.claims.finder import (
     may_have_claim,
     svg_pieces,
 )
+from vaultkit.checks.claims.parser import Parser
 from vaultkit.checks.claims.prose import ProseLine, note_lines, readable
 from vaultkit.checks.claims.shapes import check_shapes
+from vaultkit.checks.claims.tokens import tokenize
 from vaultkit.diagnostics import Diagnostic, Rule
 from vaultkit.explain import Explained
 
@@ -71,7 +74,16 @@ SHAPE_WRONG = Rule(
     "{claim} has the wrong shape: written {written}, computed {computed}",
     "A matrix product's shape written in the text (e.g. `(4×8)·(8×2) = 4×2`) does not follow from its factors.",
 )
+UNLIKELY = Rule(
+    "VK304",
+    diagnostics.WARNING,
+    "arithmetic claim right only under an unlikely reading",
+    "{claim} holds only if {reading}: as written it computes {computed}",
+    "No fair reading makes the value right, one unlikely reading does: `16*20*28 / 2*2 = 2240` only if everything after `/` is the divisor, `256 / 144 = 1` only if the quotient is floored where the text does not say so. Write the brackets or the rounding meant.",
+)
 NOT_READ = "no arithmetic read on both sides of the sign"
+# Words that say a result is a whole number: a quotient floored by hand is then a fair reading.
+_INTEGER_INTENT = re.compile(r"floor|⌊|//|round(?:ed|s)? down|integer|whole number|向下取整|取整|整除|整数", re.I)
 MAX_CHARS = 5_000  # a longer logical line is not read (a note's cost stays bounded)
 MAX_LINES = 800  # logical lines with a sign read in one note (a table of 5,000 rows reads 800)
 FAR = 100.0  # off by more than this factor, a claim whose reading is not certain is no claim
@@ -134,14 +146,31 @@ class Logical:
             yield number, self.raw[start : end - 1]
 
 
-def _best_verdict(found: Found, exact: set[int]) -> tuple[Verdict, Side] | str:
+def _unlikely(found: Found, exact: set[int], floor: bool) -> str:
+    """The unlikely reading under which a claim wrong under every fair one holds, or ""."""
+    for expr, value, loose in found.alternatives:
+        readings = [(expr.node, True, "the quotient is floored by hand")] if not (floor or loose) else []
+        grouped = divisor_grouped(expr.node)
+        if grouped is not None:
+            readings.append((grouped, floor, "everything after `/` is the divisor"))
+        for node, floored, reading in readings:
+            try:
+                verdict = judge(node, value, loose=loose, inputs_rounded=id(expr) not in exact, floor=floored)
+            except Uncertain:
+                continue
+            if verdict.level == PASS:
+                return reading
+    return ""
+
+
+def _best_verdict(found: Found, exact: set[int], floor: bool) -> tuple[Verdict, Side] | str:
     """The best verdict over the readings of a claim and the expression it was computed from,
     or why none is certain; `exact`: the expressions whose inputs a chain has shown to be
-    taken as written."""
+    taken as written; `floor`: the text says results are whole numbers."""
     best, reason = None, ""
     for expr, value, loose in found.alternatives:
         try:
-            verdict = judge(expr.node, value, loose=loose, inputs_rounded=id(expr) not in exact)
+            verdict = judge(expr.node, value, loose=loose, inputs_rounded=id(expr) not in exact, floor=floor)
         except Uncertain as exc:
             reason = reason or str(exc)
             continue
@@ -158,9 +187,10 @@ def _computed_in_written_units(found: Found, verdict: Verdict, logical: Logical)
     return verdict.computed
 
 
-def _check_logical(logical: Logical, rel: str) -> ClaimReport:
-    """The claims and shape claims of a logical line, explained in the order of their lines;
-    a line with a sign between numbers and nothing read on it is listed as skipped, with why."""
+def _check_logical(logical: Logical, rel: str) -> tuple[ClaimReport, list[Side]]:
+    """The claims and shape claims of a logical line, explained in the order of their lines, and
+    the values of its claims read; a line with a sign between numbers and nothing read on it is
+    listed as skipped, with why."""
     report = ClaimReport()
     claims = find_claims(logical.text, logical.arrows, logical.code, logical.maths)
     shapes = check_shapes(logical.text)
@@ -173,8 +203,10 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
         line, _ = logical.where(skip.sign if skip.sign >= 0 else skip.start)
         report.explained.append(Explained(rel, line, "skipped", logical.span(skip.start, skip.end), skip.reason))
     exact: set[int] = set()  # the expression of `expr = 2.8304 ≈ 2.924`, once 2.8304 is its exact result
+    floor = _INTEGER_INTENT.search(logical.text) is not None
+    values: list[Side] = []
     for found in claims.found:
-        best = _best_verdict(found, exact)
+        best = _best_verdict(found, exact, floor)
         value = logical.span(found.value.start, found.value.end)
         line, col = logical.where(found.value.start)
         if not isinstance(best, str) and best[0].level != PASS:  # not certain enough to be wrong
@@ -196,10 +228,15 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
         claim = f"{expr} {'≈' if found.rel.startswith('=') and found.rel != '=' else found.rel} {value}"
         computed = _computed_in_written_units(found, verdict, logical)
         report.verified += 1
-        report.explained.append(
-            Explained(rel, line, VERDICTS.get(verdict.level, "warning"), claim, f"computed {computed}", col)
-        )
-        if verdict.level != PASS:
+        values.append(found.value)
+        reading = _unlikely(found, exact, floor) if verdict.level == ERROR else ""
+        level = "warning" if reading else VERDICTS.get(verdict.level, "warning")
+        note = f"computed {computed}" + (f"; holds only if {reading}" if reading else "")
+        note += f"; read with {verdict.reading}" if verdict.reading else ""
+        report.explained.append(Explained(rel, line, level, claim, note, col))
+        if reading:
+            report.diagnostics.append(UNLIKELY.at(rel, line, col, claim=claim, reading=reading, computed=computed))
+        elif verdict.level != PASS:
             rule = CLAIM_WRONG if verdict.level == ERROR else CLAIM_IMPRECISE
             report.diagnostics.append(rule.at(rel, line, col, claim=claim, written=value, computed=computed))
     for shape in shapes:
@@ -220,7 +257,7 @@ def _check_logical(logical: Logical, rel: str) -> ClaimReport:
             )
     _account_for_lines(logical, rel, claims.quiet, report)
     report.explained.sort(key=lambda entry: entry.line)
-    return report
+    return report, values
 
 
 def _account_for_lines(logical: Logical, rel: str, quiet, report: ClaimReport) -> None:
@@ -274,14 +311,66 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     """Claims in a note's prose, tables and code blocks (not front matter, vaultkit blocks,
     generated regions, %%comments%% or lines marked %%vk-ignore%%)."""
     report = ClaimReport()
+    parts: list[tuple[int, Side]] = []  # (line, value) of the lines just above, each with one result
+    lines: list[str] | None = None
     for count, logical in enumerate(_logical_lines(note_lines(text, only_signs=True))):
         if count >= MAX_LINES:
             _not_read(logical, rel, report, f"the note's first {MAX_LINES:,} lines with a sign were read, not more")
-        elif len(logical.text) > MAX_CHARS:
+            continue
+        if len(logical.text) > MAX_CHARS:
             _not_read(logical, rel, report, f"a line of {len(logical.text):,} characters (over {MAX_CHARS:,})")
+            continue
+        line_report, values = _check_logical(logical, rel)
+        report.add(line_report)
+        number = logical.starts[0][1]
+        total = _TOTAL.match(logical.text) if parts and len(logical.starts) == 1 else None
+        if total is not None:
+            lines = lines if lines is not None else text.split("\n")
+            _check_total(parts, total, logical, lines, rel, report)
+        if len(values) == 1 and len(logical.starts) == 1:
+            parts = (parts if parts and parts[-1][0] == number - 1 else []) + [(number, values[0])]
         else:
-            report.add(_check_logical(logical, rel))
+            parts = []
     return report
+
+
+# `Total: ~40.0M`, `总计 ≈ 3 TB` under the lines of its parts
+_TOTAL = re.compile(
+    r"[ \t│├└─|*>-]*(?:Total|Sum|总计|合计|总共|共计)[*]*[ \t]*[:：]?[ \t]*(?P<rel>[=≈~][ \t]*)?(?P<value>~?\d[\d,]*(?:\.\d+)?[ ]?[A-Za-z]*)(?:[ \t(（]|\Z)",
+    re.I,
+)
+MIN_PARTS = 2
+
+
+def _check_total(parts, total: re.Match, logical: Logical, lines: list[str], rel: str, report: ClaimReport) -> None:
+    """A total written under its parts (the results of the lines just above it, one each, a blank
+    line allowed between): checked as their sum, in the units they are written in."""
+    number = logical.starts[0][1]
+    gap = number - parts[-1][0]
+    if len(parts) < MIN_PARTS or gap > 2 or gap == 2 and lines[number - 2].strip():
+        return
+    value_text = total.group("value").lstrip("~")
+    start = total.start("value") + (len(total.group("value")) - len(value_text))
+    try:
+        tokens = tokenize(logical.text[: total.end("value")])
+        k = next(n for n, tok in enumerate(tokens) if tok.start == start)
+        value, _ = Parser(tokens, logical.text).operand(k)
+        expr = parts[0][1].node
+        for _, side in parts[1:]:
+            expr = Binary("+", expr, side.node)
+        loose = total.group("value").startswith("~") or (total.group("rel") or "=").strip() != "="
+        verdict = judge(expr, value, loose=loose)
+    except (Uncertain, StopIteration, ParseFail):
+        return  # parts in different units, a value not read: no total to check
+    line, col = logical.where(start)
+    claim = f"the sum of the {len(parts)} lines above {'≈' if loose else '='} {value_text}"
+    report.verified += 1
+    report.explained.append(
+        Explained(rel, line, VERDICTS.get(verdict.level, "warning"), claim, f"computed {verdict.computed}", col)
+    )
+    if verdict.level != PASS:
+        rule = CLAIM_WRONG if verdict.level == ERROR else CLAIM_IMPRECISE
+        report.diagnostics.append(rule.at(rel, line, col, claim=claim, written=value_text, computed=verdict.computed))
 
 
 def _not_read(logical: Logical, rel: str, report: ClaimReport, reason: str) -> None:
@@ -300,5 +389,5 @@ def check_svg(svg: str | SvgText, rel: str) -> ClaimReport:
     model = read_svg(svg) if isinstance(svg, str) else svg
     for lineno, col0, piece in svg_pieces(model) if model else ():
         text, code, maths = readable(piece)
-        report.add(_check_logical(Logical(text, [(0, lineno, col0)], piece, code, maths), rel))
+        report.add(_check_logical(Logical(text, [(0, lineno, col0)], piece, code, maths), rel)[0])
     return report

@@ -43,6 +43,7 @@ from vaultkit.checks.claims.expr import (
 from vaultkit.checks.claims.units import NONE, UNITS
 
 PASS, WARNING, ERROR = 0, 1, 2
+BINARY = "K, M, G as powers of two (1 GB = 2³⁰ bytes)"
 ERROR_REL = 0.05
 _EPS = 1e-12
 
@@ -53,6 +54,7 @@ class Verdict:
     computed: str  # the computed value, in the units the value is written with
     tolerated: bool = False  # it passes only within the rounding of its inputs
     factor: float = 1.0  # how many times too large or too small the written value is
+    reading: str = ""  # the reading of the units that made it hold, when it is not the plain one
 
 
 def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
@@ -124,8 +126,10 @@ def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
     return leaf.digits > max(op.digits for op in rounded)
 
 
-def _level(q, w: _Written, loose: bool, tolerance: bool) -> int:
-    """PASS, WARNING or ERROR of a computed quantity `q` against a written value."""
+def _level(q, w: _Written, loose: bool, tolerance: bool, floor: bool = False) -> int:
+    """PASS, WARNING or ERROR of a computed quantity `q` against a written value. `≈` passes
+    within its rounding, or within one unit of it when that is not far (`4.77 ≈ 4` is imprecise);
+    a truncation far from the value (`256 / 144 = 1`) passes only when `floor` (the text floors)."""
     computed, written, unit = q.value, w.value, w.unit
     diff = abs(computed - written)
     if tolerance:  # how far the written value is from what the rounded inputs allow
@@ -133,10 +137,12 @@ def _level(q, w: _Written, loose: bool, tolerance: bool) -> int:
     slack = _EPS * max(abs(computed), abs(written))
     far = diff > ERROR_REL * abs(computed) + slack
     if loose:
-        passes = diff <= unit + slack
+        passes = diff <= unit / 2 + slack or diff <= unit + slack and not far
+        if not passes and diff <= unit + slack and not w.zeros:
+            return WARNING
     else:
         truncated = w.truncation and computed * written >= 0 and abs(written) <= abs(computed) < abs(written) + unit
-        passes = diff <= unit / 2 + slack or truncated
+        passes = diff <= unit / 2 + slack or truncated and (floor or not far)
     if passes and not (w.zeros and far):
         return PASS
     if far or diff >= (2 * unit if loose else unit) - slack:
@@ -174,7 +180,7 @@ def _unit_factors(node: Node) -> list[tuple[tuple, float, bool]]:
     return out
 
 
-def _conversions(expr: Node, value: Node) -> list[Node]:
+def _conversions(expr: Node, value: Node) -> list[frozenset]:
     """The plain factors of `expr` that convert between a unit written in it and one of the
     value: × 60 between minutes and seconds, / 8 between bits and bytes, / 1024 between MB
     and GB. Without them the units would convert twice (`5 min × 60 = 300 s`)."""
@@ -185,7 +191,11 @@ def _conversions(expr: Node, value: Node) -> list[Node]:
             if dims == other and a != b:
                 ratio = (a / b) * (8.0 if bits_b and not bits_a else 0.125 if bits_a and not bits_b else 1.0)
                 ratios |= {ratio, 1 / ratio}
-    return [node for node, v in conversion_factors(expr) if any(math.isclose(v, r, rel_tol=1e-9) for r in ratios)]
+    factors = conversion_factors(expr)
+    found = [frozenset([id(node)]) for node, v in factors if any(math.isclose(v, r, rel_tol=1e-9) for r in ratios)]
+    if len(factors) > 1 and any(math.isclose(math.prod(v for _, v in factors), r, rel_tol=1e-9) for r in ratios):
+        found.append(frozenset(id(node) for node, _ in factors))  # `3.15e8 s / 86400 / 365 ≈ 10 years`
+    return found
 
 
 def _counts_only(expr: Node) -> bool:
@@ -193,7 +203,7 @@ def _counts_only(expr: Node) -> bool:
     return not any(op.has_unit or op.percent for op in expr.operands())
 
 
-def _named_conversions(expr: Node, value: Node) -> list[Node]:
+def _named_conversions(expr: Node, value: Node) -> list[frozenset]:
     """Factors written with the unit they convert to: `bytes / (1024^3 GB) = 7.92 GB` divides by
     one GB; read as 1, the bytes convert by the value's own unit."""
     units = {s.unit for op in value.operands() for s in op.suffixes if s.unit}
@@ -202,7 +212,7 @@ def _named_conversions(expr: Node, value: Node) -> list[Node]:
         if unit in units and any(
             math.isclose(number, f, rel_tol=1e-9) for f in (UNITS[unit].decimal, UNITS[unit].binary)
         ):
-            found.append(node)
+            found.append(frozenset([id(node)]))
     return found
 
 
@@ -234,7 +244,7 @@ def _one_unit(op: Operand) -> str:
     return units[0] if len(units) == 1 and not op.per else ""
 
 
-def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) -> Verdict:
+def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True, floor: bool = False) -> Verdict:
     """The best verdict over all readings; raises Uncertain when no reading is certain (the
     two sides in different units, a named quantity that does not cancel out).
 
@@ -255,6 +265,7 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
     tolerance = inputs_rounded and _input_tolerance(expr, value, loose)
     bare = not any(op.has_unit or op.has_scale or op.percent for op in value.operands())
     best: tuple[int, float, str, bool, float] | None = None
+    levels: dict[bool, int] = {}  # the best level with decimal (False) and binary (True) prefixes
     bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
     conversions = _conversions(expr, value) if any(op.has_unit for op in expr.operands()) else []
     conversions += _named_conversions(expr, value)
@@ -268,9 +279,9 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
         except (OverflowError, ZeroDivisionError):
             raise Uncertain("too large, or a division by zero") from None
         candidates = [(q, mode, w) for mode, w in zip(modes, written)]
-        for factor in conversions:  # `5 min × 60 = 300 s`, `400 Gbps / 8 = 50 GB/s`: the units convert already
+        for ones in conversions:  # `5 min × 60 = 300 s`, `400 Gbps / 8 = 50 GB/s`: the units convert already
             try:
-                converted = expr.evaluate(replace(reading, ones=frozenset([id(factor)])))
+                converted = expr.evaluate(replace(reading, ones=ones))
             except (Inconsistent, OverflowError, ZeroDivisionError):
                 continue
             candidates.append((converted, "base", written[0]))
@@ -280,14 +291,15 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
             if q.dims != NONE and q.dims != w.dims:
                 # a size is not a time; with no unit on the inputs, the value's unit labels it;
                 # a bare value may leave the unit out, but is then read only to pass
-                if bare and w.dims == NONE and _level(q, w, loose, tolerance) == PASS:
+                if bare and w.dims == NONE and _level(q, w, loose, tolerance, floor) == PASS:
                     bare_pass = _show(q.value / w.factor)
                 continue
             if exact and q.value == int(q.value):
                 w.unit = 0.0
-            level = _level(q, w, loose, tolerance)
-            tolerated = tolerance and level < _level(q, w, loose, False)
+            level = _level(q, w, loose, tolerance, floor)
+            tolerated = tolerance and level < _level(q, w, loose, False, floor)
             closeness = abs(q.value - w.value) / (w.unit or 1.0)
+            levels[reading.binary] = min(levels.get(reading.binary, ERROR), level)
             if best is None or (level, closeness) < best[:2]:
                 off = abs(q.value / w.value) if q.value and w.value else math.inf
                 best = (level, closeness, _show(q.value / w.factor), tolerated, max(off, 1 / off) if off else math.inf)
@@ -296,7 +308,8 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True) 
     if best is None:
         raise Uncertain("the two sides are in different units")
     names = [symbol.name for symbol in value.symbols()]
-    return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4])
+    binary = levels.get(True, ERROR) < levels.get(False, ERROR)  # `5 GiB`, `1 GB = 2³⁰ bytes`: say so
+    return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], BINARY if binary else "")
 
 
 def _show(value: float) -> str:

@@ -333,7 +333,7 @@ class BigO(Unary):
 Node = Operand | Symbol | Neg | Sqrt | Binary | BigO | Func
 
 
-CONVERSIONS = {8.0, 24.0, 60.0, 1000.0, 1024.0, 3600.0, 86400.0, 1e6, 1e9, 1e12, 2.0**20, 2.0**30, 2.0**40}
+CONVERSIONS = {8.0, 24.0, 60.0, 365.0, 1000.0, 1024.0, 3600.0, 86400.0, 1e6, 1e9, 1e12, 2.0**20, 2.0**30, 2.0**40}
 
 
 def conversion_factors(node: Node) -> list[tuple[Node, float]]:
@@ -355,6 +355,39 @@ def conversion_factors(node: Node) -> list[tuple[Node, float]]:
             return []
         return [(node, value)] if value in CONVERSIONS else []
     return []
+
+
+def substituted(node: Node, old: Operand, new: Operand) -> Node:
+    """A copy of `node` with the operand `old` replaced by `new` (the rest shared)."""
+    if node is old:
+        return new
+    if isinstance(node, Binary):
+        return Binary(node.op, substituted(node.left, old, new), substituted(node.right, old, new))
+    if isinstance(node, Func):
+        return Func(node.name, substituted(node.arg, old, new))
+    if isinstance(node, Unary):
+        return type(node)(substituted(node.arg, old, new))
+    return node
+
+
+def divisor_grouped(node: Node) -> Node | None:
+    """`16*20*28 / 2*2` read as `16*20*28 / (2*2)`: every factor after the one `/` of a product
+    taken into the divisor; None for a product with no `×` after its `/` (or more than one `/`)."""
+    factors: list[tuple[str, Node]] = []
+    while isinstance(node, Binary) and node.op in "*/":
+        factors.append((node.op, node.right))
+        node = node.left
+    factors.reverse()
+    ops = [op for op, _ in factors]
+    if ops.count("/") != 1 or "*" not in ops[ops.index("/") + 1 :]:
+        return None
+    k = ops.index("/")
+    for op, factor in factors[:k]:
+        node = Binary(op, node, factor)
+    divisor = factors[k][1]
+    for _, factor in factors[k + 1 :]:
+        divisor = Binary("*", divisor, factor)
+    return Binary("/", node, divisor)
 
 
 def first_operand(node: Node) -> Node:

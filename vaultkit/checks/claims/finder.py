@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from vaultkit.checks.claims.expr import (
@@ -30,6 +30,7 @@ from vaultkit.checks.claims.expr import (
     first_operand,
     has_operator,
     is_ratio,
+    substituted,
     written_leaf,
 )
 from vaultkit.checks.claims.parser import SYMBOLIC, Parser
@@ -229,7 +230,7 @@ def _check_after(seg: list[Token], end: int, labelled: bool) -> bool:
         raise Uncertain("value runs into more arithmetic")
     attached = k == end
     if tok.kind == "other" and attached and tok.text in GLUE:
-        sentence_end = tok.text in ".!?" and (k + 1 == len(seg) or seg[k + 1].kind == "sp")
+        sentence_end = tok.text in ".!?" and (k + 1 == len(seg) or seg[k + 1].kind in ("sp", "cjk"))
         if not sentence_end:
             raise Uncertain(f"value glued to {tok.text!r}")
     return False
@@ -601,10 +602,33 @@ def find_claims(
             # `4×32 = 128 上行 / 64 = 2`: the value may be just the first number
             for exp, val, lo in list(alternatives):
                 alternatives.append((exp, first_operand(val), lo))
+        alternatives += _carried(alternatives, line)
         found.append(Found(rel, value, alternatives, pass_only, not_far))
         if rhs.whole and more:
             ref = chain_ref if chained else (expr, loose)
     return LineClaims(found, skipped, quiet)
+
+
+_WRITTEN_NUMBER = re.compile(r"(?<![\w.])\d+\.\d+(?:[eE][-+]?\d+)?")
+MAX_CARRIED = 8  # earlier numbers looked at for a rounded input
+
+
+def _carried(alternatives: list[tuple[Side, Node, bool]], line: str) -> list[tuple[Side, Node, bool]]:
+    """The rounding an author carried: `= 0.00043 → 0.0004 × 2 = 0.0009` computed with the
+    0.00043 written before, which its input 0.0004 rounds. Each input written with a decimal
+    point that rounds a more precise number written earlier on the line is read as that number."""
+    out = []
+    for expr, value, loose in alternatives:
+        earlier = [float(m.group()) for m in _WRITTEN_NUMBER.finditer(line, 0, expr.start)][-MAX_CARRIED:]
+        for op in expr.node.operands() if earlier else ():
+            if not op.decimal:
+                continue
+            for number in earlier:
+                if number != op.mantissa and abs(number - op.mantissa) <= op.unit_digit / 2:
+                    precise = replace(op, mantissa=number, unit_digit=op.unit_digit / 10, digits=op.digits + 1)
+                    node = substituted(expr.node, op, precise)
+                    out.append((Side(node, expr.start, expr.end, expr.whole), value, loose))
+    return out
 
 
 # -- SVG text ---------------------------------------------------------------------------------

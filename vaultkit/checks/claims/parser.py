@@ -180,8 +180,8 @@ class Parser:
         """`a ×b` or `a- b` (space on one side only) and `3-5` (a range) are not read (in code
         they are: `8.87-7.45`)."""
         tok = self.toks[j]
-        if tok.code:
-            return
+        if tok.code or tok.math:
+            return  # in code and in LaTeX spaces mean nothing: `12\\times 5120^2`
         # a full-width bracket carries its own space: `2GB（读）+ 2GB（写）`
         space_before = j > before or (j > 0 and (self.toks[j - 1].kind == "sp" or self.toks[j - 1].text.endswith("）")))
         space_after = j + 1 < len(self.toks) and self.toks[j + 1].kind == "sp"

@@ -39,10 +39,13 @@ _TEX_APPROX = re.compile(r"\\(?:approx|simeq|sim)(?![A-Za-z])")
 _TEX_BLANK = re.compile(
     r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|left(?![A-Za-z])|right(?![A-Za-z])|[Bb]ig+[lr]?(?![A-Za-z]))|\\\\|&"
 )
-_TEX_WRAP = re.compile(r"\\(?:text|mathrm|textrm|mathbf|operatorname|mbox)\{([^{}]*)\}")
+_TEX_WRAP = re.compile(r"\\(?:text|mathrm|textrm|mathbf|textbf|boldsymbol|bm|operatorname|mbox)\{([^{}]*)\}")
+_TEX_THOUSANDS = re.compile(r"\d{1,3}(?:\{,\}\d{3})+(?!\d)")  # `422{,}500{,}000`: separators in LaTeX
 _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
 _TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
 _TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
+_BRACED = r"((?:[^{}]|\{[^{}]*\})*)"  # braces one deep: `10^{12}`
+_TEX_FRACTION = re.compile(rf"\\[dt]?frac\{{{_BRACED}\}}\{{{_BRACED}\}}")
 _QUOTES = "'\"‘’“”"
 _QUOTE = re.compile(f"[{_QUOTES}]")
 _SIGNS = ("=", "≈", "~", "≅", "≃", "→", "＝", "->", "\\approx", "\\sim")  # a relation sign or an arrow
@@ -135,11 +138,15 @@ def _tex(text: str) -> str:
         return " " * len(m.group())
 
     text = _TEX_APPROX.sub(lambda m: "≈" + " " * (len(m.group()) - 1), text)
+    text = _TEX_THOUSANDS.sub(lambda m: m.group().replace("{,}", ",").ljust(len(m.group())), text)
     # `\sqrt{64}` is √(64); `\frac{a}{4096}` is ((a)/4096) when its denominator is one number
     text = _TEX_SQRT.sub(lambda m: "√(" + " " * (m.start(1) - m.start() - 2) + m.group(1) + ")", text)
     text = _TEX_FRAC.sub(
         lambda m: "(" + " " * (m.start(1) - m.start() - 2) + "(" + m.group(1) + ")/" + m.group(2) + ")", text
     )
+    text = _TEX_FRACTION.sub(
+        lambda m: "(" + " " * (m.start(1) - m.start() - 4) + "(" + m.group(1) + ")/(" + m.group(2) + "))", text
+    )  # `\\frac{2 \\times 7}{3 \\times 4}`: any numerator over any denominator without braces
     text = _TEX_WRAP.sub(lambda m: " " * (m.start(1) - m.start()) + m.group(1) + " ", text)
     for sign, plain in _TEX_SIGNS.items():
         text = text.replace(sign, plain)

@@ -90,6 +90,7 @@ def _units() -> dict[str, Unit]:
 
 
 UNITS = _units()
+YEAR = 365 * 86400.0
 # Time units in seconds.
 TIME_UNITS = {
     "ns": 1e-9,
@@ -113,6 +114,8 @@ TIME_UNITS = {
     "hours": 3600.0,
     "day": 86400.0,
     "days": 86400.0,
+    "year": YEAR,
+    "years": YEAR,
     "纳秒": 1e-9,
     "微秒": 1e-6,
     "毫秒": 1e-3,

@@ -1,0 +1,224 @@
+"""A finding is an error only when no fair reading makes the line right (issue 39).
+
+Each case is a fixture line in our own words with the numbers and shape of a real line, cited
+(repository, commit, path:line) where it was seen; each would fail without the change it pins:
+symbols read as variables, scale words, a result followed by a step, a factor written with its
+unit, a sentence end glued to Chinese, LaTeX spacing and fractions, a conversion done in the
+head, carried rounding, `≈` within the precision written, a quotient floored by hand, odd
+precedence (a warning, VK304), and the binary reading said in `--explain`."""
+
+from __future__ import annotations
+
+import pytest
+
+from vaultkit.checks.claims import check_markdown
+from vaultkit.checks.claims.parser import SYMBOLIC
+
+OK, SKIP = "ok", "skipped"
+
+
+def _read(line: str) -> tuple[list[str], list[tuple[str, str]]]:
+    report = check_markdown(line, "n.md")
+    assert len(report.explained) == report.verified + report.skipped
+    return [d.code for d in report.diagnostics], [(e.verdict, e.note) for e in report.explained]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # wsm000/mlsys-learning-notes 3b366bdf task1_rmsnorm_swiglu_learning_notes.md:75 (`3dh = 8d²`)
+        "两个矩阵相等时 8d² = 3dh，所以 h = 8d/3",
+        # SDcodehub/SDcodehub.github.io 6496a437 _posts/2025-10-20-transformer-lm-resource-accounting.md:67
+        "Projection FLOPs: $3 \\times (2T D^2) = 15,728,640,000$ per block",
+        # issue 39's own examples
+        "$4DH / (4DH + 8DH) = 1/3$",
+        "$3 \\times 2sh^2 + 2sh^2 = 8sh^2$",
+    ],
+)
+def test_symbols_are_variables_not_numbers(line):
+    codes, entries = _read(line)
+    assert codes == [] and (SKIP, SYMBOLIC) in entries
+
+
+def test_a_unit_in_latex_text_is_still_a_unit():
+    codes, entries = _read("$2 \\times 8 \\text{ GB} = 16 \\text{ GB}$")
+    assert codes == [] and entries[0][0] == OK
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # bigscience-workshop/bigscience 9e64edec math/README.md:13 (~31 days)
+        ("Time: `(200 billion)*(6*7 billion)/(128*50*1 trillion *60*60*24) ≈ 15 days`", []),
+        ("Time: `(200 billion)*(6*7 billion)/(128*50*1 trillion *60*60*24) ≈ 45 days`", ["VK301"]),
+    ],
+)
+def test_scale_words(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # bigscience-workshop/bigscience 9e64edec train/tr11-176B-ml/chronicles-prequel.md:75
+        ("- word embeddings: `32000*8192 = 262_144_000 / 8` (TP=8) => 32_768_000 each", []),
+        ("- word embeddings: `32000*8192 = 252_144_000 / 8` (TP=8) => 31_518_000 each", ["VK301"]),
+    ],
+)
+def test_a_result_followed_by_a_step(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # SDcodehub/SDcodehub.github.io 6496a437 _posts/2025-10-20-transformer-lm-resource-accounting.md:58
+        ("$1,073,741,824 \\times 4 \\text{ bytes} / (1024^3 \\text{ GB}) = 4 \\text{ GB}$ of weights", []),
+        ("$1,073,741,824 \\times 4 \\text{ bytes} / (1024^3 \\text{ GB}) = 8 \\text{ GB}$ of weights", ["VK301"]),
+    ],
+)
+def test_a_factor_written_with_the_unit_it_converts_to(line, codes):
+    assert _read(line)[0] == codes
+
+
+def test_a_sentence_end_glued_to_chinese():
+    # SingularGuyLeBorn/Awesome-CS336-NoteForEveryone 8a7f438c NoteByHuman/Lecture2/Lecture2-Main.md:32
+    codes, entries = _read("粗算 40*1024*1024/8≈40B.这里没算激活")
+    assert codes == ["VK301"], entries
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # issue 39: inline math glued to Chinese text, `\times` with a space on one side only
+        ("耗时为 $8\\times 4096^2\\times 256/312e12 = 110us$。", []),
+        ("耗时为 $8\\times 4096^2\\times 256/312e12 = 344us$。", ["VK301"]),
+        # display LaTeX with a fraction whose parts are products
+        ("$$\\frac{2 \\times 7 \\times 10^9}{2 \\times 10^{12}} \\approx 0.007$$", []),
+        ("$$\\frac{2 \\times 7 \\times 10^9}{2 \\times 10^{12}} \\approx 0.07$$", ["VK301"]),
+        ("$$\\dfrac{6 \\cdot 4}{3} \\simeq 8$$", []),
+    ],
+)
+def test_latex_is_read_as_written(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        ("训练要 3.15e8 s / 86400 / 365 ≈ 10 years", []),
+        ("训练要 3.15e8 s / 86400 / 365 ≈ 30 years", ["VK301"]),
+        ("94,608,000 s = 3 years", []),
+    ],
+)
+def test_a_conversion_done_in_the_head(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # issue 39: an input rounded from the value written just before it
+        ("每层 = 0.00043 → 0.0004 × 2 = 0.0009 GB", []),
+        ("每层 = 0.00043 → 0.0004 × 2 = 0.0012 GB", ["VK301"]),
+    ],
+)
+def test_carried_rounding(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        ("延迟 1.43 / 0.3 ≈ 4 us", ["VK302"]),  # 4.77: within a unit, not within its rounding
+        ("延迟 1.43 / 0.3 ≈ 5 us", []),
+        ("延迟 1.43 / 0.3 ≈ 7 us", ["VK301"]),
+    ],
+)
+def test_approximately_means_within_the_precision_written(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        ("每组 256 / 144 = 1", ["VK304"]),  # floored by hand, but nothing says so
+        ("每组 256 / 144 = 1（向下取整）", []),
+        ("groups: floor(256 / 144) ... 256 / 144 = 1 whole number", []),
+        ("每组 256 / 144 = 3", ["VK301"]),
+    ],
+)
+def test_a_quotient_floored_by_hand(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # issue 39: the text says the divisor is 2 × 2
+        ("切分后每卡 16*20*28 / 2*2 = 2240", ["VK304"]),
+        ("切分后每卡 16*20*28 / 2*2 = 8960", []),
+        ("切分后每卡 16*20*28 / 2*2 = 224", ["VK301"]),  # right under no reading
+    ],
+)
+def test_odd_precedence_is_a_warning(line, codes):
+    assert _read(line)[0] == codes
+
+
+def test_the_binary_reading_is_said():
+    codes, entries = _read("62 GB / 2 MB = 31,744 blocks")
+    assert codes == [] and entries == [(OK, "computed 31,744; read with K, M, G as powers of two (1 GB = 2³⁰ bytes)")]
+    assert _read("62 GB / 2 MB = 31,000 blocks")[1][0] == (OK, "computed 31,000")
+    assert _read("62 GB / 2 MB = 25,088 blocks")[0] == ["VK301"]  # neither reading
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        ("Each card has 80GB, so a node holds `8 * 80 = 640GB`", []),  # the sentence's unit
+        ("Each card has 80GB, so a node holds `8 * 80 = 6400GB`", ["VK301"]),
+        ("2 × 3 = 6000 GB", ["VK301"]),  # a 1000× slip fails every reading
+        ("2 h × 60^2 = 7200 s", []),
+        ("2 h × 60^2 = 720 s", ["VK301"]),
+        ("5 GiB × 2^30 = 5368709120 bytes", []),
+        ("5 GiB × 2^30 = 5000000000 bytes", ["VK301"]),
+        ("8 卡 (4 台) × 80 GB = 640 GB", []),
+        ("8 卡 (4 台) × 80 GB = 320 GB", ["VK301"]),
+        ("100/s × 60 s = 6000", []),
+        ("100/s × 60 s = 600", ["VK301"]),
+    ],
+)
+def test_pinned_units(line, codes):
+    assert _read(line)[0] == codes
+
+
+def test_a_line_ending_in_a_rate_slash():
+    codes, entries = _read("每卡 80 GB，8 × 80 = 640 GB/")
+    assert codes == [] and entries == [(SKIP, "value runs into more arithmetic")]
+
+
+# chberclaz/MyPT dc62a0ca docs/model/TOKENIZATION_COMPARISON.md:32-37 (five parts, then `Total: ~40.0M`)
+PARTS = """\
+Small model (vocab 32,000):
+├── embeddings:   32,000 × 512 = 16,384,000
+├── positions:       1024 × 512 =    524,288
+├── layers:   8 × 12 × 512² = 25,165,824
+└── head:         512 × 32,000 = 16,384,000
+    Total:                          ~{total} parameters
+"""
+
+
+@pytest.mark.parametrize(("total", "codes"), [("58.5M", []), ("40.0M", ["VK301"])])
+def test_a_total_written_under_its_parts(total, codes):
+    report = check_markdown(PARTS.format(total=total), "n.md")
+    assert [(d.line, d.code) for d in report.diagnostics] == [(6, code) for code in codes]
+    assert any(e.line == 6 and e.text.startswith("the sum of the 4 lines above") for e in report.explained)
+
+
+def test_a_total_after_a_blank_line_and_not_after_a_gap():
+    # chberclaz/MyPT dc62a0ca docs/training/PARAMETER_CALCULATION.md:148-155 (a blank line before `Total: =`)
+    text = "a: 2 × 3 = 6\nb: 4 × 5 = 20\n\nTotal: = 26\n"
+    assert check_markdown(text, "n.md").diagnostics == []
+    assert check_markdown(text.replace("= 26", "= 36"), "n.md").diagnostics[0].line == 4
+    gap = "a: 2 × 3 = 6\nb: 4 × 5 = 20\n\nsome words\n\nTotal: = 36\n"
+    assert check_markdown(gap, "n.md").diagnostics == []  # not under its parts: not read
