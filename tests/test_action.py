@@ -77,8 +77,13 @@ def test_action_is_a_composite_with_the_promised_interface():
         "actions/setup-python@v5",
         "actions/setup-node@v4",
         "actions/cache@v4",
+        "actions/cache@v4",  # the last build's site and build cache, keyed by vaultkit's version and config
         "actions/upload-pages-artifact@v3",
     ]
+    build_cache = [s for s in steps() if s.get("uses") == "actions/cache@v4"][1]
+    assert build_cache["with"]["key"].startswith("${{ steps.build-cache.outputs.prefix }}")
+    assert build_cache["with"]["restore-keys"] == "${{ steps.build-cache.outputs.prefix }}"
+    assert ".vaultkit-cache" in build_cache["with"]["path"]
     for step in steps():  # node, its cache and the npm packages only for a build
         if step.get("uses", "").startswith(("actions/setup-node", "actions/cache")) or "npm" in step.get("run", ""):
             assert step["if"] == "inputs.build == 'true'"

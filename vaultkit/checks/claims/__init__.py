@@ -79,7 +79,7 @@ UNLIKELY = Rule(
     diagnostics.WARNING,
     "arithmetic claim right only under an unlikely reading",
     "{claim} holds only if {reading}: as written it computes {computed}",
-    "No fair reading makes the value right, one unlikely reading does: `16*20*28 / 2*2 = 2240` only if everything after `/` is the divisor, `256 / 144 = 1` only if the quotient is floored where the text does not say so. Write the brackets or the rounding meant.",
+    "No fair reading makes the value right, one unlikely reading does: a product divided by `2*2` written without brackets only if everything after `/` is the divisor, a quotient written as a whole number only if it is floored where the text does not say so. Write the brackets or the rounding meant.",
 )
 NOT_READ = "no arithmetic read on both sides of the sign"
 # Words that say a result is a whole number: a quotient floored by hand is then a fair reading.
