@@ -128,9 +128,12 @@ def test_links_to_unpublished_notes_are_plain_text(built):
         assert f'href="notes/{target}/' not in page and f'href="{target}/' not in page
 
 
-def test_front_matter_never_reaches_the_page(tmp_path):
+def test_front_matter_never_reaches_the_page_when_properties_are_hidden(tmp_path):
+    """Pages show a note's properties as Obsidian's reading view does; where the vault hides them
+    (`propertiesInDocument: hidden`), no byte of the front matter reaches the site."""
     vault = tmp_path / "vault"
-    vault.mkdir()
+    (vault / ".obsidian").mkdir(parents=True)
+    (vault / ".obsidian" / "app.json").write_text('{"propertiesInDocument": "hidden"}', encoding="utf-8")
     (vault / "n.md").write_text(
         '---\nnote: "a\u2028b\u2028c\u2028d"\ntitle: T\nsecret: LEAK-FM-5e5e\n---\n# Body\n', encoding="utf-8"
     )

@@ -109,7 +109,7 @@ SAMPLES = {
     "z-dup.md": _example(ATTENTION.format(id="stale")),  # VK117 (notes are read in path order)
     "overflow.md": _example("id: o\nkind: attention\nQ: [[1e200, 1e200]]\nK: [[1e200, 1e200]]\n"),  # VK118
     "values.md": "# V\n\n0.1 %%=stale.weights[0][0]%% 1 %%=nobody.x%% 1 %%=stale.nothing%% %%=stale.weights[0][0]%%\n",
-    "claims.md": "# C\n\n2 × 3 = 7\n\n1000 / 3 = 340\n\nX(8, 512) × W(256, 64) → Q(8, 64)\n",  # VK301, VK302, VK303
+    "claims.md": "# C\n\n2 × 3 = 7\n\n1000 / 3 = 340\n\nX(8, 512) × W(256, 64) → Q(8, 64)\n\n`6*5*4 / 2*2 = 30`\n",  # VK301-VK304
     "figures.md": _example(ATTENTION.format(id="fig-missing") + "figure: figs/none.svg\n")
     + _example(ATTENTION.format(id="fig-out") + "figure: ../out.svg\n")
     + _example(ATTENTION.format(id="fig-dir") + "figure: dir.svg\n"),  # VK401, VK405, VK406
