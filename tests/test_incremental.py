@@ -136,6 +136,9 @@ def edited(text: str, change: tuple[float, int, str]) -> str:
 @example(
     text="# A\n\n- [--> ] task\n- b\n\nend\n", changes=[(1.0, 0, "x")]
 )  # a window starting `- [-->` reads front matter
+@example(
+    text="- [ ] task\n\n- [ ] task\n- \n", changes=[(0.5, 0, "\n\n")]
+)  # a box ending its line, alone in the window
 def test_reparse_after_edits_is_a_full_parse(text, changes):
     previous = parse_document(text)
     for change in changes:

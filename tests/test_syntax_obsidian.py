@@ -94,6 +94,14 @@ def test_task_items_are_boxes_ticked_as_written():
     assert "task-list" not in make_parser().render("- a\n- b [ ] c\n- [link](x) d\n")
 
 
+def test_a_task_with_nothing_after_its_box_is_a_task_in_any_note():
+    """`- [ ]` ending its line is an empty task whether or not the note has other tasks (the
+    incremental-parse test found it read one way alone and another beside `- [ ] task`)."""
+    alone = make_parser().render("- [ ]\n")
+    beside = make_parser().render("- [ ]\n\n- [ ] task\n")
+    assert alone.count('type="checkbox"') == 1 and beside.count('type="checkbox"') == 2
+
+
 def test_block_ids():
     tokens = parse("para text ^blk-1\n\n- item ^item2\n\nno^id\n")
     spans = block_spans(tokens)

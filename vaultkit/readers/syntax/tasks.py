@@ -16,7 +16,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 TASK = re.compile(r"\[([^\]\n])\](?=[ \t]|$)")
-_MAYBE_TASK = re.compile(r"\[[^\]\n]\][ \t]")  # a note without one skips the walk over its tokens
+_MAYBE_TASK = re.compile(r"\[[^\]\n]\](?:[ \t]|$)", re.M)  # a note without one skips the walk over its tokens
 
 
 def task_status(item_text: str) -> str | None:
