@@ -22,13 +22,11 @@ from vaultkit import __version__
 from vaultkit.model.layout import project_root, repository_root
 from vaultkit.model.vault import Vault
 from vaultkit.renderers.site.defaults import default_config_text
-from vaultkit.renderers.site.meta import home_title
+from vaultkit.renderers.site.meta import home_title, text_language
 
 PLACEHOLDER_REPO = "https://github.com/OWNER/vaultkit"
 _GITHUB = re.compile(r"^(?:git\+)?https://github\.com/([^/]+/[^/@]+?)(?:\.git)?/?$")
 _GITHUB_SSH = re.compile(r"^(?:ssh://)?git@github\.com[:/]([^/]+/[^/@]+?)(?:\.git)?/?$")
-_CJK = re.compile(r"[\u3400-\u9fff]")
-_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
 WORKFLOW = """\
 # Checks the vault on every push and pull request: each problem is an annotation on its line.
@@ -75,15 +73,6 @@ PRE_COMMIT_ENTRY = """\
 """
 
 
-def notes_language(vault: Vault) -> str:
-    """`zh` when the notes are mostly Chinese, else `en` (the site's search and labels follow)."""
-    cjk = latin = 0
-    for note in vault.readable_notes:
-        cjk += len(_CJK.findall(note.text))
-        latin += len(_LATIN_WORD.findall(note.text))
-    return "zh" if cjk > latin else "en"
-
-
 def vaultkit_source() -> tuple[str, str] | None:
     """(repository URL, ref) of the vaultkit installed here, when pip says where it came from: a
     git URL and its commit, or a local clone (its `origin` remote, and the tag at its HEAD, else
@@ -127,7 +116,7 @@ def planned_files(vault_dir: Path) -> dict[Path, str]:
     vault_in_repo = json.dumps(Path(os.path.relpath(vault_dir, repo)).as_posix(), ensure_ascii=False)
     url, rev = vaultkit_source() or (PLACEHOLDER_REPO, f"v{__version__}")
     slug = url.removeprefix("https://github.com/")
-    language = notes_language(Vault.load(vault_dir))
+    language = text_language(note.text for note in Vault.load(vault_dir).readable_notes)
     site_name = home_title(vault_dir) or vault_dir.name
     mkdocs = (
         "# The site of the vault: `vaultkit build` writes it into site/"
