@@ -518,3 +518,16 @@ def test_the_program_checks_with_the_collector_off(tmp_path, command, collecting
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     states = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("collector ")]
     assert states == ["True", str(collecting)], done.stdout + done.stderr
+
+
+def test_fix_says_what_it_rewrote_number_by_number(tmp_path):
+    """Each finding fix made go away is printed on its line, a number as `written → computed`."""
+    (tmp_path / "a.md").write_text(EXAMPLE.format(q="[[1, 0], [0, 1]]"), encoding="utf-8")
+    run = vaultkit("fix", str(tmp_path))
+    assert run.returncode == 0
+    assert run.stdout.splitlines()[1:] == [
+        "fixed a.md:12:1: VK101 generated region of example e1 is stale or was edited by hand; vaultkit fix rewrites it",
+        "fixed a.md:14:5: VK201 0.5 → 0.6",
+        "Fixed 1 file: a.md.",
+    ]
+    assert vaultkit("fix", str(tmp_path)).stdout.splitlines()[1:] == ["Fixed 0 files."]

@@ -11,6 +11,7 @@ import shutil
 import stat
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from vaultkit.commands.check import checked, print_report
@@ -22,16 +23,32 @@ from vaultkit.state import VaultState
 from vaultkit.writer import CHANGED_ON_DISK, LOOK_BATCH, StaleFileError, look_again, write_bytes
 
 
-def fix(state: VaultState) -> tuple[Report, list[str]]:
-    """Write what the vault's files should be; the report of what is left, and what was written."""
-    report, changes = state.report()
+def fix(state: VaultState) -> tuple[Report, list[str], list[Diagnostic]]:
+    """Write what the vault's files should be; the report of what is left, what was written, and
+    the findings in the written files that the rewrite made go away (what fix did)."""
+    before, changes = state.report()
+    report = before
     written, refused = apply_changes(changes)
     if written:
         state.apply(written)
         report, _ = state.report()
     report.add(refused)
     report.finish()
-    return report, written
+    return report, written, mended(before.diagnostics, report.diagnostics, written)
+
+
+def mended(before: list[Diagnostic], after: list[Diagnostic], written: list[str]) -> list[Diagnostic]:
+    """The findings of `before` in the `written` files that `after` no longer has (by file, code
+    and message: a fix may move lines below it, never a finding's words)."""
+    left = Counter((d.path, d.code, d.message) for d in after)
+    gone = []
+    for diagnostic in sorted(d for d in before if d.path in set(written)):
+        key = (diagnostic.path, diagnostic.code, diagnostic.message)
+        if left[key]:
+            left[key] -= 1
+        else:
+            gone.append(diagnostic)
+    return gone
 
 
 def unified_diff(change: FileChange) -> str:
@@ -198,8 +215,15 @@ def fix_command(root: Path, *, diff: bool = False, fmt: str = "text", adopt: boo
         return diff_command(root, fmt=fmt, adopt=adopt)
     if adopt:
         adopt_command(root, quiet=fmt != "text")
-    report, written = fix(checked(root))
+    report, written, fixed = fix(checked(root))
     print_report(report, fmt, root)
     if fmt == "text":
+        for diagnostic in fixed:
+            change = (
+                f"{diagnostic.written} → {diagnostic.computed}"
+                if diagnostic.written is not None
+                else diagnostic.message
+            )
+            print(f"fixed {diagnostic.path}:{diagnostic.line}:{diagnostic.col}: {diagnostic.code} {change}")
         print(f"Fixed {_files(len(written))}{': ' + _names(written) if written else ''}.")
     return 1 if report.summary.errors else 0
