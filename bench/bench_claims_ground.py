@@ -1,8 +1,8 @@
 """How right the arithmetic-claims checker is on public notes nobody here wrote, judged by hand.
 
-Run: .venv/bin/python bench/bench_claims_ground.py [--repos DIR] [--half tune|held|both]
+Run: .venv/bin/python bench/bench_claims_ground.py [--repos DIR] [--half tune|held|held3|both|all]
 
-The ground is `bench/ground/claims-tune.jsonl` and `claims-held.jsonl`: one judged line a row
+The ground is `bench/ground/claims-tune.jsonl`, `claims-held.jsonl` and `claims-held3.jsonl`: one judged line a row
 (repository, commit, path, line, the claim, `right`/`wrong`/`not_arithmetic`, why; see
 `bench/ground/README.md`). Each repository is read from `DIR/<owner>+<name>/`, the files of its
 recorded commit (`git archive <commit>` of the fetched snapshot); a file whose git blob differs
@@ -19,7 +19,8 @@ in the judged files are scored. Printed per half:
   `--explain` gives.
 
 The shared public ground (`../shared/corpus/public` with its `truth-dev.jsonl`) is scored the
-same way when present. The tuning half is `tune`; `held` is measured once, at the end.
+same way when present. The tuning half is `tune`; `held` and `held3` are measured once, at the end.
+`held3` is read from `/work/cache/ground3` unless `--repos` is given; `both` is tune and held, `all` adds held3.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from pathlib import Path
 GROUND = Path(__file__).resolve().parent / "ground"
 PUBLIC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
 DEFAULT_REPOS = Path("/work/cache/ground")
+HALF_REPOS = {"held3": Path("/work/cache/ground3")}  # where a half's repositories are when --repos is not given
+HALVES = {"both": ("tune", "held"), "all": ("tune", "held", "held3")}
 ERRORS = ("VK301", "VK303")
 WARNINGS = ("VK302",)
 CLAIM_CODES = ERRORS + WARNINGS
@@ -265,19 +268,21 @@ def public_rows(public: Path) -> dict[str, list[dict]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repos", type=Path, default=DEFAULT_REPOS, help="folder of the fetched repositories")
-    parser.add_argument("--half", choices=("tune", "held", "both"), default="tune")
+    parser.add_argument("--repos", type=Path, help="folder of the fetched repositories (default: per half)")
+    parser.add_argument("--half", choices=("tune", "held", "held3", "both", "all"), default="tune")
     parser.add_argument("--public", type=Path, default=PUBLIC, help="the shared public ground")
     args = parser.parse_args()
-    if not args.repos.is_dir():
-        print(f"no repositories at {args.repos}: nothing to score (fetch them, see bench/ground/README.md)")
+    halves = HALVES.get(args.half, (args.half,))
+    folders = {half: args.repos or HALF_REPOS.get(half, DEFAULT_REPOS) for half in halves}
+    if not any(folder.is_dir() for folder in folders.values()):
+        absent = ", ".join(sorted({str(folder) for folder in folders.values()}))
+        print(f"no repositories at {absent}: nothing to score (fetch them, see bench/ground/README.md)")
         return 0
-    halves = ("tune", "held") if args.half == "both" else (args.half,)
     for half in halves:
         rows = load_ground(GROUND / f"claims-{half}.jsonl")
-        s = score_repos(rows, args.repos)
+        s = score_repos(rows, folders[half]) if folders[half].is_dir() else None
         if s is None:
-            print(f"== {half}: none of its repositories is at {args.repos}")
+            print(f"== {half}: none of its repositories is at {folders[half]}")
         else:
             show(half, s)
     if (args.public / "truth-dev.jsonl").is_file():

@@ -1,5 +1,5 @@
-"""The hand-judged ground of the claims checker (`bench/ground/`) is well-formed, its two halves
-are kept apart, and the bench's scoring counts a toy example right."""
+"""The hand-judged ground of the claims checker (`bench/ground/`) is well-formed, its halves
+(tune, held and the third batch held3) are kept apart, and the bench's scoring counts a toy example right."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUND = ROOT / "bench" / "ground"
-HALVES = ("tune", "held")
+HALVES = ("tune", "held", "held3")
 # Kept back to judge the result (COMMON.md), and the two repositories already in ../shared.
 HELD_BACK = {
     "wdndev/llm_interview_note",
@@ -84,11 +84,11 @@ def test_each_half_mixes_languages_and_repositories(halves, half):
     assert Counter(row["verdict"] for row in rows)["wrong"] >= 5
 
 
-def test_no_repository_in_both_halves_nor_held_back(halves):
-    tune = {row["repo"] for row in halves["tune"]}
-    held = {row["repo"] for row in halves["held"]}
-    assert not tune & held
-    assert not (tune | held) & HELD_BACK
+def test_no_repository_in_two_halves_nor_held_back(halves):
+    repos = {half: {row["repo"] for row in rows} for half, rows in halves.items()}
+    assert not repos["tune"] & repos["held"]
+    assert not repos["held3"] & (repos["tune"] | repos["held"])
+    assert not set().union(*repos.values()) & HELD_BACK
 
 
 def test_scoring_counts_a_toy_example():
@@ -130,3 +130,10 @@ def test_bench_skips_cleanly_without_the_repositories(tmp_path, capsys, monkeypa
     monkeypatch.setattr("sys.argv", ["bench", "--repos", str(tmp_path / "absent")])
     assert bench.main() == 0
     assert "nothing to score" in capsys.readouterr().out
+
+
+def test_bench_reads_held3_from_its_own_folder(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(bench, "HALF_REPOS", {"held3": tmp_path / "ground3"})
+    monkeypatch.setattr("sys.argv", ["bench", "--half", "held3"])
+    assert bench.main() == 0
+    assert f"no repositories at {tmp_path / 'ground3'}" in capsys.readouterr().out
