@@ -166,6 +166,8 @@ def main() -> None:
         public_alarms += len(errors)
         if args.verbose or errors:
             print(f"[public] {row['repository']} {row['path']}: {said(explained)}; {len(errors)} VK4xx errors")
+            for line in explained[:3]:
+                print("    " + line[:200])
             for d in errors:
                 print(f"    {d['code']} line {d['line']}: {d['message'][:160]}")
 
