@@ -11,7 +11,8 @@ Each variant is written as `assets/x.svg`, embedded by `note.md` (`![[x.svg]]`) 
 folder, and `vaultkit check <folder> --format json --explain` runs in a subprocess, as a user
 runs it. Then:
 
-- right and public drawings: every VK4xx error is a false alarm (warnings are listed apart);
+- right and public drawings: every VK4xx error is a false alarm (warnings are listed apart), and
+  `fix` must leave a right drawing as it is;
 - a slip is found when a VK4xx finding on `assets/x.svg` stands on the slip's line and the right
   drawing has no such finding there; it is fixed when `vaultkit fix <folder>` gives back the right
   drawing byte for byte;
@@ -108,7 +109,7 @@ def main() -> None:
     public = [r for r in rows if r["kind"] == "public"]
 
     baseline: dict[str, tuple[list[dict], list[str]]] = {}
-    false_alarms, warnings_right, told = [], [], Counter()
+    false_alarms, warnings_right, changed_right, told = [], [], [], Counter()
     for name in rights:
         svg = (GROUND / name).read_text(encoding="utf-8")
         diags, explained = check(svg)
@@ -116,6 +117,8 @@ def main() -> None:
         told[said(explained)] += 1
         for d in drawing_vk4(diags):
             (false_alarms if d["severity"] == "error" else warnings_right).append((name, d))
+        if fixed(svg) != svg:
+            changed_right.append(name)
         if args.verbose:
             print(f"[right] {name}: {said(explained)}; {len(drawing_vk4(diags))} VK4xx")
             for line in explained:
@@ -184,6 +187,10 @@ def main() -> None:
     print(f"false alarms (VK4xx errors) on right drawings: {len(false_alarms)}")
     for name, d in false_alarms:
         print(f"  {name}:{d['line']} {d['code']}: {d['message'][:160]}")
+    print(
+        f"right drawings that `fix` changes: {len(changed_right)}"
+        + (f" ({', '.join(changed_right)})" if changed_right else "")
+    )
     print(f"VK4xx warnings on right drawings: {len(warnings_right)}")
     for name, d in warnings_right:
         print(f"  {name}:{d['line']} {d['code']}: {d['message'][:160]}")
