@@ -1,0 +1,60 @@
+"""The held2 ground is what its manifest says: the committed drawings are the maker's, and every
+planted slip replaces a string that is there, on the line recorded, by a different one.
+
+Checks only the fixture (no vaultkit reader runs here); `bench/bench_drawings_held2.py` measures.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+GROUND = Path(__file__).parent / "fixtures" / "drawings-held2"
+ROWS = [json.loads(line) for line in (GROUND / "manifest.jsonl").read_text(encoding="utf-8").splitlines() if line]
+SLIPS = [r for r in ROWS if r["kind"] not in ("right", "public")]
+
+
+def load_maker():
+    spec = importlib.util.spec_from_file_location("make_held2", GROUND / "make_held2.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def starts(text: str, sub: str) -> list[int]:
+    found, at = [], text.find(sub)
+    while at >= 0:
+        found.append(at)
+        at = text.find(sub, at + len(sub))
+    return found
+
+
+def test_the_committed_drawings_and_manifest_are_the_makers(tmp_path):
+    maker = load_maker()
+    maker.HERE = tmp_path
+    maker.main()
+    made = sorted(p.name for p in tmp_path.iterdir())
+    committed = sorted(p.name for p in GROUND.iterdir() if p.suffix in (".svg", ".jsonl"))
+    assert made == committed
+    for name in made:
+        assert (tmp_path / name).read_bytes() == (GROUND / name).read_bytes(), name
+
+
+def test_every_drawing_has_its_right_row():
+    rights = {r["file"] for r in ROWS if r["kind"] == "right"}
+    assert rights == {p.name for p in GROUND.glob("*.svg")}
+    assert {r["file"] for r in SLIPS} <= rights
+
+
+@pytest.mark.parametrize("slip", SLIPS, ids=[f"{s['file']}:{s['line']}:{s['kind']}" for s in SLIPS])
+def test_a_slip_replaces_a_string_that_is_there_on_its_line(slip):
+    svg = (GROUND / slip["file"]).read_text(encoding="utf-8")
+    at = starts(svg, slip["original"])
+    assert slip["occurrences"] and max(slip["occurrences"]) < len(at)
+    assert slip["wrong"] != slip["original"]
+    assert "\n" not in slip["wrong"] and "\n" not in slip["original"]
+    assert svg.count("\n", 0, at[slip["occurrences"][0]]) + 1 == slip["line"]
+    assert slip["why"]
