@@ -50,7 +50,7 @@ CALLOUT_LOOKS = """
 [...document.querySelectorAll('article .vk-callout')].map(el => {
   const title = el.querySelector(':scope > .admonition-title, :scope > summary');
   const icon = getComputedStyle(title, '::before');
-  return [el.dataset.callout, getComputedStyle(el).borderLeftColor, icon.maskImage || icon.webkitMaskImage];
+  return [el.dataset.callout, getComputedStyle(title).color, icon.maskImage || icon.webkitMaskImage];
 })
 """
 
@@ -72,6 +72,42 @@ def test_each_callout_type_has_its_colour_and_icon(served, page):
     assert not wrong
     kinds = {kind for kind, _, _ in looks}
     assert {"faq", "help", "hint", "important", "tldr", "check", "done", "error", "fail", "cite"} <= kinds
+    assert not page.errors
+
+
+BOX = """
+(() => {
+  const box = document.querySelector('article .vk-callout[data-callout="note"]');
+  const style = getComputedStyle(box), title = box.querySelector('.admonition-title');
+  const icon = getComputedStyle(title, '::before');
+  const body = getComputedStyle(box.querySelector('.admonition-title + p'));
+  return {
+    border: [style.borderLeftWidth, style.borderTopWidth], radius: style.borderTopLeftRadius,
+    background: style.backgroundColor, padding: style.padding,
+    titleWeight: getComputedStyle(title).fontWeight, icon: [icon.width, icon.height],
+    bodySize: body.fontSize, pageSize: getComputedStyle(document.querySelector('article')).fontSize,
+  };
+})()
+"""
+
+
+def test_a_callout_is_obsidians_box(served, page):
+    """Obsidian's default callout: no border, a 10% tint of its colour, 4px corners, padding
+    12px 12px 12px 24px, the text at the page's size, a title of weight 600 after an 18px
+    icon; a foldable one has its chevron right after its title, not at the far edge."""
+    base, root = served
+    page.goto(base + quote("Callout types/"))
+    box = page.evaluate(BOX)
+    assert box["border"] == ["0px", "0px"] and box["radius"] == "4px"
+    assert box["background"] == "rgba(8, 109, 221, 0.1)"
+    assert box["padding"] == "12px 12px 12px 24px"
+    assert box["titleWeight"] == "600" and box["icon"] == ["18px", "18px"]
+    assert box["bodySize"] == box["pageSize"]
+    chevron = page.evaluate(
+        "(() => { const s = getComputedStyle(document.querySelector('article details.vk-callout > summary'), '::after');"
+        " return [s.position, s.display, s.width]; })()"
+    )
+    assert chevron[:2] == ["relative", "inline-block"] and chevron[2] != "0px"  # in the title's line, after it
     assert not page.errors
 
 

@@ -63,24 +63,57 @@ STYLES = {
     "quote": (GREY, "quote"),
 }
 
+# The box as Obsidian's default theme draws it (its `--callout-*` defaults): no border, a 10%
+# tint of the type's colour, 4px corners, padding 12px 12px 12px 24px, the text at the page's
+# size; the title in the type's colour, weight 600, line height 1.3, after an 18px icon and a
+# 4px gap, and a foldable callout's chevron right after the title (turned while folded).
 _BASE = """\
 .md-typeset .vk-callout[data-callout] {
-  border-color: rgb(var(--vk-callout-color));
+  border: 0 none;
+  border-radius: 4px;
   background-color: rgba(var(--vk-callout-color), .1);
   box-shadow: none;
+  padding: 12px 12px 12px 24px;
+  margin: 1em 0;
+  font-size: inherit;
 }
+.md-typeset .vk-callout[data-callout]:focus-within { box-shadow: none; }
+.md-typeset .vk-callout[data-callout] > :last-child { margin-bottom: 0; }
 .md-typeset .vk-callout[data-callout] > .admonition-title,
 .md-typeset .vk-callout[data-callout] > summary {
+  margin: 0;
+  padding: 0 0 0 22px;
+  border-radius: 0;
   background-color: transparent;
   color: rgb(var(--vk-callout-color));
+  font-weight: 600;
+  line-height: 1.3;
 }
 .md-typeset .vk-callout[data-callout] > .admonition-title::before,
 .md-typeset .vk-callout[data-callout] > summary::before {
+  left: 0;
+  top: calc((1.3em - 18px) / 2);
+  width: 18px;
+  height: 18px;
   background-color: rgb(var(--vk-callout-color));
   -webkit-mask-image: var(--vk-callout-icon);
   mask-image: var(--vk-callout-icon);
 }
-.md-typeset .vk-callout[data-callout] > summary::after { color: rgb(var(--vk-callout-color)); }
+.md-typeset .vk-callout[data-callout] > summary::after {
+  position: relative;
+  display: inline-block;
+  top: auto;
+  right: auto;
+  margin-left: 4px;
+  width: 1em;
+  height: 1em;
+  vertical-align: -.15em;
+  background-color: rgb(var(--vk-callout-color));
+  transform: none;
+}
+.md-typeset details.vk-callout[data-callout][open] > summary::after { transform: rotate(90deg); }
+.md-typeset .vk-callout[data-callout] > .admonition-title + *,
+.md-typeset .vk-callout[data-callout] > summary + * { margin-top: 1em; }
 """
 
 
