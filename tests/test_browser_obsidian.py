@@ -1,7 +1,7 @@
 """Callouts, tasks and media of the reading-view fixture vault in headless Chromium: each
-callout type and alias has its family's colour (computed border colour) and Lucide icon (the
-mask of its title's icon), a vault snippet's type its own; checked tasks are struck through;
-the pages log no console error. Screenshots go to the tmp dir.
+callout type and alias has its family's colour (its title's computed colour) and Lucide icon
+(the mask of its title's icon), a vault snippet's type its own; a callout is Obsidian's box;
+task boxes are Obsidian's squares, checked ones struck through; the pages log no console error. Screenshots go to the tmp dir.
 
 Playwright (PyPI) drives Debian's /usr/bin/chromium (see tests/test_browser.py); skips when
 either is absent.
@@ -126,6 +126,20 @@ def test_checked_tasks_are_struck_through(served, page):
         ["-", True, "line-through"],
         [">", True, "line-through"],
     ]
+    # the box: Obsidian's (a square of the text's size, 4px corners, grey border open; the
+    # accent and a white tick checked), not material's round tick
+    boxes = page.evaluate(
+        "[...document.querySelectorAll('article li.task-list-item .task-list-indicator')].map(el => {"
+        " const box = getComputedStyle(el, '::before'), tick = getComputedStyle(el, '::after');"
+        " return [box.width, box.height, box.borderTopLeftRadius, box.borderTopWidth, box.backgroundColor,"
+        " box.maskImage, tick.content, tick.backgroundColor]; })"
+    )
+    open_box, checked = boxes[0], boxes[1:]
+    assert open_box[:5] == ["16px", "16px", "4px", "1px", "rgba(0, 0, 0, 0)"] and open_box[5] == "none"
+    assert open_box[6] in ("none", "normal")  # no tick
+    for box in checked:
+        assert box[:5] == ["16px", "16px", "4px", "1px", "rgb(138, 92, 245)"] and box[5] == "none"
+        assert box[6] == '""' and box[7] == "rgb(255, 255, 255)"
 
 
 def test_media_embeds_are_players_and_sized_images(served, page):
