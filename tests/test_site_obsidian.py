@@ -157,6 +157,25 @@ def test_a_raw_html_h1_does_not_take_the_title(site):
     assert text.count("<h1") == 2
 
 
+def test_the_title_is_the_note_name_above_a_heading_of_another_name(site):
+    text = article(site, "Bean trials")
+    assert re.findall(r"<h1[^>]*>([^<]*)", text) == ["Bean trials", "Trials of runner beans"]
+    assert text.index("<h1>Bean trials</h1>") < text.index('<div class="vk-properties">')
+    assert text.index('<div class="vk-properties">') < text.index('<h1 id="trials-of-runner-beans">')
+    assert "<title>Bean trials - Garden Notes</title>" in page(site, "Bean trials")
+    seed = article(site, "Seed log")  # a heading that is the note's name is its title, once
+    assert re.findall(r"<h1[^>]*>([^<]*)", seed) == ["Seed log"]
+
+
+def test_without_the_inline_title_the_own_heading_is_the_title(tmp_path):
+    vault = tmp_path / "vault"
+    shutil.copytree(VAULT, vault)
+    (vault / ".obsidian" / "app.json").write_text('{"showInlineTitle": false}', encoding="utf-8")
+    text = article(build(tmp_path, vault), "Bean trials")
+    assert re.findall(r"<h1[^>]*>([^<]*)", text) == ["Trials of runner beans"]
+    assert text.index('<h1 id="trials-of-runner-beans">') < text.index('<div class="vk-properties">')
+
+
 def test_the_home_note_is_the_home_page_and_names_the_site(site):
     home = page(site, "")
     assert "<title>Home - Garden Notes</title>" in home and "Garden Notes" in home
@@ -223,6 +242,19 @@ def test_properties_hidden_where_obsidian_hides_them(tmp_path):
     text = article(build(tmp_path, vault), "Seed log")
     assert "vk-properties" not in text and "Sowing diary" not in text
     assert '<p class="vk-tags"><a class="vk-tag" href="../tags/#garden">#Garden</a>' in text  # tags stay
+
+
+def test_properties_as_source_where_the_vault_says_so(tmp_path):
+    vault = tmp_path / "vault"
+    shutil.copytree(VAULT, vault)
+    (vault / ".obsidian" / "app.json").write_text('{"propertiesInDocument": "source"}', encoding="utf-8")
+    text = article(build(tmp_path, vault), "Seed log")
+    assert "vk-properties" not in text
+    block = text[text.index('<div class="language-yaml highlight">') : text.index("</code></pre></div>")]
+    code = unescape(re.sub(r"<[^>]+>", "", block))
+    written = (VAULT / "Seed log.md").read_text(encoding="utf-8").split("# Seed log")[0]
+    assert code.strip() == written.strip() and code.startswith("---\naliases:\n  - Seeds")
+    assert text.index('<h1 id="seed-log">') < text.index("language-yaml")
 
 
 def test_a_markdown_link_to_a_missing_note_is_unresolved_like_a_wikilink(site):

@@ -118,7 +118,9 @@ class ObsidianSettings:
     - `templates.json` `folder`: the core Templates plugin's folder (not checked, not published);
     - `snippets/*.css` (those `appearance.json` enables, all when it lists none): the colour and
       icon each sets for a callout type, for the site;
-    - `app.json` `propertiesInDocument`: `hidden` keeps the notes' properties off their pages.
+    - `app.json` `propertiesInDocument`: `visible` (the default), `hidden` (the notes'
+      properties kept off their pages) or `source` (shown as the YAML written);
+    - `app.json` `showInlineTitle`: false keeps the note's name (the inline title) off its page.
     """
 
     ignore_filters: tuple[str, ...] = ()
@@ -127,7 +129,8 @@ class ObsidianSettings:
     templates_folder: str | None = None
     strict_line_breaks: bool = False
     callout_styles: tuple[tuple[str, tuple | None, str | None], ...] = ()  # (type, r g b, icon)
-    properties_hidden: bool = False
+    properties_in_document: str = "visible"
+    inline_title: bool = True
 
     @classmethod
     def load(cls, root: Path, problems: list[Diagnostic]) -> ObsidianSettings:
@@ -145,7 +148,10 @@ class ObsidianSettings:
             templates_folder=folder.strip("/") if isinstance(folder, str) and folder.strip("/") else None,
             strict_line_breaks=app.get("strictLineBreaks") is True,
             callout_styles=_snippet_callouts(root, _settings_file(root, "appearance.json", problems)),
-            properties_hidden=app.get("propertiesInDocument") == "hidden",
+            properties_in_document=app.get("propertiesInDocument")
+            if app.get("propertiesInDocument") in ("hidden", "source")
+            else "visible",
+            inline_title=app.get("showInlineTitle") is not False,
         )
 
     def ignored(self, rel: str) -> str | None:

@@ -14,6 +14,7 @@ from urllib.parse import quote, urljoin
 
 from vaultkit.readers.syntax.wikilinks import wikilinks_in
 from vaultkit.renderers.site import meta
+from vaultkit.renderers.site.code import highlight_code
 from vaultkit.renderers.site.model import SiteModel
 from vaultkit.renderers.site.note_html import relative_url, wikilink_html
 
@@ -115,22 +116,38 @@ def tags_markdown(model: SiteModel) -> str:
 
 
 def note_page_html(model: SiteModel, rel: str, rendered) -> str:
-    """A note's page as Obsidian's reading view shows it: its title, its properties (only its
-    tags where the vault's `.obsidian/app.json` hides properties), its text. The title is the
-    note's own first `# heading` when the text starts with one (the properties follow it), else
-    the note's title: written here where the text's only `<h1>` is raw HTML or an embed's, as
-    material writes it only when the page has no `<h1>` at all."""
+    """A note's page as Obsidian's reading view shows it: its title (the inline title: the
+    note's name), its properties, its text. Where the text starts with a `# heading` that is
+    the title, that heading is the title; a text starting with another heading keeps it below
+    the title, as Obsidian shows both. Where the vault's `.obsidian/app.json` turns the inline
+    title off, the text's own first `# heading` is the title. Properties follow the
+    vault's `propertiesInDocument`: only the front matter's tags where `hidden`, the YAML as
+    written where `source`. The title is written here unless material writes it (a page with
+    no `<h1>` at all)."""
     note, text = model.published[rel], rendered.html
-    if model.vault.settings.properties_hidden:
+    settings = model.vault.settings
+    if settings.properties_in_document == "hidden":
         top = front_tags_html(model, rel)
+    elif settings.properties_in_document == "source":
+        top = front_source_html(model, rel)
     else:
         top = properties_html(model, rel)
     if rendered.headings and rendered.headings[0].level == 1 and text.startswith("<h1"):
-        end = text.index("</h1>") + len("</h1>\n")
-        return text[:end] + top + text[end:]
-    if "<h1" in text and not any(heading.level == 1 for heading in rendered.headings):
+        own = model.outline(rel)[0].plain.strip()
+        if not settings.inline_title or own == note.title:
+            end = text.index("</h1>") + len("</h1>\n")
+            return text[:end] + top + text[end:]
+    if "<h1" in text:
         top = f"<h1>{html.escape(note.title)}</h1>\n" + top
     return top + text
+
+
+def front_source_html(model: SiteModel, rel: str) -> str:
+    """A note's front matter as written (YAML between its `---` lines), as a code block."""
+    end = model.published[rel].front.end_line
+    if not end:
+        return ""
+    return highlight_code("\n".join(model.source_lines(rel)[:end]), "yaml") + "\n"
 
 
 def front_tags_html(model: SiteModel, rel: str) -> str:
