@@ -153,3 +153,16 @@ def test_media_embeds_are_players_and_sized_images(served, page):
     widths = page.evaluate("[...document.querySelectorAll('article img')].map(i => i.getBoundingClientRect().width)")
     assert widths == [120, 100, 80]
     page.screenshot(path=root / "recordings.png", full_page=True)
+
+
+def test_pdfs_are_viewers_of_their_height(served, page):
+    base, root = served
+    page.goto(base + quote("Planting plans/"))
+    frames = page.evaluate(
+        "[...document.querySelectorAll('article iframe.vk-pdf')].map(f => {"
+        " const r = f.getBoundingClientRect(), a = f.closest('article').getBoundingClientRect();"
+        " return [Math.round(r.height), Math.round(r.width) === Math.round(a.width), getComputedStyle(f).borderTopWidth]; })"
+    )
+    assert frames == [[800, True, "0px"], [800, True, "0px"], [400, True, "0px"], [800, True, "0px"]]
+    page.screenshot(path=root / "plans.png")
+    assert not page.errors

@@ -151,6 +151,18 @@ def test_media_embeds_play_and_images_are_sized(site):
     assert "<img" not in text.split("vk-youtube")[1]  # neither the video nor the post is an image
 
 
+def test_a_pdf_is_embedded_in_a_viewer_at_its_page_and_height(site):
+    text = article(site, "Planting plans")
+    frames = re.findall(r'<iframe class="vk-pdf" src="([^"]*)" title="([^"]*)" width="100%" height="(\d+)"', text)
+    assert frames == [
+        ("../media/planting.pdf", "planting", "800"),
+        ("../media/planting.pdf#page=3", "planting", "800"),
+        ("../media/planting.pdf", "planting", "400"),
+        ("../media/planting.pdf#page=2", "beds", "800"),
+    ]
+    assert "<a href" not in text.split("</h1>", 1)[1].split("vk-backlinks")[0]  # no PDF shown as a link
+
+
 def test_a_raw_html_h1_does_not_take_the_title(site):
     text = article(site, "Markup examples")
     assert text.index("<h1>Markup examples</h1>") < text.index("<h1>An HTML heading</h1>")
