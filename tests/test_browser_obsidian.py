@@ -38,7 +38,7 @@ def served(tmp_path_factory):
 def page(served):
     with sync_api.sync_playwright() as playwright:
         chrome = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        tab = chrome.new_page(viewport={"width": 1100, "height": 900})
+        tab = chrome.new_page(viewport={"width": 1100, "height": 900}, locale="en-US")
         tab.errors = []
         tab.on("console", lambda message: message.type == "error" and tab.errors.append(message.text))
         tab.on("pageerror", lambda error: tab.errors.append(str(error)))
@@ -165,4 +165,40 @@ def test_pdfs_are_viewers_of_their_height(served, page):
     )
     assert frames == [[800, True, "0px"], [800, True, "0px"], [400, True, "0px"], [800, True, "0px"]]
     page.screenshot(path=root / "plans.png")
+    assert not page.errors
+
+
+PROPERTY_ROWS = """
+[...document.querySelectorAll('article .vk-properties dt')].map(dt => {
+  const icon = getComputedStyle(dt, '::before');
+  const mask = icon.maskImage || icon.webkitMaskImage;
+  return [dt.textContent, (mask.match(/lucide-([a-z-]+)/) || [])[1], icon.width,
+          dt.nextElementSibling.textContent];
+})
+"""
+
+
+def test_properties_have_their_type_icon_and_dates_in_the_readers_format(served, page):
+    base, root = served
+    page.goto(base + quote("Seed log/"))
+    rows = {name: (icon, width, value) for name, icon, width, value in page.evaluate(PROPERTY_ROWS)}
+    page.screenshot(path=root / "properties.png")
+    icons = {name: icon for name, (icon, _, _) in rows.items()}
+    assert icons == {
+        "aliases": "forward",
+        "tags": "tags",
+        "created": "calendar",
+        "watered": "clock",
+        "related": "text",
+        "source": "text",
+        "organic": "square-check",
+        "trays": "binary",
+    }
+    assert all(width != "0px" for _, width, _ in rows.values())
+    assert rows["created"][2] == "03/02/2024" and rows["watered"][2] == "03/09/2024, 07:45 AM"  # en-US
+    other = page.context.browser.new_page(locale="de-DE")
+    other.goto(base + quote("Seed log/"))
+    shown = other.evaluate("[...document.querySelectorAll('article time.vk-date')].map(t => t.textContent)")
+    other.close()
+    assert shown == ["02.03.2024", "09.03.2024, 07:45"]
     assert not page.errors

@@ -235,16 +235,54 @@ def test_properties_are_shown_below_the_title(site):
     props = text[text.index('<div class="vk-properties">') : text.index("</dl></div>")]
     assert text.index('<h1 id="seed-log">') < text.index('<div class="vk-properties">')
     rows = dict(re.findall(r'<dd data-property="([^"]*)">(.*?)</dd>', props))
-    assert list(rows) == ["aliases", "tags", "created", "related", "source", "organic", "trays"]
+    assert list(rows) == ["aliases", "tags", "created", "watered", "related", "source", "organic", "trays"]
     assert (
         rows["aliases"]
         == '<span class="vk-property-item">Seeds</span><span class="vk-property-item">Sowing diary</span>'
     )
     assert '<a class="vk-tag" href="../tags/#garden">#Garden</a>' in rows["tags"]
-    assert rows["created"] == "2024-03-02" and rows["trays"] == "12"
+    assert rows["created"] == '<time class="vk-date" datetime="2024-03-02">2024-03-02</time>'
+    assert rows["watered"] == '<time class="vk-date" datetime="2024-03-09T07:45">2024-03-09 07:45</time>'
+    assert rows["trays"] == "12"
     assert rows["related"] == '<a href="../Chores/">Chores</a>'
     assert rows["source"] == '<a href="https://example.org/seeds">https://example.org/seeds</a>'
     assert rows["organic"] == '<input type="checkbox" disabled checked>'
+    # each row's type, as Obsidian's icon on it shows: tags and aliases by name, else the value's
+    types = {name: kind for kind, name in re.findall(r'<dt data-type="([^"]*)">([^<]*)</dt>', props)}
+    assert types == {
+        "aliases": "aliases",
+        "tags": "tags",
+        "created": "date",
+        "watered": "datetime",
+        "related": "text",
+        "source": "text",
+        "organic": "checkbox",
+        "trays": "number",
+    }
+    css = (site / "assets" / "vaultkit" / "vaultkit.css").read_text(encoding="utf-8")
+    icons = dict(
+        re.findall(
+            r'dt\[data-type="(\w+)"\] \{ --vk-property-icon: url\("data:image/svg\+xml,.*?lucide-([a-z-]+)%22', css
+        )
+    )
+    assert icons == {
+        "text": "text",
+        "multitext": "list",
+        "number": "binary",
+        "checkbox": "square-check",
+        "date": "calendar",
+        "datetime": "clock",
+        "tags": "tags",
+        "aliases": "forward",
+    }
+
+
+def test_a_property_type_the_vault_sets_is_its_type(tmp_path):
+    vault = tmp_path / "vault"
+    shutil.copytree(VAULT, vault)
+    (vault / ".obsidian" / "types.json").write_text('{"types": {"trays": "text", "tags": "number"}}', encoding="utf-8")
+    text = article(build(tmp_path, vault), "Seed log")
+    assert '<dt data-type="text">trays</dt>' in text and '<dt data-type="tags">tags</dt>' in text
 
 
 def test_properties_hidden_where_obsidian_hides_them(tmp_path):

@@ -167,9 +167,40 @@ _URL = re.compile(r"https?://[^\s<>\"']+")
 TAG_KEYS = ("tags", "tag")
 
 
+ALIAS_KEYS = ("aliases", "alias")
+# Obsidian's property types, by the name `.obsidian/types.json` gives them
+PROPERTY_TYPES = ("text", "multitext", "number", "checkbox", "date", "datetime", "tags", "aliases")
+
+
+def property_type(model: SiteModel, key: str, value) -> str:
+    """The type Obsidian shows a property as (its row's icon): `tags` and `aliases` by name,
+    else the type `.obsidian/types.json` gives the name, else read from the YAML value."""
+    name = str(key).lower()
+    if name in TAG_KEYS:
+        return "tags"
+    if name in ALIAS_KEYS:
+        return "aliases"
+    given = model.vault.settings.property_type(str(key))
+    if given in PROPERTY_TYPES:
+        return given
+    if isinstance(value, bool):
+        return "checkbox"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, dt.datetime):
+        return "datetime"
+    if isinstance(value, dt.date):
+        return "date"
+    if isinstance(value, list):
+        return "multitext"
+    return "text"
+
+
 def properties_html(model: SiteModel, rel: str) -> str:
-    """A note's properties (front matter), each a row: lists as chips, tags linking to the tags
-    page, dates as written in ISO form, booleans as checkboxes, `[[links]]` and URLs as links."""
+    """A note's properties (front matter), each a row as Obsidian shows it: its type (an icon,
+    `data-type`), its name, its value: lists as chips, tags linking to the tags page, dates
+    as `<time>` (the page's script writes them in the reader's own format, as Obsidian's date
+    picker follows the system's), booleans as checkboxes, `[[links]]` and URLs as links."""
     data = model.published[rel].front.data
     if not data:
         return ""
@@ -180,7 +211,9 @@ def properties_html(model: SiteModel, rel: str) -> str:
             shown = " ".join(_tag_link(model, rel, str(tag).lstrip("#")) for tag in values if tag not in (None, ""))
         else:
             shown = _property_value(model, rel, value)
-        rows.append(f'<dt>{html.escape(str(key))}</dt><dd data-property="{html.escape(str(key))}">{shown}</dd>')
+        name = html.escape(str(key))
+        kind = property_type(model, key, value)
+        rows.append(f'<dt data-type="{kind}">{name}</dt><dd data-property="{name}">{shown}</dd>')
     label = site_labels(model.language)["properties"]
     return (
         f'<div class="vk-properties"><p class="vk-properties-title">{html.escape(label)}</p>'
@@ -194,9 +227,10 @@ def _property_value(model: SiteModel, rel: str, value) -> str:
     if isinstance(value, bool):
         return f'<input type="checkbox" disabled{" checked" if value else ""}>'
     if isinstance(value, dt.datetime):
-        return html.escape(value.isoformat(sep=" ", timespec="minutes"))
+        stamp = value.isoformat(timespec="minutes")
+        return f'<time class="vk-date" datetime="{stamp}">{html.escape(value.isoformat(sep=" ", timespec="minutes"))}</time>'
     if isinstance(value, dt.date):
-        return html.escape(value.isoformat())
+        return f'<time class="vk-date" datetime="{value.isoformat()}">{value.isoformat()}</time>'
     if value is None:
         return ""
     if isinstance(value, dict):
