@@ -307,6 +307,16 @@ def test_properties_as_source_where_the_vault_says_so(tmp_path):
     assert text.index('<h1 id="seed-log">') < text.index("language-yaml")
 
 
+def test_cssclasses_are_classes_of_the_whole_note(site):
+    text = article(site, "Wide beds").split(">", 1)[1]  # inside <article>
+    assert re.match(
+        r'\s*<div class="vk-note wide-page Soft-cards">\n<h1>Wide beds</h1>\n<div class="vk-properties">', text
+    )
+    assert text.rstrip().endswith("</div>") and "Beds wider than a path." in text
+    assert text.count("<h1") == 1
+    assert "vk-note" not in article(site, "Seed log") and "vk-note" not in article(site, "Chores")
+
+
 def test_a_markdown_link_to_a_missing_note_is_unresolved_like_a_wikilink(site):
     text = article(site, "Loose ends")
     assert '<span class="vk-missing" title="missing">renamed page</span>' in text

@@ -123,7 +123,7 @@ def note_page_html(model: SiteModel, rel: str, rendered) -> str:
     title off, the text's own first `# heading` is the title. Properties follow the
     vault's `propertiesInDocument`: only the front matter's tags where `hidden`, the YAML as
     written where `source`. The title is written here unless material writes it (a page with
-    no `<h1>` at all)."""
+    no `<h1>` at all). The note's `cssclasses` are classes of an element holding it all."""
     note, text = model.published[rel], rendered.html
     settings = model.vault.settings
     if settings.properties_in_document == "hidden":
@@ -132,14 +132,32 @@ def note_page_html(model: SiteModel, rel: str, rendered) -> str:
         top = front_source_html(model, rel)
     else:
         top = properties_html(model, rel)
+    classes = css_classes(note.front.data)
     if rendered.headings and rendered.headings[0].level == 1 and text.startswith("<h1"):
         own = model.outline(rel)[0].plain.strip()
         if not settings.inline_title or own == note.title:
             end = text.index("</h1>") + len("</h1>\n")
-            return text[:end] + top + text[end:]
-    if "<h1" in text:
+            return _with_classes(text[:end] + top + text[end:], classes)
+    if "<h1" in text or classes:
         top = f"<h1>{html.escape(note.title)}</h1>\n" + top
-    return top + text
+    return _with_classes(top + text, classes)
+
+
+_CLASS = re.compile(r"^-?[A-Za-z_][\w-]*$")
+
+
+def css_classes(data: dict) -> list[str]:
+    """The CSS classes a note's `cssclasses` property (or the older `cssclass`) gives its page,
+    as Obsidian adds them to the note's view; names that are no CSS class are left out."""
+    value = data.get("cssclasses", data.get("cssclass"))
+    names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
+    return [name for name in (str(n).strip() for n in names if n is not None) if _CLASS.match(name)]
+
+
+def _with_classes(page: str, classes: list[str]) -> str:
+    if not classes:
+        return page
+    return f'<div class="vk-note {" ".join(classes)}">\n{page}</div>\n'
 
 
 def front_source_html(model: SiteModel, rel: str) -> str:
