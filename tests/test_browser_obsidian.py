@@ -202,3 +202,10 @@ def test_properties_have_their_type_icon_and_dates_in_the_readers_format(served,
     other.close()
     assert shown == ["02.03.2024", "09.03.2024, 07:45"]
     assert not page.errors
+
+
+def test_nested_ordered_lists_keep_their_numbers(served, page):
+    base, root = served
+    page.goto(base + quote("Markup examples/"))
+    styles = page.evaluate("[...document.querySelectorAll('article ol')].map(ol => getComputedStyle(ol).listStyleType)")
+    assert styles == ["decimal", "decimal", "decimal"]
