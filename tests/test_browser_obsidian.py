@@ -209,3 +209,22 @@ def test_nested_ordered_lists_keep_their_numbers(served, page):
     page.goto(base + quote("Markup examples/"))
     styles = page.evaluate("[...document.querySelectorAll('article ol')].map(ol => getComputedStyle(ol).listStyleType)")
     assert styles == ["decimal", "decimal", "decimal"]
+
+
+def test_headings_have_obsidians_sizes_and_weights(served, page):
+    base, root = served
+    page.goto(base + quote("Seed log/"))
+    shown = page.evaluate(
+        "(() => { const base = parseFloat(getComputedStyle(document.querySelector('article')).fontSize);"
+        " return [...document.querySelectorAll('article h1, article h2, article h3, article h4, article h5, article h6')]"
+        ".map(h => { const s = getComputedStyle(h); return [h.tagName, Math.round(parseFloat(s.fontSize) / base * 1000),"
+        " s.fontWeight, s.color === getComputedStyle(h.parentElement).color, s.textTransform]; }); })()"
+    )
+    assert shown == [
+        ["H1", 1802, "700", True, "none"],
+        ["H2", 1602, "600", True, "none"],
+        ["H3", 1424, "600", True, "none"],
+        ["H4", 1266, "600", True, "none"],
+        ["H5", 1125, "600", True, "none"],
+        ["H6", 1000, "600", True, "none"],
+    ]
