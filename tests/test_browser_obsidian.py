@@ -228,3 +228,13 @@ def test_headings_have_obsidians_sizes_and_weights(served, page):
         ["H5", 1125, "600", True, "none"],
         ["H6", 1000, "600", True, "none"],
     ]
+
+
+def test_an_embedded_note_has_obsidians_rule(served, page):
+    base, root = served
+    page.goto(base + quote("Bean trials/"))
+    rule = page.evaluate(
+        "(() => { const s = getComputedStyle(document.querySelector('article .vk-embed'));"
+        " return [s.borderLeftWidth, s.borderLeftStyle, s.borderLeftColor, s.paddingLeft]; })()"
+    )
+    assert rule == ["2px", "solid", "rgb(138, 92, 245)", "24px"]
