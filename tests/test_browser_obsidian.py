@@ -238,3 +238,14 @@ def test_an_embedded_note_has_obsidians_rule(served, page):
         " return [s.borderLeftWidth, s.borderLeftStyle, s.borderLeftColor, s.paddingLeft]; })()"
     )
     assert rule == ["2px", "solid", "rgb(138, 92, 245)", "24px"]
+
+
+def test_a_quote_has_obsidians_rule_and_the_texts_colour(served, page):
+    base, root = served
+    page.goto(base + quote("Markup examples/"))
+    shown = page.evaluate(
+        "(() => { const q = document.querySelector('article blockquote'), s = getComputedStyle(q);"
+        " return [s.borderLeftWidth, s.borderLeftColor, s.paddingLeft,"
+        " s.color === getComputedStyle(q.parentElement).color]; })()"
+    )
+    assert shown == ["2px", "rgb(138, 92, 245)", "24px", True]
