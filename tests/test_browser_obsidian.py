@@ -249,3 +249,45 @@ def test_a_quote_has_obsidians_rule_and_the_texts_colour(served, page):
         " s.color === getComputedStyle(q.parentElement).color]; })()"
     )
     assert shown == ["2px", "rgb(138, 92, 245)", "24px", True]
+
+
+TEXT_LOOKS = """
+(() => {
+  const style = (selector, pseudo) => getComputedStyle(document.querySelector(selector), pseudo);
+  const td = style('article td'), th = style('article th'), link = style('article p a:not([class])');
+  const missing = style('article .vk-missing'), page = style('article');
+  return {
+    cell: [td.borderTopWidth, td.borderLeftWidth, td.paddingTop, td.paddingLeft, td.fontSize === page.fontSize],
+    header: th.fontWeight,
+    link: [link.color, link.textDecorationLine],
+    missing: [missing.color, missing.opacity, missing.textDecorationLine, missing.borderBottomStyle],
+    rule: style('article hr').borderBottomWidth,
+  };
+})()
+"""
+
+
+def test_tables_links_and_rules_look_as_in_obsidian(served, page):
+    base, root = served
+    page.goto(base + quote("Markup examples/"))
+    looks = page.evaluate(TEXT_LOOKS)
+    page.screenshot(path=root / "markup.png", full_page=True)
+    assert looks == {
+        "cell": ["1px", "1px", "4px", "8px", True],
+        "header": "600",
+        "link": ["rgb(138, 92, 245)", "underline"],
+        "missing": ["rgb(138, 92, 245)", "0.7", "underline", "none"],
+        "rule": "2px",
+    }
+
+
+def test_a_tag_is_obsidians_pill(served, page):
+    base, root = served
+    page.goto(base + quote("Seed log/"))
+    pill = page.evaluate(
+        "(() => { const t = document.querySelector('article p a.vk-tag'), s = getComputedStyle(t);"
+        " return [s.color, s.backgroundColor, s.borderTopLeftRadius, s.paddingLeft,"
+        " parseFloat(s.fontSize) / parseFloat(getComputedStyle(t.parentElement).fontSize)]; })()"
+    )
+    assert pill[:2] == ["rgb(138, 92, 245)", "rgba(138, 92, 245, 0.1)"] and pill[4] == 0.875
+    assert float(pill[2].removesuffix("px")) >= 10 and pill[3] == f"{0.65 * 0.875 * 16:g}px"
