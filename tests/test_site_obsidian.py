@@ -151,10 +151,41 @@ def test_media_embeds_play_and_images_are_sized(site):
     assert "<img" not in text.split("vk-youtube")[1]  # neither the video nor the post is an image
 
 
+def test_a_pdf_is_embedded_in_a_viewer_at_its_page_and_height(site):
+    text = article(site, "Planting plans")
+    frames = re.findall(r'<iframe class="vk-pdf" src="([^"]*)" title="([^"]*)" width="100%" height="(\d+)"', text)
+    assert frames == [
+        ("../media/planting.pdf", "planting", "800"),
+        ("../media/planting.pdf#page=3", "planting", "800"),
+        ("../media/planting.pdf", "planting", "400"),
+        ("../media/planting.pdf#page=2", "beds", "800"),
+    ]
+    assert "<a href" not in text.split("</h1>", 1)[1].split("vk-backlinks")[0]  # no PDF shown as a link
+
+
 def test_a_raw_html_h1_does_not_take_the_title(site):
     text = article(site, "Markup examples")
     assert text.index("<h1>Markup examples</h1>") < text.index("<h1>An HTML heading</h1>")
     assert text.count("<h1") == 2
+
+
+def test_the_title_is_the_note_name_above_a_heading_of_another_name(site):
+    text = article(site, "Bean trials")
+    assert re.findall(r"<h1[^>]*>([^<]*)", text) == ["Bean trials", "Trials of runner beans"]
+    assert text.index("<h1>Bean trials</h1>") < text.index('<div class="vk-properties">')
+    assert text.index('<div class="vk-properties">') < text.index('<h1 id="trials-of-runner-beans">')
+    assert "<title>Bean trials - Garden Notes</title>" in page(site, "Bean trials")
+    seed = article(site, "Seed log")  # a heading that is the note's name is its title, once
+    assert re.findall(r"<h1[^>]*>([^<]*)", seed) == ["Seed log"]
+
+
+def test_without_the_inline_title_the_own_heading_is_the_title(tmp_path):
+    vault = tmp_path / "vault"
+    shutil.copytree(VAULT, vault)
+    (vault / ".obsidian" / "app.json").write_text('{"showInlineTitle": false}', encoding="utf-8")
+    text = article(build(tmp_path, vault), "Bean trials")
+    assert re.findall(r"<h1[^>]*>([^<]*)", text) == ["Trials of runner beans"]
+    assert text.index('<h1 id="trials-of-runner-beans">') < text.index('<div class="vk-properties">')
 
 
 def test_the_home_note_is_the_home_page_and_names_the_site(site):
@@ -204,16 +235,54 @@ def test_properties_are_shown_below_the_title(site):
     props = text[text.index('<div class="vk-properties">') : text.index("</dl></div>")]
     assert text.index('<h1 id="seed-log">') < text.index('<div class="vk-properties">')
     rows = dict(re.findall(r'<dd data-property="([^"]*)">(.*?)</dd>', props))
-    assert list(rows) == ["aliases", "tags", "created", "related", "source", "organic", "trays"]
+    assert list(rows) == ["aliases", "tags", "created", "watered", "related", "source", "organic", "trays"]
     assert (
         rows["aliases"]
         == '<span class="vk-property-item">Seeds</span><span class="vk-property-item">Sowing diary</span>'
     )
     assert '<a class="vk-tag" href="../tags/#garden">#Garden</a>' in rows["tags"]
-    assert rows["created"] == "2024-03-02" and rows["trays"] == "12"
+    assert rows["created"] == '<time class="vk-date" datetime="2024-03-02">2024-03-02</time>'
+    assert rows["watered"] == '<time class="vk-date" datetime="2024-03-09T07:45">2024-03-09 07:45</time>'
+    assert rows["trays"] == "12"
     assert rows["related"] == '<a href="../Chores/">Chores</a>'
     assert rows["source"] == '<a href="https://example.org/seeds">https://example.org/seeds</a>'
     assert rows["organic"] == '<input type="checkbox" disabled checked>'
+    # each row's type, as Obsidian's icon on it shows: tags and aliases by name, else the value's
+    types = {name: kind for kind, name in re.findall(r'<dt data-type="([^"]*)">([^<]*)</dt>', props)}
+    assert types == {
+        "aliases": "aliases",
+        "tags": "tags",
+        "created": "date",
+        "watered": "datetime",
+        "related": "text",
+        "source": "text",
+        "organic": "checkbox",
+        "trays": "number",
+    }
+    css = (site / "assets" / "vaultkit" / "vaultkit.css").read_text(encoding="utf-8")
+    icons = dict(
+        re.findall(
+            r'dt\[data-type="(\w+)"\] \{ --vk-property-icon: url\("data:image/svg\+xml,.*?lucide-([a-z-]+)%22', css
+        )
+    )
+    assert icons == {
+        "text": "text",
+        "multitext": "list",
+        "number": "binary",
+        "checkbox": "square-check",
+        "date": "calendar",
+        "datetime": "clock",
+        "tags": "tags",
+        "aliases": "forward",
+    }
+
+
+def test_a_property_type_the_vault_sets_is_its_type(tmp_path):
+    vault = tmp_path / "vault"
+    shutil.copytree(VAULT, vault)
+    (vault / ".obsidian" / "types.json").write_text('{"types": {"trays": "text", "tags": "number"}}', encoding="utf-8")
+    text = article(build(tmp_path, vault), "Seed log")
+    assert '<dt data-type="text">trays</dt>' in text and '<dt data-type="tags">tags</dt>' in text
 
 
 def test_properties_hidden_where_obsidian_hides_them(tmp_path):
@@ -223,6 +292,29 @@ def test_properties_hidden_where_obsidian_hides_them(tmp_path):
     text = article(build(tmp_path, vault), "Seed log")
     assert "vk-properties" not in text and "Sowing diary" not in text
     assert '<p class="vk-tags"><a class="vk-tag" href="../tags/#garden">#Garden</a>' in text  # tags stay
+
+
+def test_properties_as_source_where_the_vault_says_so(tmp_path):
+    vault = tmp_path / "vault"
+    shutil.copytree(VAULT, vault)
+    (vault / ".obsidian" / "app.json").write_text('{"propertiesInDocument": "source"}', encoding="utf-8")
+    text = article(build(tmp_path, vault), "Seed log")
+    assert "vk-properties" not in text
+    block = text[text.index('<div class="language-yaml highlight">') : text.index("</code></pre></div>")]
+    code = unescape(re.sub(r"<[^>]+>", "", block))
+    written = (VAULT / "Seed log.md").read_text(encoding="utf-8").split("# Seed log")[0]
+    assert code.strip() == written.strip() and code.startswith("---\naliases:\n  - Seeds")
+    assert text.index('<h1 id="seed-log">') < text.index("language-yaml")
+
+
+def test_cssclasses_are_classes_of_the_whole_note(site):
+    text = article(site, "Wide beds").split(">", 1)[1]  # inside <article>
+    assert re.match(
+        r'\s*<div class="vk-note wide-page Soft-cards">\n<h1>Wide beds</h1>\n<div class="vk-properties">', text
+    )
+    assert text.rstrip().endswith("</div>") and "Beds wider than a path." in text
+    assert text.count("<h1") == 1
+    assert "vk-note" not in article(site, "Seed log") and "vk-note" not in article(site, "Chores")
 
 
 def test_a_markdown_link_to_a_missing_note_is_unresolved_like_a_wikilink(site):

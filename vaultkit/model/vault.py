@@ -118,7 +118,10 @@ class ObsidianSettings:
     - `templates.json` `folder`: the core Templates plugin's folder (not checked, not published);
     - `snippets/*.css` (those `appearance.json` enables, all when it lists none): the colour and
       icon each sets for a callout type, for the site;
-    - `app.json` `propertiesInDocument`: `hidden` keeps the notes' properties off their pages.
+    - `app.json` `propertiesInDocument`: `visible` (the default), `hidden` (the notes'
+      properties kept off their pages) or `source` (shown as the YAML written);
+    - `app.json` `showInlineTitle`: false keeps the note's name (the inline title) off its page;
+    - `types.json` `types`: the type given to a property name (`date`, `number`, ...), for its icon.
     """
 
     ignore_filters: tuple[str, ...] = ()
@@ -127,7 +130,9 @@ class ObsidianSettings:
     templates_folder: str | None = None
     strict_line_breaks: bool = False
     callout_styles: tuple[tuple[str, tuple | None, str | None], ...] = ()  # (type, r g b, icon)
-    properties_hidden: bool = False
+    properties_in_document: str = "visible"
+    inline_title: bool = True
+    property_types: tuple[tuple[str, str], ...] = ()  # (name, type) as types.json gives them
 
     @classmethod
     def load(cls, root: Path, problems: list[Diagnostic]) -> ObsidianSettings:
@@ -145,8 +150,16 @@ class ObsidianSettings:
             templates_folder=folder.strip("/") if isinstance(folder, str) and folder.strip("/") else None,
             strict_line_breaks=app.get("strictLineBreaks") is True,
             callout_styles=_snippet_callouts(root, _settings_file(root, "appearance.json", problems)),
-            properties_hidden=app.get("propertiesInDocument") == "hidden",
+            properties_in_document=app.get("propertiesInDocument")
+            if app.get("propertiesInDocument") in ("hidden", "source")
+            else "visible",
+            inline_title=app.get("showInlineTitle") is not False,
+            property_types=_property_types(_settings_file(root, "types.json", problems)),
         )
+
+    def property_type(self, name: str) -> str | None:
+        """The type `.obsidian/types.json` gives property `name`, or None."""
+        return dict(self.property_types).get(name)
 
     def ignored(self, rel: str) -> str | None:
         """Why Obsidian's settings keep `rel` out of checks and the site, or None."""
@@ -194,6 +207,14 @@ def _snippet_callouts(root: Path, appearance: dict) -> tuple:
             except (OSError, UnicodeDecodeError):
                 continue
     return tuple((kind, color, icon) for kind, (color, icon) in sorted(styles.items()))
+
+
+def _property_types(types: dict) -> tuple[tuple[str, str], ...]:
+    """The (name, type) pairs of `.obsidian/types.json`'s `types`."""
+    found = types.get("types")
+    if not isinstance(found, dict):
+        return ()
+    return tuple((str(name), kind) for name, kind in found.items() if isinstance(kind, str))
 
 
 def _settings_file(root: Path, name: str, problems: list[Diagnostic]) -> dict:

@@ -1,6 +1,6 @@
 """The look of callouts as Obsidian's default theme has it: each type's colour and Lucide icon,
 and what the vault's own CSS snippets set for a type (`.obsidian/snippets/*.css`, as read by
-`readers.syntax.callouts.snippet_callouts`).
+`readers.syntax.callouts.snippet_callouts`); and the Lucide icon of each property type.
 
 `callout_css(snippets)` is the stylesheet the site adds to `vaultkit.css`. A callout's element
 has its type's family as class and the type as written in `data-callout` (`callouts.py`); the
@@ -28,6 +28,14 @@ ICONS = {
     "list": '<path d="M3 5h.01"/><path d="M3 12h.01"/><path d="M3 19h.01"/><path d="M8 5h13"/><path d="M8 12h13"/><path d="M8 19h13"/>',
     "quote": '<path d="M16 3a2 2 0 0 0-2 2v6a2 2 0 0 0 2 2 1 1 0 0 1 1 1v1a2 2 0 0 1-2 2 1 1 0 0 0-1 1v2a1 1 0 0 0 1 1 6 6 0 0 0 6-6V5a2 2 0 0 0-2-2z"/><path d="M5 3a2 2 0 0 0-2 2v6a2 2 0 0 0 2 2 1 1 0 0 1 1 1v1a2 2 0 0 1-2 2 1 1 0 0 0-1 1v2a1 1 0 0 0 1 1 6 6 0 0 0 6-6V5a2 2 0 0 0-2-2z"/>',
     "circle-alert": '<circle cx="12" cy="12" r="10"/><line x1="12" x2="12" y1="8" y2="12"/><line x1="12" x2="12.01" y1="16" y2="16"/>',
+    # the icons of the properties' types
+    "text": '<path d="M17 6.1H3"/><path d="M21 12.1H3"/><path d="M15.1 18H3"/>',
+    "binary": '<path d="M6 20h4"/><path d="M14 10h4"/><path d="M6 14h2v6"/><path d="M14 4h2v6"/><rect x="6" y="4" width="4" height="6"/><rect x="14" y="14" width="4" height="6"/>',
+    "calendar": '<path d="M8 2v3"/><path d="M16 2v3"/><rect width="18" height="18" x="3" y="3" rx="2"/><path d="M3 9h18"/>',
+    "clock": '<circle cx="12" cy="12" r="10"/><path d="M12 6v6l4 2"/>',
+    "square-check": '<rect width="18" height="18" x="3" y="3" rx="2"/><path d="m9 12 2 2 4-4"/>',
+    "tags": '<path d="M10.827 2a2 2 0 0 0-1.414.586l-6.71 6.71a2.4 2.4 0 0 0 0 3.408l4.592 4.592a2.4 2.4 0 0 0 3.408 0l6.71-6.71A2 2 0 0 0 18 9.172V3a1 1 0 0 0-1-1z"/><path d="M22 7v6.172a2 2 0 0 1-.587 1.414l-6.71 6.71a2.4 2.4 0 0 1-3.19.193"/><circle cx="13.499" cy="6.5" r=".5" fill="black"/>',
+    "forward": '<polyline points="15 17 20 12 15 7"/><path d="M4 18v-2a4 4 0 0 1 4-4h12"/>',
 }
 # Obsidian's older names of the same icons (its own stylesheet still uses them)
 ICON_NAMES = {
@@ -35,6 +43,18 @@ ICON_NAMES = {
     "help-circle": "circle-help",
     "alert-triangle": "triangle-alert",
     "alert-circle": "circle-alert",
+    "check-square": "square-check",
+}
+# a property's type (`pages.property_type`) -> the Lucide icon Obsidian shows on its row
+PROPERTY_ICONS = {
+    "text": "text",
+    "multitext": "list",
+    "number": "binary",
+    "checkbox": "check-square",
+    "date": "calendar",
+    "datetime": "clock",
+    "tags": "tags",
+    "aliases": "forward",
 }
 
 BLUE, CYAN, GREEN, ORANGE, RED, PURPLE, GREY = (
@@ -63,24 +83,57 @@ STYLES = {
     "quote": (GREY, "quote"),
 }
 
+# The box as Obsidian's default theme draws it (its `--callout-*` defaults): no border, a 10%
+# tint of the type's colour, 4px corners, padding 12px 12px 12px 24px, the text at the page's
+# size; the title in the type's colour, weight 600, line height 1.3, after an 18px icon and a
+# 4px gap, and a foldable callout's chevron right after the title (turned while folded).
 _BASE = """\
 .md-typeset .vk-callout[data-callout] {
-  border-color: rgb(var(--vk-callout-color));
+  border: 0 none;
+  border-radius: 4px;
   background-color: rgba(var(--vk-callout-color), .1);
   box-shadow: none;
+  padding: 12px 12px 12px 24px;
+  margin: 1em 0;
+  font-size: inherit;
 }
+.md-typeset .vk-callout[data-callout]:focus-within { box-shadow: none; }
+.md-typeset .vk-callout[data-callout] > :last-child { margin-bottom: 0; }
 .md-typeset .vk-callout[data-callout] > .admonition-title,
 .md-typeset .vk-callout[data-callout] > summary {
+  margin: 0;
+  padding: 0 0 0 22px;
+  border-radius: 0;
   background-color: transparent;
   color: rgb(var(--vk-callout-color));
+  font-weight: 600;
+  line-height: 1.3;
 }
 .md-typeset .vk-callout[data-callout] > .admonition-title::before,
 .md-typeset .vk-callout[data-callout] > summary::before {
+  left: 0;
+  top: calc((1.3em - 18px) / 2);
+  width: 18px;
+  height: 18px;
   background-color: rgb(var(--vk-callout-color));
   -webkit-mask-image: var(--vk-callout-icon);
   mask-image: var(--vk-callout-icon);
 }
-.md-typeset .vk-callout[data-callout] > summary::after { color: rgb(var(--vk-callout-color)); }
+.md-typeset .vk-callout[data-callout] > summary::after {
+  position: relative;
+  display: inline-block;
+  top: auto;
+  right: auto;
+  margin-left: 4px;
+  width: 1em;
+  height: 1em;
+  vertical-align: -.15em;
+  background-color: rgb(var(--vk-callout-color));
+  transform: none;
+}
+.md-typeset details.vk-callout[data-callout][open] > summary::after { transform: rotate(90deg); }
+.md-typeset .vk-callout[data-callout] > .admonition-title + *,
+.md-typeset .vk-callout[data-callout] > summary + * { margin-top: 1em; }
 """
 
 
@@ -111,6 +164,14 @@ def _rule(selector: str, color, icon: str | None) -> str:
     if svg:
         lines.append(f"--vk-callout-icon: {_url(svg)};")
     return f"{selector} {{ {' '.join(lines)} }}\n" if lines else ""
+
+
+def property_css() -> str:
+    """The icon of each property type, on its row's name (`.vk-properties dt[data-type]`)."""
+    return "".join(
+        f'.md-typeset .vk-properties dt[data-type="{kind}"] {{ --vk-property-icon: {_url(icon_svg(icon))}; }}\n'
+        for kind, icon in PROPERTY_ICONS.items()
+    )
 
 
 def callout_css(snippets=()) -> str:

@@ -5,7 +5,7 @@ renderer (CommonMark + GFM, as Obsidian reads notes) and these rules for what a 
 
 - wikilinks and embeds resolved through the site's link index: links to the target page (a
   heading's or block's anchor), images with their size, audio and video players, transcluded
-  notes, headings and blocks (a real embed cycle is stopped); a missing, unpublished or
+  notes, headings and blocks, PDFs in a viewer (a real embed cycle is stopped); a missing, unpublished or
   excluded target is plain text with the reason as tooltip;
 - markdown images sized as Obsidian reads `![alt|100x145](src)`; a YouTube video embedded as
   its player, a post on X as a card;
@@ -48,6 +48,7 @@ _YOUTUBE = re.compile(
     r"https?://(?:www\.|m\.)?(?:youtube\.com/(?:watch\?(?:.*&)?v=|embed/|shorts/)|youtu\.be/)(?P<id>[\w-]{6,})"
 )
 _POST = re.compile(r"https?://(?:www\.|mobile\.)?(?:twitter|x)\.com/(?P<user>\w+)/status/\d+")
+PDF_HEIGHT = 800  # pixels: a PDF embed's height where it names none (ours: the help does not give Obsidian's)
 MISSING_CLASS = "vk-missing"
 MAX_EMBED_DEPTH = 10
 MAX_EMBEDS = 500  # per page: note embeds can fan out exponentially
@@ -373,6 +374,9 @@ class PageRenderer(RendererHTML):
         src = token.attrGet("src") or ""
         alt, size = _alt_and_size(self.renderInlineAsText(token.children or [], options, env))
         href = _vault_href(env, src)
+        path, _, fragment = src.partition("#")
+        if href and posixpath.splitext(unquote(path))[1].lower() == ".pdf":
+            return _pdf(_vault_href(env, path), fragment, alt or posixpath.basename(unquote(path)))
         player = _player(href or src, alt)
         if player:
             return player
@@ -398,6 +402,8 @@ class PageRenderer(RendererHTML):
             alt = html.escape(caption or posixpath.splitext(name)[0])
             return f'<img alt="{alt}" src="{_href(page, rel)}"{_size_attrs(size)}>'
         title = html.escape(alias or posixpath.splitext(name)[0])
+        if suffix == ".pdf":
+            return _pdf(_href(page, rel), heading, alias or posixpath.splitext(name)[0])
         player = _player(_href(page, rel), alias or posixpath.splitext(name)[0])
         if player:
             return player
@@ -451,6 +457,18 @@ def _player(src: str, title: str) -> str | None:
     else:
         return None
     return f'<{tag} controls src="{html.escape(src)}" title="{html.escape(title)}"></{tag}>'
+
+
+def _pdf(src: str, fragment: str | None, title: str) -> str:
+    """A PDF as Obsidian embeds it: in a viewer (the browser's), opened at the page `#page=N`
+    names and `#height=N` pixels high (`PDF_HEIGHT` else)."""
+    options = dict(part.partition("=")[::2] for part in (fragment or "").split("&"))
+    page, height = options.get("page", "").strip(), options.get("height", "").strip()
+    src += f"#page={page}" if page.isdigit() else ""
+    return (
+        f'<iframe class="vk-pdf" src="{html.escape(src)}" title="{html.escape(title)}" width="100%" '
+        f'height="{height if height.isdigit() else PDF_HEIGHT}" loading="lazy"></iframe>'
+    )
 
 
 def _external_embed(url: str) -> str | None:

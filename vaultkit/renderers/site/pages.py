@@ -14,6 +14,7 @@ from urllib.parse import quote, urljoin
 
 from vaultkit.readers.syntax.wikilinks import wikilinks_in
 from vaultkit.renderers.site import meta
+from vaultkit.renderers.site.code import highlight_code
 from vaultkit.renderers.site.model import SiteModel
 from vaultkit.renderers.site.note_html import relative_url, wikilink_html
 
@@ -115,22 +116,56 @@ def tags_markdown(model: SiteModel) -> str:
 
 
 def note_page_html(model: SiteModel, rel: str, rendered) -> str:
-    """A note's page as Obsidian's reading view shows it: its title, its properties (only its
-    tags where the vault's `.obsidian/app.json` hides properties), its text. The title is the
-    note's own first `# heading` when the text starts with one (the properties follow it), else
-    the note's title: written here where the text's only `<h1>` is raw HTML or an embed's, as
-    material writes it only when the page has no `<h1>` at all."""
+    """A note's page as Obsidian's reading view shows it: its title (the inline title: the
+    note's name), its properties, its text. Where the text starts with a `# heading` that is
+    the title, that heading is the title; a text starting with another heading keeps it below
+    the title, as Obsidian shows both. Where the vault's `.obsidian/app.json` turns the inline
+    title off, the text's own first `# heading` is the title. Properties follow the
+    vault's `propertiesInDocument`: only the front matter's tags where `hidden`, the YAML as
+    written where `source`. The title is written here unless material writes it (a page with
+    no `<h1>` at all). The note's `cssclasses` are classes of an element holding it all."""
     note, text = model.published[rel], rendered.html
-    if model.vault.settings.properties_hidden:
+    settings = model.vault.settings
+    if settings.properties_in_document == "hidden":
         top = front_tags_html(model, rel)
+    elif settings.properties_in_document == "source":
+        top = front_source_html(model, rel)
     else:
         top = properties_html(model, rel)
+    classes = css_classes(note.front.data)
     if rendered.headings and rendered.headings[0].level == 1 and text.startswith("<h1"):
-        end = text.index("</h1>") + len("</h1>\n")
-        return text[:end] + top + text[end:]
-    if "<h1" in text and not any(heading.level == 1 for heading in rendered.headings):
+        own = model.outline(rel)[0].plain.strip()
+        if not settings.inline_title or own == note.title:
+            end = text.index("</h1>") + len("</h1>\n")
+            return _with_classes(text[:end] + top + text[end:], classes)
+    if "<h1" in text or classes:
         top = f"<h1>{html.escape(note.title)}</h1>\n" + top
-    return top + text
+    return _with_classes(top + text, classes)
+
+
+_CLASS = re.compile(r"^-?[A-Za-z_][\w-]*$")
+
+
+def css_classes(data: dict) -> list[str]:
+    """The CSS classes a note's `cssclasses` property (or the older `cssclass`) gives its page,
+    as Obsidian adds them to the note's view; names that are no CSS class are left out."""
+    value = data.get("cssclasses", data.get("cssclass"))
+    names = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
+    return [name for name in (str(n).strip() for n in names if n is not None) if _CLASS.match(name)]
+
+
+def _with_classes(page: str, classes: list[str]) -> str:
+    if not classes:
+        return page
+    return f'<div class="vk-note {" ".join(classes)}">\n{page}</div>\n'
+
+
+def front_source_html(model: SiteModel, rel: str) -> str:
+    """A note's front matter as written (YAML between its `---` lines), as a code block."""
+    end = model.published[rel].front.end_line
+    if not end:
+        return ""
+    return highlight_code("\n".join(model.source_lines(rel)[:end]), "yaml") + "\n"
 
 
 def front_tags_html(model: SiteModel, rel: str) -> str:
@@ -150,9 +185,40 @@ _URL = re.compile(r"https?://[^\s<>\"']+")
 TAG_KEYS = ("tags", "tag")
 
 
+ALIAS_KEYS = ("aliases", "alias")
+# Obsidian's property types, by the name `.obsidian/types.json` gives them
+PROPERTY_TYPES = ("text", "multitext", "number", "checkbox", "date", "datetime", "tags", "aliases")
+
+
+def property_type(model: SiteModel, key: str, value) -> str:
+    """The type Obsidian shows a property as (its row's icon): `tags` and `aliases` by name,
+    else the type `.obsidian/types.json` gives the name, else read from the YAML value."""
+    name = str(key).lower()
+    if name in TAG_KEYS:
+        return "tags"
+    if name in ALIAS_KEYS:
+        return "aliases"
+    given = model.vault.settings.property_type(str(key))
+    if given in PROPERTY_TYPES:
+        return given
+    if isinstance(value, bool):
+        return "checkbox"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, dt.datetime):
+        return "datetime"
+    if isinstance(value, dt.date):
+        return "date"
+    if isinstance(value, list):
+        return "multitext"
+    return "text"
+
+
 def properties_html(model: SiteModel, rel: str) -> str:
-    """A note's properties (front matter), each a row: lists as chips, tags linking to the tags
-    page, dates as written in ISO form, booleans as checkboxes, `[[links]]` and URLs as links."""
+    """A note's properties (front matter), each a row as Obsidian shows it: its type (an icon,
+    `data-type`), its name, its value: lists as chips, tags linking to the tags page, dates
+    as `<time>` (the page's script writes them in the reader's own format, as Obsidian's date
+    picker follows the system's), booleans as checkboxes, `[[links]]` and URLs as links."""
     data = model.published[rel].front.data
     if not data:
         return ""
@@ -163,7 +229,9 @@ def properties_html(model: SiteModel, rel: str) -> str:
             shown = " ".join(_tag_link(model, rel, str(tag).lstrip("#")) for tag in values if tag not in (None, ""))
         else:
             shown = _property_value(model, rel, value)
-        rows.append(f'<dt>{html.escape(str(key))}</dt><dd data-property="{html.escape(str(key))}">{shown}</dd>')
+        name = html.escape(str(key))
+        kind = property_type(model, key, value)
+        rows.append(f'<dt data-type="{kind}">{name}</dt><dd data-property="{name}">{shown}</dd>')
     label = site_labels(model.language)["properties"]
     return (
         f'<div class="vk-properties"><p class="vk-properties-title">{html.escape(label)}</p>'
@@ -177,9 +245,10 @@ def _property_value(model: SiteModel, rel: str, value) -> str:
     if isinstance(value, bool):
         return f'<input type="checkbox" disabled{" checked" if value else ""}>'
     if isinstance(value, dt.datetime):
-        return html.escape(value.isoformat(sep=" ", timespec="minutes"))
+        stamp = value.isoformat(timespec="minutes")
+        return f'<time class="vk-date" datetime="{stamp}">{html.escape(value.isoformat(sep=" ", timespec="minutes"))}</time>'
     if isinstance(value, dt.date):
-        return html.escape(value.isoformat())
+        return f'<time class="vk-date" datetime="{value.isoformat()}">{value.isoformat()}</time>'
     if value is None:
         return ""
     if isinstance(value, dict):

@@ -22,7 +22,7 @@ from mkdocs.structure.files import File, Files
 from pymdownx.slugs import slugify as pymdownx_slugify
 
 from vaultkit.renderers.site import meta, mkdocs_glue, pages
-from vaultkit.renderers.site.callout_css import callout_css
+from vaultkit.renderers.site.callout_css import callout_css, property_css
 from vaultkit.renderers.site.drafts import Drafts
 from vaultkit.renderers.site.katex import SITE_DIR as KATEX_DIR
 from vaultkit.renderers.site.katex import find_katex_dist, katex_files
@@ -200,6 +200,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         for rel, markdown in model.generated.items():
             files.append(File.generated(config, rel, content=markdown))
         css = (ASSETS / "vaultkit.css").read_text(encoding="utf-8") + callout_css(model.vault.settings.callout_styles)
+        css += property_css()
         files.append(File.generated(config, CSS_PATH, content=css))
         if self.mermaid_js:
             files.append(File.generated(config, MERMAID_PATH, abs_src_path=str(self.mermaid_js)))

@@ -27,8 +27,23 @@
     });
   }
 
+  // A date property in the reader's own format, as Obsidian's date picker follows the
+  // system's: `<time class="vk-date" datetime="2024-03-02">` (or with a time, local).
+  function localDates() {
+    document.querySelectorAll("time.vk-date[datetime]:not([data-vk-local])").forEach(function (el) {
+      var stamp = el.getAttribute("datetime"), day = stamp.match(/^(\d{4})-(\d{2})-(\d{2})$/);
+      var when = day ? new Date(+day[1], day[2] - 1, +day[3]) : new Date(stamp);
+      if (isNaN(when.getTime())) return;
+      var shape = {year: "numeric", month: "2-digit", day: "2-digit"};
+      if (!day) { shape.hour = "2-digit"; shape.minute = "2-digit"; }
+      el.textContent = day ? when.toLocaleDateString(undefined, shape) : when.toLocaleString(undefined, shape);
+      el.setAttribute("data-vk-local", "");
+    });
+  }
+
   function onPage() {
     typeset();
+    localDates();
     searchOnInput();
   }
   if (window.document$) window.document$.subscribe(onPage);  // material: every page load
