@@ -230,29 +230,48 @@ def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tu
 SWATCH = re.compile(r"^\s*[■□▪▮█◼●◆▲]\s*$")
 
 
+NO_COLOUR = frozenset({None, "none", "transparent", "#fff", "#ffffff", "white"})
+
+
+def _filled(model: SvgText) -> Space:
+    """The coloured shapes of a drawing (rects, closed paths), indexed by their boxes."""
+    if "filled" not in model.cache:
+        shapes = [c for c in frames(model) if c.fill not in NO_COLOUR]
+        step = 4 * max((r.size for r in model.runs), default=16.0)
+        model.cache["filled"] = Space(shapes, lambda c: (c.x, c.y, c.x + c.w, c.y + c.h), step)
+    return model.cache["filled"]
+
+
 def _colour(model: SvgText, matrix: Matrix, frame: Card | None) -> str | None:
-    """The colour that marks a matrix: its own frame's fill, else the one colour of its numbers."""
-    if frame is not None and frame.fill not in (None, "none", "transparent", "#fff", "#ffffff", "white"):
+    """The colour that marks a matrix: its own frame's fill, else the one fill of the cells
+    drawn round its numbers, else the one colour of its numbers."""
+    if frame is not None and frame.fill not in NO_COLOUR:
         return frame.fill
+    filled, fills = _filled(model), set()
+    for c in matrix.cells():
+        around = [s for s in filled.near(c.x, c.y, c.x, c.y) if s.holds(c.x, c.y)]
+        fills.add(min(around, key=lambda s: s.area).fill if around else None)
+        if len(fills) > 1:
+            break
+    if len(fills) == 1 and None not in fills:
+        return fills.pop()
     colours = {c.run.fill() for c in matrix.cells() if c.run is not None}
     return colours.pop() if len(colours) == 1 else None
 
 
 def _legend(model: SvgText, candidates: list[TextRun]) -> dict[str, TextRun]:
-    """Colour → the name beside a small swatch of that colour (a square `<rect>` or `■`)."""
+    """Colour → the name beside a small swatch of that colour (a square shape or `■`)."""
     entries: dict[str, list[TextRun]] = {}
     swatches = [r for r in model.runs if SWATCH.match(r.text) and r.fill() and np.isfinite(r.cx)]
-    step = 4 * max((r.size for r in candidates), default=16.0)
-    cards = Space(model.cards, lambda c: (c.x, c.y, c.x + c.w, c.y + c.h), step)
+    filled = _filled(model)
     for label in candidates:
         if vocabulary.caption_role(label.text) in (None, "other"):
             continue
         size = label.size
-        for card in cards.near(label.left - 5 * size, label.cy - 2 * size, label.left, label.cy + 2 * size):
+        for card in filled.near(label.left - 5 * size, label.cy - 2 * size, label.left, label.cy + 2 * size):
             if (
                 card.w <= 2.5 * size
                 and card.h <= 2.5 * size
-                and card.fill not in (None, "none")
                 and 0 <= label.left - (card.x + card.w) <= 2 * size
                 and abs(card.y + card.h / 2 - label.cy) <= 0.8 * size
             ):
@@ -287,6 +306,7 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
         if matrix.pin:
             names[i] = Naming(matrix.pin if matrix.pin in quantities else None, f'data-vk="{matrix.pin}"')
     legend = _legend(model, candidates)
+    colours = [_colour(model, m, own[0]) for m, own in zip(matrices, owns)] if legend else []
     in_legend = {id(r) for r in legend.values()}
     roles = {id(r): vocabulary.caption_role(r.text) for r in candidates}
     near: list[list[tuple[tuple[int, float], TextRun]]] = [[] for _ in matrices]
@@ -315,9 +335,13 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
             if name in quantities:
                 names[i] = Naming(name, label.text, role == "K transposed")
                 break
-        if names[i] is None:
-            colour = _colour(model, matrix, owns[i][0])
-            if colour in legend and (name := quantity_from_text(legend[colour].text, quantities)):
+        if names[i] is None and legend:
+            colour = colours[i]
+            if (
+                colour in legend
+                and colours.count(colour) == 1  # a colour shared by two blocks names neither
+                and (name := quantity_from_text(legend[colour].text, quantities))
+            ):
                 names[i] = Naming(name, legend[colour].text, is_transposed(legend[colour].text))
         if names[i] is None:
             for text in matrix.labels[:1]:

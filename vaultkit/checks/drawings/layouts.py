@@ -437,6 +437,14 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
     open_blocks: dict[tuple, list[list[_Line]]] = {}  # blocks that may still grow, by key and width
     sizes = [ln.size for ln in lines if math.isfinite(ln.size)]
     reach = (STEP_GROWTH * ROW_STEP + ROW_TOLERANCE) * max(sizes, default=16.0)  # no step is longer
+
+    def reach_below(last: _Line) -> float:
+        """How far below a line the next row of its block may stand: a boxed table's next row
+        is where its cell boxes touch, however tall they are drawn."""
+        if last.boxes is None:
+            return reach
+        return max(reach, 2 * max(b.h for b in last.boxes) + last.size)
+
     others = Space(
         obstacles,
         lambda o: (min(c.x for c in o.cells), o.y, max(c.x for c in o.cells), o.y),
@@ -454,7 +462,7 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
     for line in sorted(lines, key=lambda ln: (ln.y, ln.cells[0].x)):
         best, best_step = None, math.inf
         group = (line.key, len(line.cells))
-        growing = [rows for rows in open_blocks.get(group, ()) if line.y - rows[-1].y <= reach]
+        growing = [rows for rows in open_blocks.get(group, ()) if line.y - rows[-1].y <= reach_below(rows[-1])]
         open_blocks[group] = growing
         for rows in growing:
             last = rows[-1]
