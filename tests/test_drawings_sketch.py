@@ -97,22 +97,31 @@ def test_a_label_that_says_what_a_matrix_is_is_honoured():
     assert read(right)[:2] == (set(), [])
 
 
-def _grid(boxed: bool, step: float = 80.0) -> str:
-    """A 3×3 grid of numbers (font 10) whose rows stand 8 font sizes apart, each number in a
-    cell box of the step's size when `boxed`."""
+def _grid(boxed: bool, dx: float, dy: float) -> str:
+    """A 3×3 grid of numbers (font 10), columns `dx` and rows `dy` apart, each number in a cell
+    box of that size when `boxed`."""
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" font-size="10">']
     for i in range(3):
         for j in range(3):
-            x, y = 20 + step * j, 20 + step * i
+            x, y = 20 + dx * j, 20 + dy * i
             if boxed:
-                parts.append(f'<path d="M {x} {y} L {x + step} {y} L {x + step} {y + step} L {x} {y + step} z"/>')
-            parts.append(f'<text x="{x + step / 2}" y="{y + step / 2}" text-anchor="middle">0.{i}{j}</text>')
+                parts.append(f'<path d="M {x} {y} L {x + dx} {y} L {x + dx} {y + dy} L {x} {y + dy} z"/>')
+            parts.append(f'<text x="{x + dx / 2}" y="{y + dy / 2}" text-anchor="middle">0.{i}{j}</text>')
     return "".join(parts) + "</svg>"
 
 
+def _shapes(svg: str) -> list[tuple[int, int]]:
+    return [m.shape for m in layouts.find_layout(read_svg(svg)).matrices]
+
+
 def test_a_boxed_table_is_one_block_however_tall_its_cells():
-    assert [m.shape for m in layouts.find_layout(read_svg(_grid(True))).matrices] == [(3, 3)]
-    assert layouts.find_layout(read_svg(_grid(False))).matrices == []  # far-apart lines alone: not one
+    assert _shapes(_grid(True, 40, 80)) == [(3, 3)]
+    assert _shapes(_grid(False, 40, 80)) == []  # lines further apart than their columns, unboxed: apart
+
+
+def test_a_grid_whose_rows_stand_no_further_apart_than_its_columns_is_one_block():
+    assert _shapes(_grid(False, 80, 60)) == [(3, 3)]  # 6 font sizes between rows: a grid, as its columns
+    assert _shapes(_grid(False, 80, 100)) == []
 
 
 def test_a_legend_colour_names_the_one_block_drawn_in_it():

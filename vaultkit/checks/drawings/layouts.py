@@ -405,6 +405,12 @@ class _Line:
     def y(self) -> float:
         return statistics.fmean(c.y for c in self.cells)
 
+    @cached_property
+    def column_step(self) -> float:
+        """The narrowest step between its columns, for a line of three numbers or more (0 else)."""
+        xs = sorted(c.x for c in self.cells)
+        return min(b - a for a, b in zip(xs, xs[1:])) if len(xs) >= 3 else 0.0
+
 
 def _space_down(upper: _Line, lower: _Line) -> float | None:
     """How far the cell boxes of a line stand below those of the line above (None: not boxed)."""
@@ -439,11 +445,12 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
     reach = (STEP_GROWTH * ROW_STEP + ROW_TOLERANCE) * max(sizes, default=16.0)  # no step is longer
 
     def reach_below(last: _Line) -> float:
-        """How far below a line the next row of its block may stand: a boxed table's next row
-        is where its cell boxes touch, however tall they are drawn."""
+        """How far below a line the next row of its block may stand: a grid's rows stand as far
+        apart as its columns at most; a boxed table's where its cell boxes touch, however tall."""
+        lattice = last.column_step + ROW_TOLERANCE * last.size
         if last.boxes is None:
-            return reach
-        return max(reach, 2 * max(b.h for b in last.boxes) + last.size)
+            return max(reach, lattice)
+        return max(reach, lattice, 2 * max(b.h for b in last.boxes) + last.size)
 
     others = Space(
         obstacles,
@@ -477,8 +484,8 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
             limit = (
                 STEP_GROWTH * shortest + ROW_TOLERANCE * line.size
                 if shortest is not None
-                else ROW_STEP * max(line.size, last.size)
-            )
+                else max(ROW_STEP * max(line.size, last.size), min(last.column_step, line.column_step))
+            )  # the first step: a few font sizes, or (a grid) no more than its columns' step
             space = _space_down(last, line)
             if space is not None:  # a table's rows touch, or stand as far apart as its first two
                 usual = space_of.get(id(rows), 0.0)
