@@ -276,3 +276,45 @@ def test_each_decode_step_attends_to_one_more_cached_token():
     report = check_numbers(read_svg(svg.replace("Score(1,8)", "Score(1,9)")), "a.svg")
     assert [(d.code, d.line) for d in report.diagnostics] == [("VK441", 5)]
     assert report.fixed(svg.replace("Score(1,8)", "Score(1,9)")) == svg
+
+
+def _weight_grid(rows: list[list[str]], caption: str = "注意力权重", dy: float = 50) -> str:
+    """A weight grid the way people type one: a caption at the top left, the tokens as column and
+    row headers, each number its own text, rows further apart than a few font sizes."""
+    tokens = ["我", "爱", "吃", "鱼"]
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" font-size="12">', f'<text x="20" y="20">{caption}</text>']
+    parts += [f'<text x="{100 + 90 * j}" y="50" text-anchor="middle">{t}</text>' for j, t in enumerate(tokens)]
+    for i, row in enumerate(rows):
+        y = 50 + dy * (i + 1)
+        parts.append(f'<text x="50" y="{y}" text-anchor="middle">{tokens[i]}</text>')
+        parts += [f'<text x="{100 + 90 * j}" y="{y}" text-anchor="middle">{v}</text>' for j, v in enumerate(row)]
+    return "\n".join(parts + ["</svg>"])
+
+
+WEIGHTS = [["1.00", "0.00", "0.00", "0.00"], ["0.40", "0.60", "0.00", "0.00"], ["0.20", "0.30", "0.50", "0.00"]]
+WEIGHTS += [["0.10", "0.20", "0.30", "0.40"]]
+
+
+def test_a_weight_grid_with_headers_is_read_as_the_weights_its_caption_names():
+    from vaultkit.checks.drawings.inferred import why_not
+
+    model = read_svg(_weight_grid(WEIGHTS))
+    assert why_not(model) == "no matrix labelled Q and K (read: weights 4×4)"  # not 16 lone numbers
+    report = check_numbers(model, "a.svg")
+    assert report.diagnostics == [] and len(report.explained) == 4  # each row: a softmax, listed
+
+
+def test_a_weight_row_that_does_not_sum_to_one_is_a_finding_on_its_row():
+    rows = [list(r) for r in WEIGHTS]
+    rows[2][1] = "0.40"
+    svg = _weight_grid(rows)
+    report = check_numbers(read_svg(svg), "a.svg")
+    [d] = report.diagnostics
+    assert d.code == "VK446" and "row 3 (吃) of the weights is 0.20 + 0.40 + 0.50 + 0.00 = 1.1, not 1" in d.message
+    assert svg.split("\n")[d.line - 1].endswith(">0.20</text>") and report.edits == []  # which cell: not known
+
+
+def test_a_grid_that_is_mostly_not_distributions_is_no_weight_rows_finding():
+    rows = [["0.50", "0.50", "0.50", "0.50"]] * 3 + [WEIGHTS[3]]
+    assert check_numbers(read_svg(_weight_grid(rows)), "a.svg").diagnostics == []
+    assert check_numbers(read_svg(_weight_grid(WEIGHTS, caption="Scores")), "a.svg").explained == []

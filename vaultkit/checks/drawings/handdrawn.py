@@ -200,9 +200,10 @@ def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tu
             return 0, (matrix.left - label.right) / size
         return None
     factor = 0.5 if inside else 1.0
-    overlap = min(label.right, matrix.right) - max(label.left, matrix.left)
-    if label.cy < matrix.top + 0.2 * size and (overlap > 0 or matrix.left - size <= label.cx <= matrix.right + size):
-        dy = (matrix.top - label.cy) / size
+    left, top = matrix.corner or (matrix.left, matrix.top)  # a table's caption stands over its headers
+    overlap = min(label.right, matrix.right) - max(label.left, left)
+    if label.cy < top + 0.2 * size and (overlap > 0 or left - size <= label.cx <= matrix.right + size):
+        dy = (top - label.cy) / size
         off = abs(label.cx - (matrix.left + matrix.right) / 2) / max(matrix.right - matrix.left, size)
         if (inside or dy <= CAPTION_REACH) and not places.between(
             matrix, max(label.left, matrix.left), label.cy, min(label.right, matrix.right), matrix.top

@@ -118,6 +118,8 @@ class Matrix:
     frame: Card | None = None  # the rect drawn around it alone
     transposed: bool = False  # drawn as Kᵀ by its place (the textbook layout)
     inline: bool = False  # written whole in one run: `Q = [[1, 0], [0, 1]]`
+    heads: list[TextRun] = field(default_factory=list)  # a header over each column (a grid's key tokens)
+    corner: tuple[float, float] | None = None  # the top left of a table with headers, over them
 
     @property
     def x(self) -> float:
@@ -729,8 +731,8 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
     return matrices
 
 
-def _row_labels(matrix: Matrix, texts: Space) -> list[str]:
-    """Text just left of each row of a grid: the token of the row (`我`, `a`)."""
+def _row_labels(matrix: Matrix, texts: Space) -> list[TextRun | None]:
+    """The text just left of each row of a grid: the token of the row (`我`, `a`)."""
     labels = []
     size = matrix.size
     for row in matrix.rows:
@@ -741,8 +743,33 @@ def _row_labels(matrix: Matrix, texts: Space) -> list[str]:
             for r in texts.near(edge - 3 * size, first.y - size, edge, first.y + size)
             if abs(r.cy - first.y) < ROW_TOLERANCE * size and r.right <= edge + 0.2 * size and edge - r.right < 3 * size
         ]
-        labels.append(max(left, key=lambda r: r.right).text.strip() if left else "")
+        labels.append(max(left, key=lambda r: r.right) if left else None)
     return labels
+
+
+def _column_heads(matrix: Matrix, texts: Space) -> list[TextRun]:
+    """A text over each column of a grid, on one line above its first row (no further than a
+    row), each centred on its column (a weight grid's key tokens); [] unless every column has one."""
+    size = matrix.size
+    xs = matrix.column_xs()
+    spacing = min((b - a for a, b in zip(xs, xs[1:])), default=size)
+    ys = matrix.row_ys()
+    reach = max(ROW_STEP * size, 1.2 * min(b - a for a, b in zip(ys, ys[1:])))  # no further than a row
+    first = min(c.y for c in matrix.rows[0])
+    above = [
+        r
+        for r in texts.near(matrix.left - size, first - reach, matrix.right + size, first)
+        if 0.5 * size < first - r.cy <= reach and r.width <= spacing
+    ]
+    heads = []
+    for x in xs:
+        over = [r for r in above if abs(r.cx - x) <= 0.25 * spacing]
+        if len(over) != 1:
+            return []
+        heads.append(over[0])
+    if max(r.cy for r in heads) - min(r.cy for r in heads) > ROW_TOLERANCE * size:
+        return []
+    return heads
 
 
 def find_layout(model: SvgText) -> Layout:
@@ -776,7 +803,11 @@ def _find_layout(model: SvgText) -> Layout:
     for matrix in grid:
         labels = _row_labels(matrix, space)
         if all(labels):
-            matrix.labels = labels
+            matrix.labels = [r.text.strip() for r in labels]
+        matrix.heads = _column_heads(matrix, space)
+        if matrix.heads:  # a table with headers: its caption stands over them (and its row headers)
+            heads = matrix.heads + [r for r in labels if r is not None]
+            matrix.corner = (min(r.left for r in heads), min(r.cy - 0.5 * r.size for r in heads))
     found += grid
     loose = [
         r

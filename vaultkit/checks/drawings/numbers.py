@@ -33,6 +33,9 @@ from dataclasses import dataclass, field
 
 from vaultkit import diagnostics
 from vaultkit.checks import claims
+from vaultkit.checks.drawings import vocabulary
+from vaultkit.checks.drawings.handdrawn import caption_runs, is_mask, name_matrices
+from vaultkit.checks.drawings.layouts import find_layout
 from vaultkit.diagnostics import Diagnostic, Rule
 from vaultkit.explain import DRAWING_NUMBER, Explained
 from vaultkit.readers.svgtext import SvgText, TextRun
@@ -497,6 +500,7 @@ class _Reader:
         self._check_series()
         self._check_restated()
         self._check_sums_to_one()
+        self._check_weight_rows()
         self.report.explained.sort(key=lambda e: (e.line, e.col))
         return self.report
 
@@ -807,6 +811,46 @@ class _Reader:
                     groups = [near]
             for group in groups:
                 self._sum_to_one(label, group)
+
+    def _check_weight_rows(self) -> None:
+        """A grid captioned as attention weights that no drawn Q and K derive: each row is a
+        softmax, so it adds up to 1 within the rounding of its numbers. A row that does not is a
+        finding only where most rows do (the grid is one of distributions, not of something else)."""
+        if self.drawn.get("Q"):
+            return  # the weights are computed from Q and K and checked cell by cell
+        layout = find_layout(self.model)
+        if layout.skipped or not layout.matrices:
+            return
+        candidates = caption_runs(self.model, layout.matrices)
+        if not any(vocabulary.caption_role(r.text) == "weights" for r in candidates):
+            return
+        names = ("Q", "K", "V", "scores", "scaled", "masked", "weights", "output")
+        for matrix, naming in zip(layout.matrices, name_matrices(self.model, layout.matrices, candidates, names)):
+            if naming.name != "weights" or matrix.shape[0] < 3:
+                continue
+            rows = []
+            for row in matrix.rows:
+                written = ["0" if is_mask(c.written) else c.written.replace("−", "-") for c in row]
+                values = [_value(w) for w in written]
+                if any(not 0 <= v <= 1 for v, _ in values):
+                    return
+                rows.append((row, written, sum(v for v, _ in values), sum(h for _, h in values)))
+            right = [abs(total - 1) <= slack + 1e-9 for _, _, total, slack in rows]
+            if sum(right) * 2 <= len(rows):
+                continue  # not a grid of distributions
+            caption = " ".join(naming.said.split())
+            for i, ((row, written, total, slack), ok) in enumerate(zip(rows, right)):
+                shown = " + ".join(written)
+                token = f" ({matrix.labels[i]})" if matrix.labels[i] else ""
+                if ok:
+                    self.explain(row[0].start, "ok", caption, f"row {i + 1}{token}: {shown} = {total:g}, a softmax")
+                    continue
+                problem = (
+                    f"row {i + 1}{token} of the weights is {shown} = {total:g}, not 1: each row of softmax "
+                    f"weights sums to 1 (the rounding of {len(written)} numbers allows ±{slack:g})"
+                )
+                self.finding(SUM_NOT_ONE, row[0].start, text=caption, problem=problem)
+                self.explain(row[0].start, "error", caption, problem)
 
     def _sum_to_one(self, label: TextRun, group: list[TextRun]) -> None:
         found = [(run, t) for run in group for t in PROBABILITY.finditer(run.text)]
