@@ -318,3 +318,44 @@ def test_a_grid_that_is_mostly_not_distributions_is_no_weight_rows_finding():
     rows = [["0.50", "0.50", "0.50", "0.50"]] * 3 + [WEIGHTS[3]]
     assert check_numbers(read_svg(_weight_grid(rows)), "a.svg").diagnostics == []
     assert check_numbers(read_svg(_weight_grid(WEIGHTS, caption="Scores")), "a.svg").explained == []
+
+
+def _texts(*lines: str) -> str:
+    body = "".join(f'<text x="10" y="{20 + 20 * i}">{t}</text>\n' for i, t in enumerate(lines))
+    return f'<svg xmlns="http://www.w3.org/2000/svg">\n{body}</svg>'
+
+
+@pytest.mark.parametrize(
+    "right, wrong, fixed_to",
+    [
+        (("0.45 × [1, 0] = [0.45, 0]",), ("0.45 × [1, 0] = [0.55, 0]",), "0.45"),
+        (
+            ("0.45 × [1, 0] + 0.55 × [0, 2]", "= [0.45, 1.10]"),
+            ("0.45 × [1, 0] + 0.55 × [0, 2]", "= [0.45, 1.20]"),
+            "1.10",
+        ),
+        (
+            ("0.45×[1,0] + 0.55×[0,2] = [0.45, 0] + [0, 1.10]",),
+            ("0.45×[1,0] + 0.55×[0,2] = [0.45, 0] + [0, 1.30]",),
+            "1.10",
+        ),
+        (("0.45 × [1, 0] + 0.55 × [0, 2] = [0.45, 1.10]",), ("0.45 × [1, 0] + 0.55 × [0, 2] = [0, 1.10]",), "0.45"),
+    ],
+)
+def test_a_weighted_sum_written_as_vectors_is_checked_component_by_component(right, wrong, fixed_to):
+    report = check_numbers(read_svg(_texts(*right)), "a.svg")
+    assert report.diagnostics == [] and report.explained
+    svg = _texts(*wrong)
+    report = check_numbers(read_svg(svg), "a.svg")
+    [d] = report.diagnostics
+    changed = [n for n, (a, b) in enumerate(zip(svg.split("\n"), _texts(*right).split("\n")), 1) if a != b]
+    assert d.code == "VK445" and [d.line] == changed  # on the line of the wrong number
+    assert report.fixed(svg) == _texts(*right) and report.fixes[0].endswith(f"→ {fixed_to}")
+
+
+def test_a_wrong_product_does_not_make_the_result_after_it_wrong():
+    svg = _texts("0.45×[1,0] + 0.55×[0,2] = [0.45, 0] + [0, 1.30] = [0.45, 1.10]")
+    [d] = check_numbers(read_svg(svg), "a.svg").diagnostics
+    assert "written 1.30; 0.55 × [0, 2] gives [0, 1.1]" in d.message  # the total [0.45, 1.10] is right
+    wrong_sum = _texts("[0.45, 0] + [0, 1.10] = [0.45, 1.30]")
+    assert check_numbers(read_svg(wrong_sum), "a.svg").diagnostics == []  # no weight: not a weighted sum

@@ -216,6 +216,8 @@ RESTATES_RESULT = re.compile(r"是\s*(-?\d+(?:\.\d+)?)(?![\d.])")
 WORKED_AGAIN = re.compile(r"(?:算出|得到|得出)\s*(-?\d+(?:\.\d+)?)(?![\d.]|\s*[×x*])")
 SUM = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?:\s*[+\-]\s*\(?-?\d+(?:\.\d+)?\)?)+\s*=\s*(-?\d+(?:\.\d+)?)(?![\d.])")
 DIGIT = re.compile(r"\d")
+VECTOR_TERM = re.compile(r"\s*(?:([-−]?\d+(?:\.\d+)?)\s*[×*·]\s*)?\[([^\[\]]*)\]\s*")  # `0.45 × [1, 0]`
+COMPONENT = re.compile(r"[-−]?\d+(?:\.\d+)?")
 UNITS = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
 
 
@@ -501,6 +503,7 @@ class _Reader:
         self._check_restated()
         self._check_sums_to_one()
         self._check_weight_rows()
+        self._check_vector_sums()
         self.report.explained.sort(key=lambda e: (e.line, e.col))
         return self.report
 
@@ -852,6 +855,73 @@ class _Reader:
                 self.finding(SUM_NOT_ONE, row[0].start, text=caption, problem=problem)
                 self.explain(row[0].start, "error", caption, problem)
 
+    def _check_vector_sums(self) -> None:
+        """A weighted sum written as vectors, `0.45 × [1, 0] + 0.55 × [0, 2] = [0.45, 1.10]` (the
+        result may be the next text: `= [0.45, 1.10]`): each side after an `=` is the one before,
+        component by component, at the precision written."""
+        runs = [r for r in self.model.runs if r.raw == r.text and r.text.strip()]
+        for n, run in enumerate(runs):
+            sides = _vector_sides(run.text, run.start)
+            if not sides or not any(w for side in sides for w, _ in side):
+                continue  # no weight times a vector: not a weighted sum
+            text = " ".join(run.text.split())
+            if n + 1 < len(runs) and runs[n + 1].text.lstrip().startswith("="):
+                text += " " + " ".join(runs[n + 1].text.split())
+                sides += (
+                    _vector_sides(runs[n + 1].text.lstrip()[1:], runs[n + 1].start + runs[n + 1].text.index("=") + 1)
+                    or []
+                )
+            if len(sides) < 2:
+                continue
+            values = [_vector_value(side) for side in sides]
+            if None in values or len({len(v) for v in values}) > 1:
+                continue
+            before = values[0]
+            for previous, side, value in zip(sides, sides[1:], values[1:]):
+                before = self._vector_side(text, previous, before, side, value)
+                if before is None:
+                    break  # a wrong sum of terms: what follows it cannot be told right or wrong
+
+    def _vector_side(
+        self, text: str, previous: list, before: list[float], side: list, value: list[float]
+    ) -> list[float] | None:
+        """One side of a vector sum against what the side before gives; returns what the next
+        side must give (None: this one is a wrong sum of terms, the rest cannot be told). Bare
+        vectors under as many weighted terms are their products, term by term."""
+        if len(side) == len(previous) > 1 and all(w for w, _ in previous) and not any(w for w, _ in side):
+            for (weight, comps), (_, product) in zip(previous, side):
+                shown = f"{weight[0]} × [{', '.join(c for c, _ in comps)}]"
+                self._vector_result(text, _vector_value([(weight, comps)]), product, shown)
+            return before
+        if len(side) == 1 and side[0][0] is None:  # a result
+            self._vector_result(text, before, side[0][1], "the side before")
+            return before
+        against = f"the side before gives [{', '.join(f'{v:g}' for v in before)}]"
+        slack = sum(0.5 * 10 ** -_places(comps) for _, comps in side)
+        offset = side[0][1][0][1]
+        if all(abs(a - b) <= slack + 1e-9 for a, b in zip(before, value)):
+            self.explain(offset, "ok", text, against)
+            return value
+        written = " + ".join("[" + ", ".join(w for w, _ in comps) + "]" for _, comps in side)
+        against += f", these terms [{', '.join(f'{v:g}' for v in value)}]"
+        self.finding(RESTATED_DIFFERS, offset, text=text, written=written, against=against)
+        self.explain(offset, "error", text, f"written {written}; {against}")
+        return None
+
+    def _vector_result(self, text: str, value: list[float], comps: list, source: str) -> None:
+        """A vector that should be `value`: each component at the vector's precision (its most
+        decimals: `[0.45, 0]` is written to 0.01), fixed where wrong."""
+        against = f"{source} gives [{', '.join(f'{v:g}' for v in value)}]"
+        half = 0.5 * 10 ** -_places(comps) + 1e-9
+        for (written, offset), v in zip(comps, value):
+            if abs(float(written.replace("−", "-")) - v) <= half:
+                self.explain(offset, "ok", text, against)
+                continue
+            new = f"{v:.{_places(comps)}f}".replace("-", "−" if "−" in written else "-")
+            fix = (offset, offset + len(written), new)
+            self.finding(RESTATED_DIFFERS, offset, fix=fix, text=text, written=written, against=against)
+            self.explain(offset, "error", text, f"written {written}; {against}")
+
     def _sum_to_one(self, label: TextRun, group: list[TextRun]) -> None:
         found = [(run, t) for run in group for t in PROBABILITY.finditer(run.text)]
         if not found:
@@ -920,6 +990,51 @@ class _Reader:
             against=against,
         )
         self.explain(offset, "error", text, f"written {left}%; {against}")
+
+
+def _vector_sides(text: str, start: int) -> list | None:
+    """The sides of `w × [a, b] + [c, d] = [e, f]`: per side its terms, each (weight or None,
+    components), a number as (written, offset in the source); None unless the text is that."""
+    sides, at = [], 0
+    for part in text.split("="):
+        terms, pos = [], 0
+        while pos < len(part):
+            m = VECTOR_TERM.match(part, pos)
+            if m is None:
+                return None
+            comps = [(c.group(0), start + at + m.start(2) + c.start()) for c in COMPONENT.finditer(m.group(2))]
+            if not comps or re.sub(r"[-−\d.,\s]", "", m.group(2)):
+                return None
+            weight = (m.group(1), start + at + m.start(1)) if m.group(1) else None
+            terms.append((weight, comps))
+            pos = m.end()
+            if pos < len(part):
+                if part[pos] != "+":
+                    return None
+                pos += 1
+        if not terms:
+            return None
+        sides.append(terms)
+        at += len(part) + 1
+    return sides
+
+
+def _places(comps: list) -> int:
+    """The decimals a vector is written with: its most (`[0.45, 0]`: two)."""
+    return max(_decimals(w) for w, _ in comps)
+
+
+def _vector_value(side: list) -> list[float] | None:
+    """What the terms of one side add up to, component by component."""
+    width = {len(comps) for _, comps in side}
+    if len(width) != 1:
+        return None
+    total = [0.0] * width.pop()
+    for weight, comps in side:
+        w = float(weight[0].replace("−", "-")) if weight else 1.0
+        for k, (written, _) in enumerate(comps):
+            total[k] += w * float(written.replace("−", "-"))
+    return total
 
 
 def _bar_groups(runs: list[TextRun]) -> list[list[TextRun]]:
