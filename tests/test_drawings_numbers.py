@@ -359,3 +359,30 @@ def test_a_wrong_product_does_not_make_the_result_after_it_wrong():
     assert "written 1.30; 0.55 × [0, 2] gives [0, 1.1]" in d.message  # the total [0.45, 1.10] is right
     wrong_sum = _texts("[0.45, 0] + [0, 1.10] = [0.45, 1.30]")
     assert check_numbers(read_svg(wrong_sum), "a.svg").diagnostics == []  # no weight: not a weighted sum
+
+
+@pytest.mark.parametrize("right", ["−log(0.7) = 0.357", "loss = -ln 0.25 = 1.386", "−log₂ 0.5 = 1", "-log(0.01) = 2"])
+def test_a_cross_entropy_term_that_fits_a_reading_of_its_log_stands(right):
+    report = check_numbers(read_svg(_texts(right)), "a.svg")
+    assert report.diagnostics == [] and len(report.explained) == 1
+
+
+@pytest.mark.parametrize(
+    "wrong, right",
+    [
+        ("−log(0.7) = 0.367", "−log(0.7) = 0.357"),
+        ("−ln 0.25 = 1.286", "−ln 0.25 = 1.386"),
+        ("−log₂ 0.5 = 2", "−log₂ 0.5 = 1"),
+    ],
+)
+def test_a_cross_entropy_term_off_in_a_digit_is_found_and_fixed(wrong, right):
+    svg = _texts(wrong)
+    report = check_numbers(read_svg(svg), "a.svg")
+    [d] = report.diagnostics
+    assert d.code == "VK445" and d.line == 2 and report.fixed(svg) == _texts(right)
+
+
+def test_a_cross_entropy_term_far_from_every_reading_is_reported_and_left_alone():
+    report = check_numbers(read_svg(_texts("-log(0.42) = 0.97")), "a.svg")
+    [d] = report.diagnostics
+    assert "−ln 0.42 is 0.87 (log₂: 1.25, log₁₀: 0.38)" in d.message and report.edits == []

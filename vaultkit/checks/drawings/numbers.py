@@ -217,6 +217,12 @@ WORKED_AGAIN = re.compile(r"(?:算出|得到|得出)\s*(-?\d+(?:\.\d+)?)(?![\d.]
 SUM = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?:\s*[+\-]\s*\(?-?\d+(?:\.\d+)?\)?)+\s*=\s*(-?\d+(?:\.\d+)?)(?![\d.])")
 DIGIT = re.compile(r"\d")
 VECTOR_TERM = re.compile(r"\s*(?:([-−]?\d+(?:\.\d+)?)\s*[×*·]\s*)?\[([^\[\]]*)\]\s*")  # `0.45 × [1, 0]`
+# `−log(0.7) = 0.357`, `-ln 0.25 = 1.386`, `−log₂ p = −log₂ 0.5 = 1`: a cross-entropy term
+MINUS_LOG = re.compile(
+    r"[-−]\s*(ln|log(?:_?(?:2|10|e)|₂|₁₀)?)\s*\(?\s*(\d*\.?\d+)\s*\)?\s*=\s*(\d+(?:\.\d+)?)(?![\d.])"
+)
+LOG_BASES = {"ln": math.e, "log_e": math.e, "loge": math.e, "log2": 2, "log_2": 2, "log₂": 2, "log10": 10, "log_10": 10}
+LOG_BASES["log₁₀"] = 10
 COMPONENT = re.compile(r"[-−]?\d+(?:\.\d+)?")
 UNITS = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
 
@@ -504,6 +510,7 @@ class _Reader:
         self._check_sums_to_one()
         self._check_weight_rows()
         self._check_vector_sums()
+        self._check_minus_logs()
         self.report.explained.sort(key=lambda e: (e.line, e.col))
         return self.report
 
@@ -907,6 +914,40 @@ class _Reader:
         self.finding(RESTATED_DIFFERS, offset, text=text, written=written, against=against)
         self.explain(offset, "error", text, f"written {written}; {against}")
         return None
+
+    def _check_minus_logs(self) -> None:
+        """`−log p = value` (a cross-entropy term): the value at the precision written. A bare
+        `log` may be any base (ln, as cross-entropy's, log₂ or log₁₀): a value that fits one
+        stands; `fix` rewrites one that fits none where the base is written, or where it is
+        within 10 % of the natural log's (a slip in a digit)."""
+        for run in self.runs:
+            if "log" not in run.text and "ln" not in run.text:
+                continue
+            for m in MINUS_LOG.finditer(run.text):
+                p, written = float(m.group(2)), m.group(3)
+                if not 0 < p < 1 or self._holds(run):
+                    continue  # no probability, or the claims checker reads it
+                base = LOG_BASES.get(m.group(1))
+                readings = [base] if base else [math.e, 2, 10]
+                values = [-math.log(p, b) for b in readings]
+                offset = run.start + m.start(3)
+                text = " ".join(run.text.split())
+
+                def said(b: float, v: float) -> str:
+                    name = {math.e: "ln", 2: "log₂", 10: "log₁₀"}[b]
+                    return f"−{name} {m.group(2)} is {_styled(v, written)}"
+
+                fitting = [said(b, v) for b, v in zip(readings, values) if _fits(written, v)]
+                if fitting:
+                    self.explain(offset, "ok", text, fitting[0])
+                    continue
+                against = said(readings[0], values[0])
+                if not base:
+                    against += f" (log₂: {_styled(values[1], written)}, log₁₀: {_styled(values[2], written)})"
+                near = base is not None or abs(float(written) - values[0]) <= 0.1 * values[0]
+                fix = (offset, run.start + m.end(3), _styled(values[0], written)) if near else None
+                self.finding(RESTATED_DIFFERS, offset, fix=fix, text=text, written=written, against=against)
+                self.explain(offset, "error", text, f"written {written}; {against}")
 
     def _vector_result(self, text: str, value: list[float], comps: list, source: str) -> None:
         """A vector that should be `value`: each component at the vector's precision (its most
