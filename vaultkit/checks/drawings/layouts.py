@@ -475,6 +475,10 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
         open_blocks[group] = growing
         for rows in growing:
             last = rows[-1]
+            if last.cells[-1].x + last.cells[-1].half < line.cells[0].x - line.cells[0].half or (
+                line.cells[-1].x + line.cells[-1].half < last.cells[0].x - last.cells[0].half
+            ):
+                continue  # side by side, not above each other
             same_x = (
                 len(last.runs) == len(line.runs) == 1
                 and abs(last.runs[0].x - line.runs[0].x) <= COLUMN_TOLERANCE * line.size
