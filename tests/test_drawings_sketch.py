@@ -140,6 +140,30 @@ def test_a_legend_colour_names_the_one_block_drawn_in_it():
     assert not any(n.said in ("Scores", "Weights") for n in namings)  # a shared colour names neither
 
 
+def test_a_caption_names_the_block_it_is_centred_over_not_one_whose_corner_it_reaches():
+    """A wide caption over the left block reaches over the corner of the right one, which is
+    drawn a little higher: the caption is the left block's."""
+
+    def block(x0: float, y0: float, values) -> str:
+        return "".join(
+            f'<text x="{x0 + 60 * j}" y="{y0 + 36 * i}" text-anchor="middle">{v}</text>'
+            for i, row in enumerate(values)
+            for j, v in enumerate(row)
+        )
+
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" font-size="20">'
+        '<text x="430" y="48" text-anchor="middle">scores = Q·Kᵀ / √2</text>'
+        + block(350, 100, [["0.03", "-0.20", "0.40"], ["0.42", "0.08", "0.01"]])
+        + block(555, 94, [["0.31", "0.25", "0.45"], ["0.42", "0.30", "0.28"]])
+        + "</svg>"
+    )
+    model = read_svg(svg)
+    found = layouts.find_layout(model).matrices
+    namings = name_matrices(model, found, caption_runs(model, found), NAMES)
+    assert sorted((m.left < 500, n.name or "") for m, n in zip(found, namings)) == [(False, ""), (True, "scaled")]
+
+
 def test_a_worked_line_with_a_wrong_k_factor_is_fixed_exactly():
     right, _ = sketches.draw("hand-weight-grid", 0, False)
     svg = sketches.one_slip("hand-weight-grid", 0, ("K·", 1, 0))

@@ -208,7 +208,7 @@ def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tu
         if (inside or dy <= CAPTION_REACH) and not places.between(
             matrix, max(label.left, matrix.left), label.cy, min(label.right, matrix.right), matrix.top
         ):
-            return 0, (max(dy, 0.0) + 0.2 * off) * factor  # straight above beats as near but aside
+            return 0, (max(dy, 0.0) + 0.5 * off) * factor  # straight above beats as near but aside
     if (
         label.cx < matrix.left
         and label.left < matrix.left - 0.3 * size
