@@ -39,6 +39,7 @@ QUOTED = re.compile(r"[「“\"']([^」”\"']+)[」”\"']")
 CAPTION_REACH = 3.0  # font sizes above a matrix (or its frame) where its caption may stand
 SIDE_REACH = 6.0  # font sizes left of a matrix where its label may stand
 BELOW_REACH = 2.5  # font sizes below a matrix where a label under it may stand
+BELOW_COST = 1.0  # font sizes a label under a matrix counts further than one above it
 
 
 @dataclass
@@ -228,6 +229,14 @@ def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tu
     return None
 
 
+def _cost(distance: tuple[int, float]) -> float:
+    """A label's distance as one number: under a block counts a font size more than above it
+    or to its left (the usual place wins a tie, a label right under one block and far above the
+    next is the first one's)."""
+    tier, d = distance
+    return d + BELOW_COST * tier
+
+
 SWATCH = re.compile(r"^\s*[■□▪▮█◼●◆▲]\s*$")
 
 
@@ -320,14 +329,14 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
             if names[i] is None and (d := _distance(label, matrices[i], places, owns[i])) is not None
         ]
         if found:
-            d, i = min(found)
+            d, i = min(found, key=lambda e: (_cost(e[0]), e[1]))
             near[i].append((d, label))
     for i, matrix in enumerate(matrices):
         if names[i] is None and matrix.inline and (name := quantity_from_text(matrix.labels[0], quantities)):
             names[i] = Naming(name, matrix.labels[0], is_transposed(matrix.labels[0]))  # `Q = [[…]]`
         if names[i] is not None:
             continue
-        for _, label in sorted(near[i], key=lambda e: e[0]):
+        for _, label in sorted(near[i], key=lambda e: _cost(e[0])):
             role = roles[id(label)]
             if role == "other":
                 names[i] = Naming(None, label.text)
