@@ -164,6 +164,24 @@ def test_a_caption_names_the_block_it_is_centred_over_not_one_whose_corner_it_re
     assert sorted((m.left < 500, n.name or "") for m, n in zip(found, namings)) == [(False, ""), (True, "scaled")]
 
 
+def test_the_product_at_the_crossing_is_the_step_its_values_show_and_keeps_its_minus_sign():
+    right, _ = sketches.draw("excalidraw-textbook-masked", 0, False)
+    unlabelled = re.sub(r"<g [^>]*><text [^>]*>masked scores \(causal\)</text></g>", "", right)
+    assert unlabelled != right and read(unlabelled)[:2] == (set(), [])  # at the crossing: masked, by its −∞
+    slip = sketches.one_slip("excalidraw-textbook-masked", 0, ("masked", 2, 2))
+    found, others, fixed, _, _ = read(slip)
+    assert found == {("masked", 2, 2)} and not others
+    assert fixed == right  # -0.35 as drawn: the −∞ beside it does not make the minus a U+2212
+
+
+def test_a_label_to_the_right_of_a_block_level_with_its_rows_names_it():
+    right, _ = sketches.draw("excalidraw-textbook-masked", 1, False)
+    model = read_svg(right)
+    found = layouts.find_layout(model).matrices
+    said = {n.said for n in name_matrices(model, found, caption_runs(model, found), NAMES)}
+    assert {"masked scores (causal)", "weights"} <= said
+
+
 def test_a_worked_line_with_a_wrong_k_factor_is_fixed_exactly():
     right, _ = sketches.draw("hand-weight-grid", 0, False)
     svg = sketches.one_slip("hand-weight-grid", 0, ("K·", 1, 0))

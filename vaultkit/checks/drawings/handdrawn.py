@@ -180,7 +180,8 @@ class _Places:
 
 def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tuple[int, float] | None:
     """How near a label stands to a matrix, in font sizes, as (tier, distance): tier 0 above
-    it or to its left (inside its frame or group, over its frame), tier 1 under it."""
+    it or to its left (inside its frame or group, over its frame), tier 1 to its right or
+    under it."""
     size = matrix.size
     frame, group = own
     inside = (frame is not None and frame.holds(label.cx, label.cy)) or (group is not None and group in label.groups())
@@ -220,6 +221,16 @@ def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tu
             matrix, label.right, label.cy - 0.3 * size, matrix.left, label.cy + 0.3 * size
         ):
             return 0, max(dx, 0.0) * factor
+    if (
+        label.cx > matrix.right
+        and label.right > matrix.right + 0.3 * size
+        and matrix.top - 0.3 * size <= label.cy <= matrix.bottom + 0.3 * size
+    ):
+        dx = (label.left - matrix.right) / size
+        if (inside or dx <= SIDE_REACH) and not places.between(
+            matrix, matrix.right, label.cy - 0.3 * size, label.left, label.cy + 0.3 * size
+        ):
+            return 1, max(dx, 0.0) * factor  # to its right, level with its rows
     if label.cy > matrix.bottom - 0.2 * size and matrix.left - size <= label.cx <= matrix.right + size:
         dy = (label.cy - matrix.bottom) / size
         if (inside or dy <= BELOW_REACH) and not places.between(
@@ -237,6 +248,7 @@ def _cost(distance: tuple[int, float]) -> float:
     return d + BELOW_COST * tier
 
 
+CROSSING = "its place at the crossing of Q and Kᵀ"
 SWATCH = re.compile(r"^\s*[■□▪▮█◼●◆▲]\s*$")
 
 
@@ -360,7 +372,7 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
     named = [(m, n) for m, n in zip(matrices, names) if n is not None and n.name]
     for i, matrix in enumerate(matrices):
         if names[i] is None and "scores" in quantities and _product_at_crossing(matrix, named):
-            names[i] = Naming("scores", "its place at the crossing of Q and Kᵀ")
+            names[i] = Naming("scores", CROSSING)
     for m, n in named:
         n.transposed = n.transposed or m.transposed
     return [n or Naming(None, "") for n in names]
@@ -466,6 +478,8 @@ class Checker:
         has_mask = any(is_mask(c.written) for row in matrix.rows for c in row)
         if name == "scaled" and has_mask and "masked" in self.quantities:
             name = "masked"
+        if caption == CROSSING:  # the product of Q and Kᵀ: its values say at which step (scaled, masked)
+            name = self.by_values(matrix, shape, ("scores", "scaled", "masked")) or name
         if name is None:
             name = self.by_values(matrix, shape)
         if name in self.skip:
@@ -488,7 +502,7 @@ class Checker:
             got = "missing" if values is None else f"shape {values.shape}"
             self.uncertain(first.start, name, f"{shape[0]}×{shape[1]} numbers", got)
             return
-        minus = "−" if any("−" in c.written for row in matrix.rows for c in row) else "-"
+        minus = "−" if any("−" in c.written and not is_mask(c.written) for c in matrix.cells()) else "-"  # not −∞
         for i, row in enumerate(matrix.rows):
             drawn = "[" + " ".join(c.written for c in row) + "]"
             computed = (
@@ -505,11 +519,11 @@ class Checker:
                 )
                 self.compare(cell, name, (i, j), values[i, j], masked_here, minus, (drawn, computed))
 
-    def by_values(self, matrix: Matrix, shape: tuple) -> str | None:
-        """The one quantity of this shape that most of the written cells agree with."""
+    def by_values(self, matrix: Matrix, shape: tuple, among=None) -> str | None:
+        """The one quantity of this shape (of `among`, if given) most of the written cells agree with."""
         scores = {}
         for name, values in self.quantities.items():
-            if values.shape == shape:
+            if values.shape == shape and (among is None or name in among):
                 cells = [(c, values[i, j]) for i, r in enumerate(matrix.rows) for j, c in enumerate(r)]
                 scores[name] = sum(agrees(c.written, v, False) for c, v in cells) / len(cells)
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
