@@ -6,10 +6,12 @@ worked dot products: `(0.1)×(0.4) + …` then `= 0.04 + … = -0.10`, under a c
 cell (`Scores[1][2]`, or the two tokens).
 
 A matrix's quantity comes from an explicit `data-vk="scores"` on an enclosing element, else
-from the label that stands nearest to it: above it or to its left, inside its frame or its
-`<g>`, or just over its frame; else from a label under it, a legend (a swatch of its frame's
-or its numbers' colour beside a name), the labels of its rows, or its place (the product at
-the crossing of Q and Kᵀ in the textbook layout); else from its values. Each label names one
+from the label that stands nearest to it: above it (or over its column headers) or to its
+left, inside its frame or its `<g>`, or just over its frame; a label to its right or under it
+counts a font size further. Else from a legend (a swatch of the colour of its frame, of its
+cells or of its numbers, beside a name, when no other block has that colour), the labels of
+its rows, or its place (the product at the crossing of Q and Kᵀ in the textbook layout: its
+values say which step, scores, scaled or masked); else from its values. Each label names one
 matrix at most: the one it is nearest to. A matrix that cannot be matched with certainty is
 reported as "uncertain" and never rewritten.
 """

@@ -12,7 +12,9 @@ matrix means; naming it (Q, scores, weights, …) is `handdrawn`'s job. The read
 
 Nothing is asked to be pixel-aligned: positions are clustered with a tolerance relative to the
 font size and the spacing of the cells, so jitter of a few pixels and a small `rotate()` per
-number do not matter. Matrices are told apart by the gaps between blocks, by a frame (a
+number do not matter. Rows stack into one block a few font sizes apart, or as far apart as
+its columns (a grid), or where the cell boxes drawn round the numbers touch, however tall.
+A grid's column headers (one text over each column) and row headers are kept with it. Matrices are told apart by the gaps between blocks, by a frame (a
 `<rect>` around a block) or a `<g>` that holds a block, and by anything drawn between them:
 a label, a bracket, an `=` or `×`, a line. A pin (`data-vk` on an ancestor) keeps its numbers
 apart from every other.

@@ -15,7 +15,11 @@ with the published configuration of a model the drawing names (`KNOWN_MODELS`). 
 - a series `1.0 → 0.5 → 0.25` follows the factor the drawing states (`缩放 0.5x`) or its own;
   a sentence after it (`5 层后梯度只剩 3%`) restates its last term;
 - a caption that restates the result of the line above (`分数是 -0.10` under `… = -0.10`) or
-  `算出 13` after the one written sum `10 + 3 = 13` restates it.
+  `算出 13` after the one written sum `10 + 3 = 13` restates it;
+- a weighted sum written as vectors (`0.45 × [1, 0] + 0.55 × [0, 2] = [0.45, 1.10]`) and a
+  cross-entropy term (`−log(0.7) = 0.357`) are worked out at the precision written;
+- numbers said to sum to 1 (`Σ = 1` under bars or rows), and each row of a grid captioned as
+  attention weights that no drawn Q and K derive, add up to 1.
 
 The arithmetic of a drawing's memory sizes (`32 头 × 128 维 × 2 × 2 bytes = 16KB`) is the claims
 checker's, which reads SVG text like prose; its factors are mentions here. A number disagreeing
