@@ -487,6 +487,8 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
             )  # rows at one x
             if not same_x and not _aligned(last.cells, line.cells, line.size):
                 continue
+            if (last.boxes is None) != (line.boxes is None):
+                continue  # numbers in cell boxes and numbers beside a table (its ticks) are apart
             step = line.y - last.y
             shortest = step_of.get(id(rows))
             limit = (
@@ -571,7 +573,8 @@ def _split_line(
     cells: list[Cell], keys: list[tuple], size: float, between: _Between, boxes: dict | None = None
 ) -> list[tuple[list[Cell], tuple]]:
     """A line of cells sorted by x, split where the key changes or something stands between two
-    cells, where the cell boxes drawn round the numbers stop touching (a gap between two tables),
+    cells, where numbers in cell boxes meet numbers in none (a table's tick labels beside it),
+    where the cell boxes drawn round the numbers stop touching (a gap between two tables),
     then at its widest gap while that gap is much wider than the rest (each part judged by its
     own spacing: a tight Q beside a wider Scores)."""
     boxes = boxes or {}
@@ -619,9 +622,15 @@ def _split_line(
     at = [c.run.x if len(anchors) == 1 and c.run is not None and math.isfinite(c.run.x) else c.x for c in cells]
     order = sorted(range(len(cells)), key=lambda i: cells[i].x)
     segments, begin = [], 0
+    tabled = sum(id(c) in boxes for c in cells) >= 2  # numbers in cell boxes: a table's, not a tick's
     for k in range(1, len(order) + 1):  # first where the key changes or something stands between
         a, b = (order[k - 1], order[k]) if k < len(order) else (None, None)
-        if b is None or keys[a] != keys[b] or between.across(cells[a], cells[b], size):
+        if (
+            b is None
+            or keys[a] != keys[b]
+            or (tabled and (id(cells[a]) in boxes) != (id(cells[b]) in boxes))
+            or between.across(cells[a], cells[b], size)
+        ):
             segments.append(order[begin:k])
             begin = k
     found = []
