@@ -325,3 +325,8 @@ def test_shapes_after_html_are_drawn_again():
         ("8", "start", 1),
         ("9", "start", 3),
     ]
+
+
+def test_an_image_covers_its_box_as_a_rect_does():
+    svg = '<svg xmlns="http://www.w3.org/2000/svg"><g transform="translate(5 5)"><image x="1" y="2" width="30" height="20"/></g></svg>'
+    assert [(c.x, c.y, c.w, c.h) for c in read_svg(svg).cards] == [(6, 7, 30, 20)]

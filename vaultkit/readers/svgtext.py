@@ -5,8 +5,8 @@ says). Each run of character data inside a `<text>` becomes a `TextRun` with its
 (character offsets into the file, so a number can be rewritten in place), its decoded text,
 its position in user units (`x`/`y`/`dx`/`dy` of `<text>` and `<tspan>`, the `transform` of every
 ancestor: translate, scale, rotate, skew and matrix, nested), where the middle of its glyphs
-is (after `text-anchor`), its font size in user units and its ancestry. `<rect>`s are kept as
-cards, and the boxes of lines and paths as strokes (a bracket drawn beside a matrix). The
+is (after `text-anchor`), its font size in user units and its ancestry. `<rect>`s and
+`<image>`s are kept as cards, and the boxes of lines and paths as strokes (a bracket drawn beside a matrix). The
 claims checker and the drawing reader both read SVGs through `read_svg`.
 """
 
@@ -476,7 +476,7 @@ class _Reader:
             place = _html_place(attrs, place)
         elif self.hiding:
             pass  # a marker's or pattern's shapes are drawn elsewhere, if at all
-        elif name == "rect":
+        elif name in ("rect", "image"):  # an image (a heatmap's raster) covers its box as a rect does
             x, y, w, h = (_length(attrs.get(k, "0"), font) for k in ("x", "y", "width", "height"))
             box = _box(ctm, [(x, y), (x + w, y), (x, y + h), (x + w, y + h)])
             if box is not None:
