@@ -182,6 +182,17 @@ def test_a_label_to_the_right_of_a_block_level_with_its_rows_names_it():
     assert {"masked scores (causal)", "weights"} <= said
 
 
+def test_a_long_label_beside_a_block_reaching_its_edge_does_not_split_its_rows():
+    def relabel(svg: str) -> str:
+        return svg.replace(">Kᵀ</text>", ">键 Kᵀ</text>").replace(">Q</text>", ">查询 Q</text>")  # from where Kᵀ began
+
+    right = relabel(sketches.draw("excalidraw-textbook-q", 0, False)[0])
+    assert read(right)[:2] == (set(), []) and read(right)[3] == []
+    slip = relabel(sketches.one_slip("excalidraw-textbook-q", 0, ("scores", 0, 1)))
+    found, _, fixed, _, _ = read(slip)
+    assert found == {("scores", 0, 1)} and fixed == right
+
+
 def test_a_worked_line_with_a_wrong_k_factor_is_fixed_exactly():
     right, _ = sketches.draw("hand-weight-grid", 0, False)
     svg = sketches.one_slip("hand-weight-grid", 0, ("K·", 1, 0))

@@ -211,6 +211,8 @@ def test_a_run_starts_after_the_width_of_the_runs_before_it():
     ab, cat = read_svg(svg).runs
     assert (ab.x, ab.width, ab.cx) == (0, 12, 6)  # 0.6 em a Latin letter
     assert (cat.x, cat.width) == (12, 16)  # a CJK glyph is 1 em
+    narrow = '<svg xmlns="http://www.w3.org/2000/svg" font-size="10"><text>Kᵀ√→</text><text>（注）</text></svg>'
+    assert [r.width for r in read_svg(narrow).runs] == [24, 30]  # ᵀ, √ and → are narrow; full-width ones wide
     lead = read_svg('<svg xmlns="http://www.w3.org/2000/svg" font-size="10"><text x="0" y="0">  7</text></svg>')
     assert lead.runs[0].cx == 12 + 3  # the leading spaces push the glyphs right
     svg = (

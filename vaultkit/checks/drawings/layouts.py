@@ -379,8 +379,8 @@ class _Between:
         top = max(c.y for c in upper) + 0.3 * size
         bottom = min(c.y for c in lower) - 0.3 * size
         for r in self.texts.near(left, top, right, bottom):
-            if top < r.cy < bottom and r.right > left and r.left < right:
-                return True
+            if top < r.cy < bottom and any(r.left < c.x < r.right for c in upper + lower):
+                return True  # over a column (a label beside the block may reach its edge)
         for s in self.strokes.near(left, top, right, bottom):
             if (
                 s.h < 0.5 * size
