@@ -193,6 +193,22 @@ def test_a_long_label_beside_a_block_reaching_its_edge_does_not_split_its_rows()
     assert found == {("scores", 0, 1)} and fixed == right
 
 
+def test_a_fix_keeps_padded_columns_or_else_the_spaces_written_before_the_number():
+    right, _ = sketches.draw("hand-rows-signs", 0, False)
+    slip = sketches.one_slip("hand-rows-signs", 0, ("scores", 0, 1))  # -0.28 slipped to 0.02
+    assert "[ 0.04  0.02  0.56 ]" in slip and read(slip)[2] == right  # two spaces, then -0.28
+    padded = (
+        '<svg xmlns="http://www.w3.org/2000/svg" font-size="14">'
+        '<text x="10" y="20">Q</text><text x="10" y="40">[0.6 -0.2]</text><text x="10" y="56">[0.1 0.8]</text>'
+        '<text x="200" y="20">K</text><text x="200" y="40">[0.3 0.7]</text><text x="200" y="56">[-0.4 0.2]</text>'
+        '<text x="10" y="120">Scores</text>'
+        '<text x="10" y="140">[  0.04  {s01}]</text><text x="10" y="156">[  0.59   0.12]</text></svg>'
+    )
+    right = padded.format(s01="-0.28")
+    assert read(right)[:2] == (set(), [])
+    assert read(padded.format(s01=" 0.02"))[2] == right  # the columns stay lined up
+
+
 def test_a_worked_line_with_a_wrong_k_factor_is_fixed_exactly():
     right, _ = sketches.draw("hand-weight-grid", 0, False)
     svg = sketches.one_slip("hand-weight-grid", 0, ("K·", 1, 0))

@@ -380,6 +380,16 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
     return [n or Naming(None, "") for n in names]
 
 
+def _padded_columns(matrix: Matrix) -> bool:
+    """Whether rows written one text each line their columns up by padding (each column ends
+    at one character of its row); True for numbers each in a text of their own."""
+    rows = [row for row in matrix.rows if row and row[0].run is not None]
+    if len(rows) < 2 or any(len({id(c.run) for c in row}) > 1 for row in rows):
+        return True
+    ends = [[c.start + len(c.written) - row[0].run.start for c in row] for row in rows]
+    return all(len(set(column)) == 1 for column in zip(*ends))
+
+
 def is_mask(written: str) -> bool:
     return re.fullmatch(MASK, written) is not None
 
@@ -445,9 +455,12 @@ class Checker:
         minus: str = "-",
         row=("", ""),
         digits: int | None = None,
+        aligned: bool = True,
     ) -> None:
         """Check one written number; a wrong one becomes a finding and an edit (written with
-        `digits` decimals at least: the drawing's usual, or an input's own)."""
+        `digits` decimals at least: the drawing's usual, or an input's own). The edit keeps the
+        width of the number's padded slot where its column is `aligned` by padding, else the
+        spaces written before it."""
         self.checked += 1
         if agrees(cell.written, computed, masked_here):
             return
@@ -466,9 +479,12 @@ class Checker:
             )
         )
         field = self.svg[cell.field_start : cell.start + len(cell.written)]
-        replacement = new.rjust(len(field))
-        if field[:1] == " " and replacement[:1] != " ":
-            replacement = " " + replacement
+        if aligned:
+            replacement = new.rjust(len(field))
+            if field[:1] == " " and replacement[:1] != " ":
+                replacement = " " + replacement
+        else:
+            replacement = field[: len(field) - len(field.lstrip(" "))] + new
         self.edits[cell.field_start] = (cell.start + len(cell.written), replacement)
         for twin in cell.run.twins if cell.run is not None else ():  # the same text drawn twice
             shift = twin.start - cell.run.start
@@ -505,6 +521,7 @@ class Checker:
             self.uncertain(first.start, name, f"{shape[0]}×{shape[1]} numbers", got)
             return
         minus = "−" if any("−" in c.written and not is_mask(c.written) for c in matrix.cells()) else "-"  # not −∞
+        aligned = _padded_columns(matrix)
         for i, row in enumerate(matrix.rows):
             drawn = "[" + " ".join(c.written for c in row) + "]"
             computed = (
@@ -519,7 +536,7 @@ class Checker:
                 masked_here = (
                     name == "weights" and self.mask is not None and self.mask.shape == shape and bool(self.mask[i, j])
                 )
-                self.compare(cell, name, (i, j), values[i, j], masked_here, minus, (drawn, computed))
+                self.compare(cell, name, (i, j), values[i, j], masked_here, minus, (drawn, computed), aligned=aligned)
 
     def by_values(self, matrix: Matrix, shape: tuple, among=None) -> str | None:
         """The one quantity of this shape (of `among`, if given) most of the written cells agree with."""
