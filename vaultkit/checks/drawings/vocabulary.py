@@ -83,6 +83,8 @@ def denies_mask(text: str) -> bool:
 
 
 def _role(text: str, anchored: bool) -> str | None:
+    if not anchored and TIMES_V.search(text):
+        return "output"  # a drawing's `weights · V`, `softmax(QKᵀ/√d)·V`: what is made of the values
     if WEIGHTS.search(text) or PLAIN_WEIGHTS.search(text):
         if not NOT_WEIGHTS.search(text):
             return "weights" if WEIGHTS.search(text) or not anchored else "plain weights"
