@@ -484,6 +484,9 @@ def test_explain_lists_the_drawing_and_what_was_read(tmp_path, capsys):
         ("weights · V", "output"),
         ("softmax(QKᵀ/√d)·V", "output"),
         ("Q = X·W_Q", "Q"),
+        ("scores = softmax(x)", "scores"),  # in `A = B` the A side is what is shown
+        ("scores =/√2", "scaled"),
+        ("权重矩阵 W_Q = scores", "scores"),  # a side that names model weights says nothing
     ],
 )
 def test_a_drawings_label_names_its_quantity(text, role):
@@ -506,6 +509,8 @@ def test_a_drawings_label_names_its_quantity(text, role):
         ("因果", "masked"),
         ("scaled by /√d", None),
         ("weights · V", "plain weights"),  # a note: the line names weights, not a product it shows
+        ("Output：", "output"),
+        ("**Q：**", "Q"),
     ],
 )
 def test_a_notes_caption_line_names_its_quantity_only_from_its_start(text, role):
@@ -513,14 +518,8 @@ def test_a_notes_caption_line_names_its_quantity_only_from_its_start(text, role)
 
 
 def test_a_rows_own_label_is_a_derived_quantity_in_a_short_word():
-    assert [row_role(t) for t in ("分数", "weights", "我", "Q", None, "")] == [
-        "scores",
-        "weights",
-        None,
-        None,
-        None,
-        None,
-    ]
+    labels = ("分数", "weights", "scaled scores", "masked", "output", "我", "Q", None, "")
+    assert [row_role(t) for t in labels] == ["scores", "weights", "scaled", "masked", "output", None, None, None, None]
     assert row_role("scores" + " " * 18) == "scores" and row_role("scores" + " " * 19) is None  # 24 characters at most
 
 

@@ -121,9 +121,7 @@ def caption_role(text: str, *, anchored: bool = False) -> str | None:
             return "scaled"  # `scores = Q·Kᵀ / √d`: the label says these scores are divided
         if role and role != "other":
             return role
-        if role is None and TIMES_V.search(body):
-            return "output"  # `out = weights · V`
-    return _role(text, anchored)
+    return _role(text, anchored)  # `out = weights · V`: the product with V names the output
 
 
 def row_role(label: str | None) -> str | None:
