@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from vaultkit import engine
 from vaultkit.checks.drawings.handdrawn import check_handdrawn
 from vaultkit.checks.drawings.inferred import infer
+from vaultkit.checks.drawings.vocabulary import caption_role, row_role, stated_scales
 from vaultkit.checks.examples.kinds import attention
 from vaultkit.diagnostics import format_text
 from vaultkit.model.vault import Vault
@@ -449,3 +450,91 @@ def test_explain_lists_the_drawing_and_what_was_read(tmp_path, capsys):
         "scale 1/√d, 30 numbers checked, 2 wrong rows or numbers"
     )
     assert out[1] == "0 arithmetic claims read, 0 skipped; 1 drawings and figures read"
+
+
+@pytest.mark.parametrize(
+    "text, role",
+    [
+        ("Q", "Q"),
+        ("**Q**", "Q"),
+        ("K", "K"),
+        ("Kᵀ", "K transposed"),
+        ("K^T", "K transposed"),
+        ("K 的转置", "K transposed"),
+        ("V", "V"),
+        ("W_Q", None),  # a weight matrix's name is no Q
+        ("权重矩阵 W_Q", "other"),
+        ("W_Q = 权重矩阵", "other"),
+        ("softmax(QKᵀ/√d)", "weights"),
+        ("weights = softmax(scores)", "weights"),
+        ("scores", "scores"),
+        ("logits", "scores"),
+        ("Q·Kᵀ", "scores"),
+        ("Scores = Q·Kᵀ", "scores"),
+        ("W 权重矩阵 · scores", "scores"),
+        ("QKᵀ / √d", "scaled"),
+        ("scaled scores", "scaled"),
+        ("scores = Q·Kᵀ / √d", "scaled"),
+        ("masked scores", "masked"),
+        ("no mask", None),
+        ("causal", None),  # in a drawing it speaks of the whole derivation, not of one matrix
+        ("output", "output"),
+        ("context", "output"),
+        ("out = weights · V", "output"),
+        ("weights · V", "output"),
+        ("softmax(QKᵀ/√d)·V", "output"),
+        ("Q = X·W_Q", "Q"),
+        ("scores = softmax(x)", "scores"),  # in `A = B` the A side is what is shown
+        ("scores =/√2", "scaled"),
+        ("权重矩阵 W_Q = scores", "scores"),  # a side that names model weights says nothing
+    ],
+)
+def test_a_drawings_label_names_its_quantity(text, role):
+    assert caption_role(text) == role
+
+
+@pytest.mark.parametrize(
+    "text, role",
+    [
+        ("Q：", "Q"),
+        ("Kᵀ = …", "K transposed"),
+        ("Keys (3×2)", "K"),
+        ("Query (3×4)", "Q"),
+        ("the Q matrix", None),  # in a note, the name opens the line
+        ("权重", "plain weights"),
+        ("注意力权重", "weights"),
+        ("输出是", "output"),
+        ("the output", None),
+        ("causal mask", "masked"),
+        ("因果", "masked"),
+        ("scaled by /√d", None),
+        ("weights · V", "plain weights"),  # a note: the line names weights, not a product it shows
+        ("Output：", "output"),
+        ("**Q：**", "Q"),
+    ],
+)
+def test_a_notes_caption_line_names_its_quantity_only_from_its_start(text, role):
+    assert caption_role(text, anchored=True) == role
+
+
+def test_a_rows_own_label_is_a_derived_quantity_in_a_short_word():
+    labels = ("分数", "weights", "scaled scores", "masked", "output", "我", "Q", None, "")
+    assert [row_role(t) for t in labels] == ["scores", "weights", "scaled", "masked", "output", None, None, None, None]
+    assert row_role("scores" + " " * 18) == "scores" and row_role("scores" + " " * 19) is None  # 24 characters at most
+
+
+@pytest.mark.parametrize(
+    "text, scales",
+    [
+        ("÷ √4", [0.5]),
+        ("√(64)", [0.125]),
+        ("除以 8", [0.125]),
+        ("divided by 4", [0.25]),
+        ("QKᵀ/√2 ÷ 2", [0.707106781187, 0.5]),
+        ("√3", [0.57735026919]),
+        ("√1 ÷ 1", [1.0, 1.0]),
+        ("√0 ÷ 0", []),
+    ],
+)
+def test_the_scales_a_text_states(text, scales):
+    assert stated_scales(text) == scales

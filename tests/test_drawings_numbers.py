@@ -276,3 +276,113 @@ def test_each_decode_step_attends_to_one_more_cached_token():
     report = check_numbers(read_svg(svg.replace("Score(1,8)", "Score(1,9)")), "a.svg")
     assert [(d.code, d.line) for d in report.diagnostics] == [("VK441", 5)]
     assert report.fixed(svg.replace("Score(1,8)", "Score(1,9)")) == svg
+
+
+def _weight_grid(rows: list[list[str]], caption: str = "注意力权重", dy: float = 50) -> str:
+    """A weight grid the way people type one: a caption at the top left, the tokens as column and
+    row headers, each number its own text, rows further apart than a few font sizes."""
+    tokens = ["我", "爱", "吃", "鱼"]
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" font-size="12">', f'<text x="20" y="20">{caption}</text>']
+    parts += [f'<text x="{100 + 90 * j}" y="50" text-anchor="middle">{t}</text>' for j, t in enumerate(tokens)]
+    for i, row in enumerate(rows):
+        y = 50 + dy * (i + 1)
+        parts.append(f'<text x="50" y="{y}" text-anchor="middle">{tokens[i]}</text>')
+        parts += [f'<text x="{100 + 90 * j}" y="{y}" text-anchor="middle">{v}</text>' for j, v in enumerate(row)]
+    return "\n".join(parts + ["</svg>"])
+
+
+WEIGHTS = [["1.00", "0.00", "0.00", "0.00"], ["0.40", "0.60", "0.00", "0.00"], ["0.20", "0.30", "0.50", "0.00"]]
+WEIGHTS += [["0.10", "0.20", "0.30", "0.40"]]
+
+
+def test_a_weight_grid_with_headers_is_read_as_the_weights_its_caption_names():
+    from vaultkit.checks.drawings.inferred import why_not
+
+    model = read_svg(_weight_grid(WEIGHTS))
+    assert why_not(model) == "no matrix labelled Q and K (read: weights 4×4)"  # not 16 lone numbers
+    report = check_numbers(model, "a.svg")
+    assert report.diagnostics == [] and len(report.explained) == 4  # each row: a softmax, listed
+
+
+def test_a_weight_row_that_does_not_sum_to_one_is_a_finding_on_its_row():
+    rows = [list(r) for r in WEIGHTS]
+    rows[2][1] = "0.40"
+    svg = _weight_grid(rows)
+    report = check_numbers(read_svg(svg), "a.svg")
+    [d] = report.diagnostics
+    assert d.code == "VK446" and "row 3 (吃) of the weights is 0.20 + 0.40 + 0.50 + 0.00 = 1.1, not 1" in d.message
+    assert svg.split("\n")[d.line - 1].endswith(">0.20</text>") and report.edits == []  # which cell: not known
+
+
+def test_a_grid_that_is_mostly_not_distributions_is_no_weight_rows_finding():
+    rows = [["0.50", "0.50", "0.50", "0.50"]] * 3 + [WEIGHTS[3]]
+    assert check_numbers(read_svg(_weight_grid(rows)), "a.svg").diagnostics == []
+    assert check_numbers(read_svg(_weight_grid(WEIGHTS, caption="Scores")), "a.svg").explained == []
+
+
+def _texts(*lines: str) -> str:
+    body = "".join(f'<text x="10" y="{20 + 20 * i}">{t}</text>\n' for i, t in enumerate(lines))
+    return f'<svg xmlns="http://www.w3.org/2000/svg">\n{body}</svg>'
+
+
+@pytest.mark.parametrize(
+    "right, wrong, fixed_to",
+    [
+        (("0.45 × [1, 0] = [0.45, 0]",), ("0.45 × [1, 0] = [0.55, 0]",), "0.45"),
+        (
+            ("0.45 × [1, 0] + 0.55 × [0, 2]", "= [0.45, 1.10]"),
+            ("0.45 × [1, 0] + 0.55 × [0, 2]", "= [0.45, 1.20]"),
+            "1.10",
+        ),
+        (
+            ("0.45×[1,0] + 0.55×[0,2] = [0.45, 0] + [0, 1.10]",),
+            ("0.45×[1,0] + 0.55×[0,2] = [0.45, 0] + [0, 1.30]",),
+            "1.10",
+        ),
+        (("0.45 × [1, 0] + 0.55 × [0, 2] = [0.45, 1.10]",), ("0.45 × [1, 0] + 0.55 × [0, 2] = [0, 1.10]",), "0.45"),
+    ],
+)
+def test_a_weighted_sum_written_as_vectors_is_checked_component_by_component(right, wrong, fixed_to):
+    report = check_numbers(read_svg(_texts(*right)), "a.svg")
+    assert report.diagnostics == [] and report.explained
+    svg = _texts(*wrong)
+    report = check_numbers(read_svg(svg), "a.svg")
+    [d] = report.diagnostics
+    changed = [n for n, (a, b) in enumerate(zip(svg.split("\n"), _texts(*right).split("\n")), 1) if a != b]
+    assert d.code == "VK445" and [d.line] == changed  # on the line of the wrong number
+    assert report.fixed(svg) == _texts(*right) and report.fixes[0].endswith(f"→ {fixed_to}")
+
+
+def test_a_wrong_product_does_not_make_the_result_after_it_wrong():
+    svg = _texts("0.45×[1,0] + 0.55×[0,2] = [0.45, 0] + [0, 1.30] = [0.45, 1.10]")
+    [d] = check_numbers(read_svg(svg), "a.svg").diagnostics
+    assert "written 1.30; 0.55 × [0, 2] gives [0, 1.1]" in d.message  # the total [0.45, 1.10] is right
+    wrong_sum = _texts("[0.45, 0] + [0, 1.10] = [0.45, 1.30]")
+    assert check_numbers(read_svg(wrong_sum), "a.svg").diagnostics == []  # no weight: not a weighted sum
+
+
+@pytest.mark.parametrize("right", ["−log(0.7) = 0.357", "loss = -ln 0.25 = 1.386", "−log₂ 0.5 = 1", "-log(0.01) = 2"])
+def test_a_cross_entropy_term_that_fits_a_reading_of_its_log_stands(right):
+    report = check_numbers(read_svg(_texts(right)), "a.svg")
+    assert report.diagnostics == [] and len(report.explained) == 1
+
+
+@pytest.mark.parametrize(
+    "wrong, right",
+    [
+        ("−log(0.7) = 0.367", "−log(0.7) = 0.357"),
+        ("−ln 0.25 = 1.286", "−ln 0.25 = 1.386"),
+        ("−log₂ 0.5 = 2", "−log₂ 0.5 = 1"),
+    ],
+)
+def test_a_cross_entropy_term_off_in_a_digit_is_found_and_fixed(wrong, right):
+    svg = _texts(wrong)
+    report = check_numbers(read_svg(svg), "a.svg")
+    [d] = report.diagnostics
+    assert d.code == "VK445" and d.line == 2 and report.fixed(svg) == _texts(right)
+
+
+def test_a_cross_entropy_term_far_from_every_reading_is_reported_and_left_alone():
+    report = check_numbers(read_svg(_texts("-log(0.42) = 0.97")), "a.svg")
+    [d] = report.diagnostics
+    assert "−ln 0.42 is 0.87 (log₂: 1.25, log₁₀: 0.38)" in d.message and report.edits == []

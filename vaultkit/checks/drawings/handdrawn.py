@@ -6,10 +6,12 @@ worked dot products: `(0.1)×(0.4) + …` then `= 0.04 + … = -0.10`, under a c
 cell (`Scores[1][2]`, or the two tokens).
 
 A matrix's quantity comes from an explicit `data-vk="scores"` on an enclosing element, else
-from the label that stands nearest to it: above it or to its left, inside its frame or its
-`<g>`, or just over its frame; else from a label under it, a legend (a swatch of its frame's
-or its numbers' colour beside a name), the labels of its rows, or its place (the product at
-the crossing of Q and Kᵀ in the textbook layout); else from its values. Each label names one
+from the label that stands nearest to it: above it (or over its column headers) or to its
+left, inside its frame or its `<g>`, or just over its frame; a label to its right or under it
+counts a font size further. Else from a legend (a swatch of the colour of its frame, of its
+cells or of its numbers, beside a name, when no other block has that colour), the labels of
+its rows, or its place (the product at the crossing of Q and Kᵀ in the textbook layout: its
+values say which step, scores, scaled or masked); else from its values. Each label names one
 matrix at most: the one it is nearest to. A matrix that cannot be matched with certainty is
 reported as "uncertain" and never rewritten.
 """
@@ -39,6 +41,7 @@ QUOTED = re.compile(r"[「“\"']([^」”\"']+)[」”\"']")
 CAPTION_REACH = 3.0  # font sizes above a matrix (or its frame) where its caption may stand
 SIDE_REACH = 6.0  # font sizes left of a matrix where its label may stand
 BELOW_REACH = 2.5  # font sizes below a matrix where a label under it may stand
+BELOW_COST = 1.0  # font sizes a label under a matrix counts further than one above it
 
 
 @dataclass
@@ -179,7 +182,8 @@ class _Places:
 
 def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tuple[int, float] | None:
     """How near a label stands to a matrix, in font sizes, as (tier, distance): tier 0 above
-    it or to its left (inside its frame or group, over its frame), tier 1 under it."""
+    it or to its left (inside its frame or group, over its frame), tier 1 to its right or
+    under it."""
     size = matrix.size
     frame, group = own
     inside = (frame is not None and frame.holds(label.cx, label.cy)) or (group is not None and group in label.groups())
@@ -200,14 +204,15 @@ def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tu
             return 0, (matrix.left - label.right) / size
         return None
     factor = 0.5 if inside else 1.0
-    overlap = min(label.right, matrix.right) - max(label.left, matrix.left)
-    if label.cy < matrix.top + 0.2 * size and (overlap > 0 or matrix.left - size <= label.cx <= matrix.right + size):
-        dy = (matrix.top - label.cy) / size
+    left, top = matrix.corner or (matrix.left, matrix.top)  # a table's caption stands over its headers
+    overlap = min(label.right, matrix.right) - max(label.left, left)
+    if label.cy < top + 0.2 * size and (overlap > 0 or left - size <= label.cx <= matrix.right + size):
+        dy = (top - label.cy) / size
         off = abs(label.cx - (matrix.left + matrix.right) / 2) / max(matrix.right - matrix.left, size)
         if (inside or dy <= CAPTION_REACH) and not places.between(
             matrix, max(label.left, matrix.left), label.cy, min(label.right, matrix.right), matrix.top
         ):
-            return 0, (max(dy, 0.0) + 0.2 * off) * factor  # straight above beats as near but aside
+            return 0, (max(dy, 0.0) + 0.5 * off) * factor  # straight above beats as near but aside
     if (
         label.cx < matrix.left
         and label.left < matrix.left - 0.3 * size
@@ -218,6 +223,16 @@ def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tu
             matrix, label.right, label.cy - 0.3 * size, matrix.left, label.cy + 0.3 * size
         ):
             return 0, max(dx, 0.0) * factor
+    if (
+        label.cx > matrix.right
+        and label.right > matrix.right + 0.3 * size
+        and matrix.top - 0.3 * size <= label.cy <= matrix.bottom + 0.3 * size
+    ):
+        dx = (label.left - matrix.right) / size
+        if (inside or dx <= SIDE_REACH) and not places.between(
+            matrix, matrix.right, label.cy - 0.3 * size, label.left, label.cy + 0.3 * size
+        ):
+            return 1, max(dx, 0.0) * factor  # to its right, level with its rows
     if label.cy > matrix.bottom - 0.2 * size and matrix.left - size <= label.cx <= matrix.right + size:
         dy = (label.cy - matrix.bottom) / size
         if (inside or dy <= BELOW_REACH) and not places.between(
@@ -227,32 +242,60 @@ def _distance(label: TextRun, matrix: Matrix, places: _Places, own: tuple) -> tu
     return None
 
 
+def _cost(distance: tuple[int, float]) -> float:
+    """A label's distance as one number: under a block counts a font size more than above it
+    or to its left (the usual place wins a tie, a label right under one block and far above the
+    next is the first one's)."""
+    tier, d = distance
+    return d + BELOW_COST * tier
+
+
+CROSSING = "its place at the crossing of Q and Kᵀ"
 SWATCH = re.compile(r"^\s*[■□▪▮█◼●◆▲]\s*$")
 
 
+NO_COLOUR = frozenset({None, "none", "transparent", "#fff", "#ffffff", "white"})
+
+
+def _filled(model: SvgText) -> Space:
+    """The coloured shapes of a drawing (rects, closed paths), indexed by their boxes."""
+    if "filled" not in model.cache:
+        shapes = [c for c in frames(model) if c.fill not in NO_COLOUR]
+        step = 4 * max((r.size for r in model.runs), default=16.0)
+        model.cache["filled"] = Space(shapes, lambda c: (c.x, c.y, c.x + c.w, c.y + c.h), step)
+    return model.cache["filled"]
+
+
 def _colour(model: SvgText, matrix: Matrix, frame: Card | None) -> str | None:
-    """The colour that marks a matrix: its own frame's fill, else the one colour of its numbers."""
-    if frame is not None and frame.fill not in (None, "none", "transparent", "#fff", "#ffffff", "white"):
+    """The colour that marks a matrix: its own frame's fill, else the one fill of the cells
+    drawn round its numbers, else the one colour of its numbers."""
+    if frame is not None and frame.fill not in NO_COLOUR:
         return frame.fill
+    filled, fills = _filled(model), set()
+    for c in matrix.cells():
+        around = [s for s in filled.near(c.x, c.y, c.x, c.y) if s.holds(c.x, c.y)]
+        fills.add(min(around, key=lambda s: s.area).fill if around else None)
+        if len(fills) > 1:
+            break
+    if len(fills) == 1 and None not in fills:
+        return fills.pop()
     colours = {c.run.fill() for c in matrix.cells() if c.run is not None}
     return colours.pop() if len(colours) == 1 else None
 
 
 def _legend(model: SvgText, candidates: list[TextRun]) -> dict[str, TextRun]:
-    """Colour → the name beside a small swatch of that colour (a square `<rect>` or `■`)."""
+    """Colour → the name beside a small swatch of that colour (a square shape or `■`)."""
     entries: dict[str, list[TextRun]] = {}
     swatches = [r for r in model.runs if SWATCH.match(r.text) and r.fill() and np.isfinite(r.cx)]
-    step = 4 * max((r.size for r in candidates), default=16.0)
-    cards = Space(model.cards, lambda c: (c.x, c.y, c.x + c.w, c.y + c.h), step)
+    filled = _filled(model)
     for label in candidates:
         if vocabulary.caption_role(label.text) in (None, "other"):
             continue
         size = label.size
-        for card in cards.near(label.left - 5 * size, label.cy - 2 * size, label.left, label.cy + 2 * size):
+        for card in filled.near(label.left - 5 * size, label.cy - 2 * size, label.left, label.cy + 2 * size):
             if (
                 card.w <= 2.5 * size
                 and card.h <= 2.5 * size
-                and card.fill not in (None, "none")
                 and 0 <= label.left - (card.x + card.w) <= 2 * size
                 and abs(card.y + card.h / 2 - label.cy) <= 0.8 * size
             ):
@@ -287,6 +330,7 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
         if matrix.pin:
             names[i] = Naming(matrix.pin if matrix.pin in quantities else None, f'data-vk="{matrix.pin}"')
     legend = _legend(model, candidates)
+    colours = [_colour(model, m, own[0]) for m, own in zip(matrices, owns)] if legend else []
     in_legend = {id(r) for r in legend.values()}
     roles = {id(r): vocabulary.caption_role(r.text) for r in candidates}
     near: list[list[tuple[tuple[int, float], TextRun]]] = [[] for _ in matrices]
@@ -299,14 +343,14 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
             if names[i] is None and (d := _distance(label, matrices[i], places, owns[i])) is not None
         ]
         if found:
-            d, i = min(found)
+            d, i = min(found, key=lambda e: (_cost(e[0]), e[1]))
             near[i].append((d, label))
     for i, matrix in enumerate(matrices):
         if names[i] is None and matrix.inline and (name := quantity_from_text(matrix.labels[0], quantities)):
             names[i] = Naming(name, matrix.labels[0], is_transposed(matrix.labels[0]))  # `Q = [[…]]`
         if names[i] is not None:
             continue
-        for _, label in sorted(near[i], key=lambda e: e[0]):
+        for _, label in sorted(near[i], key=lambda e: _cost(e[0])):
             role = roles[id(label)]
             if role == "other":
                 names[i] = Naming(None, label.text)
@@ -315,9 +359,13 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
             if name in quantities:
                 names[i] = Naming(name, label.text, role == "K transposed")
                 break
-        if names[i] is None:
-            colour = _colour(model, matrix, owns[i][0])
-            if colour in legend and (name := quantity_from_text(legend[colour].text, quantities)):
+        if names[i] is None and legend:
+            colour = colours[i]
+            if (
+                colour in legend
+                and colours.count(colour) == 1  # a colour shared by two blocks names neither
+                and (name := quantity_from_text(legend[colour].text, quantities))
+            ):
                 names[i] = Naming(name, legend[colour].text, is_transposed(legend[colour].text))
         if names[i] is None:
             for text in matrix.labels[:1]:
@@ -326,10 +374,20 @@ def name_matrices(model: SvgText, matrices: list[Matrix], candidates: list[TextR
     named = [(m, n) for m, n in zip(matrices, names) if n is not None and n.name]
     for i, matrix in enumerate(matrices):
         if names[i] is None and "scores" in quantities and _product_at_crossing(matrix, named):
-            names[i] = Naming("scores", "its place at the crossing of Q and Kᵀ")
+            names[i] = Naming("scores", CROSSING)
     for m, n in named:
         n.transposed = n.transposed or m.transposed
     return [n or Naming(None, "") for n in names]
+
+
+def _padded_columns(matrix: Matrix) -> bool:
+    """Whether rows written one text each line their columns up by padding (each column ends
+    at one character of its row); True for numbers each in a text of their own."""
+    rows = [row for row in matrix.rows if row and row[0].run is not None]
+    if len(rows) < 2 or any(len({id(c.run) for c in row}) > 1 for row in rows):
+        return True
+    ends = [[c.start + len(c.written) - row[0].run.start for c in row] for row in rows]
+    return all(len(set(column)) == 1 for column in zip(*ends))
 
 
 def is_mask(written: str) -> bool:
@@ -397,9 +455,12 @@ class Checker:
         minus: str = "-",
         row=("", ""),
         digits: int | None = None,
+        aligned: bool = True,
     ) -> None:
         """Check one written number; a wrong one becomes a finding and an edit (written with
-        `digits` decimals at least: the drawing's usual, or an input's own)."""
+        `digits` decimals at least: the drawing's usual, or an input's own). The edit keeps the
+        width of the number's padded slot where its column is `aligned` by padding, else the
+        spaces written before it."""
         self.checked += 1
         if agrees(cell.written, computed, masked_here):
             return
@@ -418,9 +479,12 @@ class Checker:
             )
         )
         field = self.svg[cell.field_start : cell.start + len(cell.written)]
-        replacement = new.rjust(len(field))
-        if field[:1] == " " and replacement[:1] != " ":
-            replacement = " " + replacement
+        if aligned:
+            replacement = new.rjust(len(field))
+            if field[:1] == " " and replacement[:1] != " ":
+                replacement = " " + replacement
+        else:
+            replacement = field[: len(field) - len(field.lstrip(" "))] + new
         self.edits[cell.field_start] = (cell.start + len(cell.written), replacement)
         for twin in cell.run.twins if cell.run is not None else ():  # the same text drawn twice
             shift = twin.start - cell.run.start
@@ -432,6 +496,8 @@ class Checker:
         has_mask = any(is_mask(c.written) for row in matrix.rows for c in row)
         if name == "scaled" and has_mask and "masked" in self.quantities:
             name = "masked"
+        if caption == CROSSING:  # the product of Q and Kᵀ: its values say at which step (scaled, masked)
+            name = self.by_values(matrix, shape, ("scores", "scaled", "masked")) or name
         if name is None:
             name = self.by_values(matrix, shape)
         if name in self.skip:
@@ -454,7 +520,8 @@ class Checker:
             got = "missing" if values is None else f"shape {values.shape}"
             self.uncertain(first.start, name, f"{shape[0]}×{shape[1]} numbers", got)
             return
-        minus = "−" if any("−" in c.written for row in matrix.rows for c in row) else "-"
+        minus = "−" if any("−" in c.written and not is_mask(c.written) for c in matrix.cells()) else "-"  # not −∞
+        aligned = _padded_columns(matrix)
         for i, row in enumerate(matrix.rows):
             drawn = "[" + " ".join(c.written for c in row) + "]"
             computed = (
@@ -469,13 +536,13 @@ class Checker:
                 masked_here = (
                     name == "weights" and self.mask is not None and self.mask.shape == shape and bool(self.mask[i, j])
                 )
-                self.compare(cell, name, (i, j), values[i, j], masked_here, minus, (drawn, computed))
+                self.compare(cell, name, (i, j), values[i, j], masked_here, minus, (drawn, computed), aligned=aligned)
 
-    def by_values(self, matrix: Matrix, shape: tuple) -> str | None:
-        """The one quantity of this shape that most of the written cells agree with."""
+    def by_values(self, matrix: Matrix, shape: tuple, among=None) -> str | None:
+        """The one quantity of this shape (of `among`, if given) most of the written cells agree with."""
         scores = {}
         for name, values in self.quantities.items():
-            if values.shape == shape:
+            if values.shape == shape and (among is None or name in among):
                 cells = [(c, values[i, j]) for i, r in enumerate(matrix.rows) for j, c in enumerate(r)]
                 scores[name] = sum(agrees(c.written, v, False) for c, v in cells) / len(cells)
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])

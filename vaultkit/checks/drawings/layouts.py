@@ -12,7 +12,9 @@ matrix means; naming it (Q, scores, weights, …) is `handdrawn`'s job. The read
 
 Nothing is asked to be pixel-aligned: positions are clustered with a tolerance relative to the
 font size and the spacing of the cells, so jitter of a few pixels and a small `rotate()` per
-number do not matter. Matrices are told apart by the gaps between blocks, by a frame (a
+number do not matter. Rows stack into one block a few font sizes apart, or as far apart as
+its columns (a grid), or where the cell boxes drawn round the numbers touch, however tall.
+A grid's column headers (one text over each column) and row headers are kept with it. Matrices are told apart by the gaps between blocks, by a frame (a
 `<rect>` around a block) or a `<g>` that holds a block, and by anything drawn between them:
 a label, a bracket, an `=` or `×`, a line. A pin (`data-vk` on an ancestor) keeps its numbers
 apart from every other.
@@ -118,6 +120,8 @@ class Matrix:
     frame: Card | None = None  # the rect drawn around it alone
     transposed: bool = False  # drawn as Kᵀ by its place (the textbook layout)
     inline: bool = False  # written whole in one run: `Q = [[1, 0], [0, 1]]`
+    heads: list[TextRun] = field(default_factory=list)  # a header over each column (a grid's key tokens)
+    corner: tuple[float, float] | None = None  # the top left of a table with headers, over them
 
     @property
     def x(self) -> float:
@@ -375,8 +379,8 @@ class _Between:
         top = max(c.y for c in upper) + 0.3 * size
         bottom = min(c.y for c in lower) - 0.3 * size
         for r in self.texts.near(left, top, right, bottom):
-            if top < r.cy < bottom and r.right > left and r.left < right:
-                return True
+            if top < r.cy < bottom and any(r.left < c.x < r.right for c in upper + lower):
+                return True  # over a column (a label beside the block may reach its edge)
         for s in self.strokes.near(left, top, right, bottom):
             if (
                 s.h < 0.5 * size
@@ -404,6 +408,12 @@ class _Line:
     @cached_property
     def y(self) -> float:
         return statistics.fmean(c.y for c in self.cells)
+
+    @cached_property
+    def column_step(self) -> float:
+        """The narrowest step between its columns, for a line of three numbers or more (0 else)."""
+        xs = sorted(c.x for c in self.cells)
+        return min(b - a for a, b in zip(xs, xs[1:])) if len(xs) >= 3 else 0.0
 
 
 def _space_down(upper: _Line, lower: _Line) -> float | None:
@@ -437,6 +447,15 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
     open_blocks: dict[tuple, list[list[_Line]]] = {}  # blocks that may still grow, by key and width
     sizes = [ln.size for ln in lines if math.isfinite(ln.size)]
     reach = (STEP_GROWTH * ROW_STEP + ROW_TOLERANCE) * max(sizes, default=16.0)  # no step is longer
+
+    def reach_below(last: _Line) -> float:
+        """How far below a line the next row of its block may stand: a grid's rows stand as far
+        apart as its columns at most; a boxed table's where its cell boxes touch, however tall."""
+        lattice = last.column_step + ROW_TOLERANCE * last.size
+        if last.boxes is None:
+            return max(reach, lattice)
+        return max(reach, lattice, 2 * max(b.h for b in last.boxes) + last.size)
+
     others = Space(
         obstacles,
         lambda o: (min(c.x for c in o.cells), o.y, max(c.x for c in o.cells), o.y),
@@ -454,23 +473,29 @@ def _stack(lines: list[_Line], between: _Between, obstacles: list[_Line] = ()) -
     for line in sorted(lines, key=lambda ln: (ln.y, ln.cells[0].x)):
         best, best_step = None, math.inf
         group = (line.key, len(line.cells))
-        growing = [rows for rows in open_blocks.get(group, ()) if line.y - rows[-1].y <= reach]
+        growing = [rows for rows in open_blocks.get(group, ()) if line.y - rows[-1].y <= reach_below(rows[-1])]
         open_blocks[group] = growing
         for rows in growing:
             last = rows[-1]
+            if last.cells[-1].x + last.cells[-1].half < line.cells[0].x - line.cells[0].half or (
+                line.cells[-1].x + line.cells[-1].half < last.cells[0].x - last.cells[0].half
+            ):
+                continue  # side by side, not above each other
             same_x = (
                 len(last.runs) == len(line.runs) == 1
                 and abs(last.runs[0].x - line.runs[0].x) <= COLUMN_TOLERANCE * line.size
             )  # rows at one x
             if not same_x and not _aligned(last.cells, line.cells, line.size):
                 continue
+            if (last.boxes is None) != (line.boxes is None):
+                continue  # numbers in cell boxes and numbers beside a table (its ticks) are apart
             step = line.y - last.y
             shortest = step_of.get(id(rows))
             limit = (
                 STEP_GROWTH * shortest + ROW_TOLERANCE * line.size
                 if shortest is not None
-                else ROW_STEP * max(line.size, last.size)
-            )
+                else max(ROW_STEP * max(line.size, last.size), min(last.column_step, line.column_step))
+            )  # the first step: a few font sizes, or (a grid) no more than its columns' step
             space = _space_down(last, line)
             if space is not None:  # a table's rows touch, or stand as far apart as its first two
                 usual = space_of.get(id(rows), 0.0)
@@ -548,7 +573,8 @@ def _split_line(
     cells: list[Cell], keys: list[tuple], size: float, between: _Between, boxes: dict | None = None
 ) -> list[tuple[list[Cell], tuple]]:
     """A line of cells sorted by x, split where the key changes or something stands between two
-    cells, where the cell boxes drawn round the numbers stop touching (a gap between two tables),
+    cells, where numbers in cell boxes meet numbers in none (a table's tick labels beside it),
+    where the cell boxes drawn round the numbers stop touching (a gap between two tables),
     then at its widest gap while that gap is much wider than the rest (each part judged by its
     own spacing: a tight Q beside a wider Scores)."""
     boxes = boxes or {}
@@ -596,9 +622,15 @@ def _split_line(
     at = [c.run.x if len(anchors) == 1 and c.run is not None and math.isfinite(c.run.x) else c.x for c in cells]
     order = sorted(range(len(cells)), key=lambda i: cells[i].x)
     segments, begin = [], 0
+    tabled = sum(id(c) in boxes for c in cells) >= 2  # numbers in cell boxes: a table's, not a tick's
     for k in range(1, len(order) + 1):  # first where the key changes or something stands between
         a, b = (order[k - 1], order[k]) if k < len(order) else (None, None)
-        if b is None or keys[a] != keys[b] or between.across(cells[a], cells[b], size):
+        if (
+            b is None
+            or keys[a] != keys[b]
+            or (tabled and (id(cells[a]) in boxes) != (id(cells[b]) in boxes))
+            or between.across(cells[a], cells[b], size)
+        ):
             segments.append(order[begin:k])
             begin = k
     found = []
@@ -714,8 +746,8 @@ def cell_grid(model: SvgText, claimed: set[int], unequal: list | None = None) ->
     return matrices
 
 
-def _row_labels(matrix: Matrix, texts: Space) -> list[str]:
-    """Text just left of each row of a grid: the token of the row (`我`, `a`)."""
+def _row_labels(matrix: Matrix, texts: Space) -> list[TextRun | None]:
+    """The text just left of each row of a grid: the token of the row (`我`, `a`)."""
     labels = []
     size = matrix.size
     for row in matrix.rows:
@@ -726,8 +758,33 @@ def _row_labels(matrix: Matrix, texts: Space) -> list[str]:
             for r in texts.near(edge - 3 * size, first.y - size, edge, first.y + size)
             if abs(r.cy - first.y) < ROW_TOLERANCE * size and r.right <= edge + 0.2 * size and edge - r.right < 3 * size
         ]
-        labels.append(max(left, key=lambda r: r.right).text.strip() if left else "")
+        labels.append(max(left, key=lambda r: r.right) if left else None)
     return labels
+
+
+def _column_heads(matrix: Matrix, texts: Space) -> list[TextRun]:
+    """A text over each column of a grid, on one line above its first row (no further than a
+    row), each centred on its column (a weight grid's key tokens); [] unless every column has one."""
+    size = matrix.size
+    xs = matrix.column_xs()
+    spacing = min((b - a for a, b in zip(xs, xs[1:])), default=size)
+    ys = matrix.row_ys()
+    reach = max(ROW_STEP * size, 1.2 * min(b - a for a, b in zip(ys, ys[1:])))  # no further than a row
+    first = min(c.y for c in matrix.rows[0])
+    above = [
+        r
+        for r in texts.near(matrix.left - size, first - reach, matrix.right + size, first)
+        if 0.5 * size < first - r.cy <= reach and r.width <= spacing
+    ]
+    heads = []
+    for x in xs:
+        over = [r for r in above if abs(r.cx - x) <= 0.25 * spacing]
+        if len(over) != 1:
+            return []
+        heads.append(over[0])
+    if max(r.cy for r in heads) - min(r.cy for r in heads) > ROW_TOLERANCE * size:
+        return []
+    return heads
 
 
 def find_layout(model: SvgText) -> Layout:
@@ -761,7 +818,11 @@ def _find_layout(model: SvgText) -> Layout:
     for matrix in grid:
         labels = _row_labels(matrix, space)
         if all(labels):
-            matrix.labels = labels
+            matrix.labels = [r.text.strip() for r in labels]
+        matrix.heads = _column_heads(matrix, space)
+        if matrix.heads:  # a table with headers: its caption stands over them (and its row headers)
+            heads = matrix.heads + [r for r in labels if r is not None]
+            matrix.corner = (min(r.left for r in heads), min(r.cy - 0.5 * r.size for r in heads))
     found += grid
     loose = [
         r

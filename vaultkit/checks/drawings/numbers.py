@@ -15,7 +15,11 @@ with the published configuration of a model the drawing names (`KNOWN_MODELS`). 
 - a series `1.0 → 0.5 → 0.25` follows the factor the drawing states (`缩放 0.5x`) or its own;
   a sentence after it (`5 层后梯度只剩 3%`) restates its last term;
 - a caption that restates the result of the line above (`分数是 -0.10` under `… = -0.10`) or
-  `算出 13` after the one written sum `10 + 3 = 13` restates it.
+  `算出 13` after the one written sum `10 + 3 = 13` restates it;
+- a weighted sum written as vectors (`0.45 × [1, 0] + 0.55 × [0, 2] = [0.45, 1.10]`) and a
+  cross-entropy term (`−log(0.7) = 0.357`) are worked out at the precision written;
+- numbers said to sum to 1 (`Σ = 1` under bars or rows), and each row of a grid captioned as
+  attention weights that no drawn Q and K derive, add up to 1.
 
 The arithmetic of a drawing's memory sizes (`32 头 × 128 维 × 2 × 2 bytes = 16KB`) is the claims
 checker's, which reads SVG text like prose; its factors are mentions here. A number disagreeing
@@ -33,6 +37,9 @@ from dataclasses import dataclass, field
 
 from vaultkit import diagnostics
 from vaultkit.checks import claims
+from vaultkit.checks.drawings import vocabulary
+from vaultkit.checks.drawings.handdrawn import caption_runs, is_mask, name_matrices
+from vaultkit.checks.drawings.layouts import find_layout
 from vaultkit.diagnostics import Diagnostic, Rule
 from vaultkit.explain import DRAWING_NUMBER, Explained
 from vaultkit.readers.svgtext import SvgText, TextRun
@@ -213,6 +220,14 @@ RESTATES_RESULT = re.compile(r"是\s*(-?\d+(?:\.\d+)?)(?![\d.])")
 WORKED_AGAIN = re.compile(r"(?:算出|得到|得出)\s*(-?\d+(?:\.\d+)?)(?![\d.]|\s*[×x*])")
 SUM = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?:\s*[+\-]\s*\(?-?\d+(?:\.\d+)?\)?)+\s*=\s*(-?\d+(?:\.\d+)?)(?![\d.])")
 DIGIT = re.compile(r"\d")
+VECTOR_TERM = re.compile(r"\s*(?:([-−]?\d+(?:\.\d+)?)\s*[×*·]\s*)?\[([^\[\]]*)\]\s*")  # `0.45 × [1, 0]`
+# `−log(0.7) = 0.357`, `-ln 0.25 = 1.386`, `−log₂ p = −log₂ 0.5 = 1`: a cross-entropy term
+MINUS_LOG = re.compile(
+    r"[-−]\s*(ln|log(?:_?(?:2|10|e)|₂|₁₀)?)\s*\(?\s*(\d*\.?\d+)\s*\)?\s*=\s*(\d+(?:\.\d+)?)(?![\d.])"
+)
+LOG_BASES = {"ln": math.e, "log_e": math.e, "loge": math.e, "log2": 2, "log_2": 2, "log₂": 2, "log10": 10, "log_10": 10}
+LOG_BASES["log₁₀"] = 10
+COMPONENT = re.compile(r"[-−]?\d+(?:\.\d+)?")
 UNITS = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
 
 
@@ -497,6 +512,9 @@ class _Reader:
         self._check_series()
         self._check_restated()
         self._check_sums_to_one()
+        self._check_weight_rows()
+        self._check_vector_sums()
+        self._check_minus_logs()
         self.report.explained.sort(key=lambda e: (e.line, e.col))
         return self.report
 
@@ -808,6 +826,147 @@ class _Reader:
             for group in groups:
                 self._sum_to_one(label, group)
 
+    def _check_weight_rows(self) -> None:
+        """A grid captioned as attention weights that no drawn Q and K derive: each row is a
+        softmax, so it adds up to 1 within the rounding of its numbers. A row that does not is a
+        finding only where most rows do (the grid is one of distributions, not of something else)."""
+        if self.drawn.get("Q"):
+            return  # the weights are computed from Q and K and checked cell by cell
+        layout = find_layout(self.model)
+        if layout.skipped or not layout.matrices:
+            return
+        candidates = caption_runs(self.model, layout.matrices)
+        if not any(vocabulary.caption_role(r.text) == "weights" for r in candidates):
+            return
+        names = ("Q", "K", "V", "scores", "scaled", "masked", "weights", "output")
+        for matrix, naming in zip(layout.matrices, name_matrices(self.model, layout.matrices, candidates, names)):
+            if naming.name != "weights" or matrix.shape[0] < 3:
+                continue
+            rows = []
+            for row in matrix.rows:
+                written = ["0" if is_mask(c.written) else c.written.replace("−", "-") for c in row]
+                values = [_value(w) for w in written]
+                if any(not 0 <= v <= 1 for v, _ in values):
+                    return
+                rows.append((row, written, sum(v for v, _ in values), sum(h for _, h in values)))
+            right = [abs(total - 1) <= slack + 1e-9 for _, _, total, slack in rows]
+            if sum(right) * 2 <= len(rows):
+                continue  # not a grid of distributions
+            caption = " ".join(naming.said.split())
+            for i, ((row, written, total, slack), ok) in enumerate(zip(rows, right)):
+                shown = " + ".join(written)
+                token = f" ({matrix.labels[i]})" if matrix.labels[i] else ""
+                if ok:
+                    self.explain(row[0].start, "ok", caption, f"row {i + 1}{token}: {shown} = {total:g}, a softmax")
+                    continue
+                problem = (
+                    f"row {i + 1}{token} of the weights is {shown} = {total:g}, not 1: each row of softmax "
+                    f"weights sums to 1 (the rounding of {len(written)} numbers allows ±{slack:g})"
+                )
+                self.finding(SUM_NOT_ONE, row[0].start, text=caption, problem=problem)
+                self.explain(row[0].start, "error", caption, problem)
+
+    def _check_vector_sums(self) -> None:
+        """A weighted sum written as vectors, `0.45 × [1, 0] + 0.55 × [0, 2] = [0.45, 1.10]` (the
+        result may be the next text: `= [0.45, 1.10]`): each side after an `=` is the one before,
+        component by component, at the precision written."""
+        runs = [r for r in self.model.runs if r.raw == r.text and r.text.strip()]
+        for n, run in enumerate(runs):
+            sides = _vector_sides(run.text, run.start)
+            if not sides or not any(w for side in sides for w, _ in side):
+                continue  # no weight times a vector: not a weighted sum
+            text = " ".join(run.text.split())
+            if n + 1 < len(runs) and runs[n + 1].text.lstrip().startswith("="):
+                text += " " + " ".join(runs[n + 1].text.split())
+                sides += (
+                    _vector_sides(runs[n + 1].text.lstrip()[1:], runs[n + 1].start + runs[n + 1].text.index("=") + 1)
+                    or []
+                )
+            if len(sides) < 2:
+                continue
+            values = [_vector_value(side) for side in sides]
+            if None in values or len({len(v) for v in values}) > 1:
+                continue
+            before = values[0]
+            for previous, side, value in zip(sides, sides[1:], values[1:]):
+                before = self._vector_side(text, previous, before, side, value)
+                if before is None:
+                    break  # a wrong sum of terms: what follows it cannot be told right or wrong
+
+    def _vector_side(
+        self, text: str, previous: list, before: list[float], side: list, value: list[float]
+    ) -> list[float] | None:
+        """One side of a vector sum against what the side before gives; returns what the next
+        side must give (None: this one is a wrong sum of terms, the rest cannot be told). Bare
+        vectors under as many weighted terms are their products, term by term."""
+        if len(side) == len(previous) > 1 and all(w for w, _ in previous) and not any(w for w, _ in side):
+            for (weight, comps), (_, product) in zip(previous, side):
+                shown = f"{weight[0]} × [{', '.join(c for c, _ in comps)}]"
+                self._vector_result(text, _vector_value([(weight, comps)]), product, shown)
+            return before
+        if len(side) == 1 and side[0][0] is None:  # a result
+            self._vector_result(text, before, side[0][1], "the side before")
+            return before
+        against = f"the side before gives [{', '.join(f'{v:g}' for v in before)}]"
+        slack = sum(0.5 * 10 ** -_places(comps) for _, comps in side)
+        offset = side[0][1][0][1]
+        if all(abs(a - b) <= slack + 1e-9 for a, b in zip(before, value)):
+            self.explain(offset, "ok", text, against)
+            return value
+        written = " + ".join("[" + ", ".join(w for w, _ in comps) + "]" for _, comps in side)
+        against += f", these terms [{', '.join(f'{v:g}' for v in value)}]"
+        self.finding(RESTATED_DIFFERS, offset, text=text, written=written, against=against)
+        self.explain(offset, "error", text, f"written {written}; {against}")
+        return None
+
+    def _check_minus_logs(self) -> None:
+        """`−log p = value` (a cross-entropy term): the value at the precision written. A bare
+        `log` may be any base (ln, as cross-entropy's, log₂ or log₁₀): a value that fits one
+        stands; `fix` rewrites one that fits none where the base is written, or where it is
+        within 10 % of the natural log's (a slip in a digit)."""
+        for run in self.runs:
+            if "log" not in run.text and "ln" not in run.text:
+                continue
+            for m in MINUS_LOG.finditer(run.text):
+                p, written = float(m.group(2)), m.group(3)
+                if not 0 < p < 1 or self._holds(run):
+                    continue  # no probability, or the claims checker reads it
+                base = LOG_BASES.get(m.group(1))
+                readings = [base] if base else [math.e, 2, 10]
+                values = [-math.log(p, b) for b in readings]
+                offset = run.start + m.start(3)
+                text = " ".join(run.text.split())
+
+                def said(b: float, v: float) -> str:
+                    name = {math.e: "ln", 2: "log₂", 10: "log₁₀"}[b]
+                    return f"−{name} {m.group(2)} is {_styled(v, written)}"
+
+                fitting = [said(b, v) for b, v in zip(readings, values) if _fits(written, v)]
+                if fitting:
+                    self.explain(offset, "ok", text, fitting[0])
+                    continue
+                against = said(readings[0], values[0])
+                if not base:
+                    against += f" (log₂: {_styled(values[1], written)}, log₁₀: {_styled(values[2], written)})"
+                near = base is not None or abs(float(written) - values[0]) <= 0.1 * values[0]
+                fix = (offset, run.start + m.end(3), _styled(values[0], written)) if near else None
+                self.finding(RESTATED_DIFFERS, offset, fix=fix, text=text, written=written, against=against)
+                self.explain(offset, "error", text, f"written {written}; {against}")
+
+    def _vector_result(self, text: str, value: list[float], comps: list, source: str) -> None:
+        """A vector that should be `value`: each component at the vector's precision (its most
+        decimals: `[0.45, 0]` is written to 0.01), fixed where wrong."""
+        against = f"{source} gives [{', '.join(f'{v:g}' for v in value)}]"
+        half = 0.5 * 10 ** -_places(comps) + 1e-9
+        for (written, offset), v in zip(comps, value):
+            if abs(float(written.replace("−", "-")) - v) <= half:
+                self.explain(offset, "ok", text, against)
+                continue
+            new = f"{v:.{_places(comps)}f}".replace("-", "−" if "−" in written else "-")
+            fix = (offset, offset + len(written), new)
+            self.finding(RESTATED_DIFFERS, offset, fix=fix, text=text, written=written, against=against)
+            self.explain(offset, "error", text, f"written {written}; {against}")
+
     def _sum_to_one(self, label: TextRun, group: list[TextRun]) -> None:
         found = [(run, t) for run in group for t in PROBABILITY.finditer(run.text)]
         if not found:
@@ -876,6 +1035,51 @@ class _Reader:
             against=against,
         )
         self.explain(offset, "error", text, f"written {left}%; {against}")
+
+
+def _vector_sides(text: str, start: int) -> list | None:
+    """The sides of `w × [a, b] + [c, d] = [e, f]`: per side its terms, each (weight or None,
+    components), a number as (written, offset in the source); None unless the text is that."""
+    sides, at = [], 0
+    for part in text.split("="):
+        terms, pos = [], 0
+        while pos < len(part):
+            m = VECTOR_TERM.match(part, pos)
+            if m is None:
+                return None
+            comps = [(c.group(0), start + at + m.start(2) + c.start()) for c in COMPONENT.finditer(m.group(2))]
+            if not comps or re.sub(r"[-−\d.,\s]", "", m.group(2)):
+                return None
+            weight = (m.group(1), start + at + m.start(1)) if m.group(1) else None
+            terms.append((weight, comps))
+            pos = m.end()
+            if pos < len(part):
+                if part[pos] != "+":
+                    return None
+                pos += 1
+        if not terms:
+            return None
+        sides.append(terms)
+        at += len(part) + 1
+    return sides
+
+
+def _places(comps: list) -> int:
+    """The decimals a vector is written with: its most (`[0.45, 0]`: two)."""
+    return max(_decimals(w) for w, _ in comps)
+
+
+def _vector_value(side: list) -> list[float] | None:
+    """What the terms of one side add up to, component by component."""
+    width = {len(comps) for _, comps in side}
+    if len(width) != 1:
+        return None
+    total = [0.0] * width.pop()
+    for weight, comps in side:
+        w = float(weight[0].replace("−", "-")) if weight else 1.0
+        for k, (written, _) in enumerate(comps):
+            total[k] += w * float(written.replace("−", "-"))
+    return total
 
 
 def _bar_groups(runs: list[TextRun]) -> list[list[TextRun]]:

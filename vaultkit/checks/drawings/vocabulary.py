@@ -83,6 +83,8 @@ def denies_mask(text: str) -> bool:
 
 
 def _role(text: str, anchored: bool) -> str | None:
+    if not anchored and TIMES_V.search(text):
+        return "output"  # a drawing's `weights · V`, `softmax(QKᵀ/√d)·V`: what is made of the values
     if WEIGHTS.search(text) or PLAIN_WEIGHTS.search(text):
         if not NOT_WEIGHTS.search(text):
             return "weights" if WEIGHTS.search(text) or not anchored else "plain weights"
@@ -119,9 +121,7 @@ def caption_role(text: str, *, anchored: bool = False) -> str | None:
             return "scaled"  # `scores = Q·Kᵀ / √d`: the label says these scores are divided
         if role and role != "other":
             return role
-        if role is None and TIMES_V.search(body):
-            return "output"  # `out = weights · V`
-    return _role(text, anchored)
+    return _role(text, anchored)  # `out = weights · V`: the product with V names the output
 
 
 def row_role(label: str | None) -> str | None:
