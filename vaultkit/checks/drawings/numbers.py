@@ -90,14 +90,15 @@ RESTATED_DIFFERS = Rule(
     "a number a drawing restates differs from where it was worked out",
     "{text}: written {written}; {against}",
     "A caption or sentence that restates a result worked out in the drawing (the line above, the one written "
-    "sum, the last step of a series) must say the same number.",
+    "sum, the last step of a series, a weighted sum of vectors, a cross-entropy `−log p`) must say the same number.",
 )
 SUM_NOT_ONE = Rule(
     "VK446",
     diagnostics.ERROR,
     "numbers a drawing says sum to 1 do not",
     "{text}: {problem}",
-    "Softmax weights (bars, a row) under a `Σ = 1` or `每行加起来 = 1` must add up to 1 within the rounding "
+    "Softmax weights (bars, a row) under a `Σ = 1` or `每行加起来 = 1`, and the rows of a grid captioned as "
+    "weights that no drawn Q and K derive (where most of its rows do), must add up to 1 within the rounding "
     "of the numbers as written; which one is off the drawing cannot say, so `fix` leaves it alone.",
 )
 RULES = (
