@@ -222,3 +222,94 @@ def test_a_total_after_a_blank_line_and_not_after_a_gap():
     assert check_markdown(text.replace("= 26", "= 36"), "n.md").diagnostics[0].line == 4
     gap = "a: 2 × 3 = 6\nb: 4 × 5 = 20\n\nsome words\n\nTotal: = 36\n"
     assert check_markdown(gap, "n.md").diagnostics == []  # not under its parts: not read
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # muarshad01/LLM f29076d5 Notes/lecture28_notes.md:28,30,37 (parameter counts in millions,
+        # the word left off); :22 is 39.4 million written 38.4: wrong in millions too
+        ("QKV weights: 3 x 768 x 768 = 1.77", []),
+        ("output head: 768 x 768 = 0.59", []),
+        ("feed-forward: 768 X (4 x 768) + 768 x (4 x 768) = 4.72", []),
+        ("embeddings: (50,257 x 768) + (1,024 x 768) = 38.4", ["VK301"]),
+        ("head: 768 x 768 = 0.89", ["VK301"]),
+        # an integer claims what it says; a unit written everywhere fixes the scale
+        ("pages: 1024 x 1024 = 1048", ["VK301"]),
+        # jianbangzhang/AI_PARALLELS_5D 736a4856 docs/00-introduction.md:59 (1000× too small)
+        ("训练时间: 3.14×10²³ / (312×10¹²) = 1,006,410 s", ["VK301"]),
+    ],
+)
+def test_a_scale_left_off_a_bare_result(line, codes):
+    assert _read(line)[0] == codes
+
+
+def test_the_scale_left_off_is_said():
+    codes, entries = _read("QKV weights: 3 x 768 x 768 = 1.77")
+    assert entries == [(OK, "computed 1.769472 (millions); read with the result in millions, its scale left off")]
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # muarshad01/LLM f29076d5 Notes/lecture28_notes.md:47 (`= 38.4 Million` for 38.6 million)
+        ("softmax layer: 50,257 x 768 = 38.4 Million", ["VK301"]),
+        ("softmax layer: 50,257 x 768 = 38.6 Million", []),
+        ("in all: 2 x 3 Billion = 6 Billion", []),
+    ],
+)
+def test_scale_words_capitalised(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # XueSongTap/XueSongTap.github.io 145117fc _posts/2026/03/2026-03-22-amp-mixed-precision.md:113
+        ("| 权重 | BF16 | 7B × 2B = **14 GB** |", []),
+        ("| 权重 | BF16 | 7B × 2B = **28 GB** |", ["VK301"]),
+        ("| 权重 | FP32 | 7B × 4B = 28 GB |", []),
+    ],
+)
+def test_b_is_billions_on_one_operand_and_bytes_on_another(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        # bearbearyu1223/chinese-online-content-for-llm 3c2832d9
+        # _cs336/2025-10-05-cs336-training-a-transformer-lm-part-1.md:708-709 (hours, then minutes)
+        ("- on 100 GPUs: 109.2 / 100 ≈ 1.1 hours\n- on 1,000 GPUs: 109.2 / 1,000 ≈ 6.6 minutes\n", []),
+        ("- on 100 GPUs: 109.2 / 100 ≈ 1.1 hours\n- on 1,000 GPUs: 109.2 / 1,000 ≈ 66 minutes\n", ["VK301"]),
+        # no unit near the claim but its own: the inputs are not in hours
+        ("- on 1,000 GPUs: 109.2 / 1,000 ≈ 6.6 minutes\n", ["VK301"]),
+    ],
+)
+def test_a_unit_written_near_the_claim(text, codes):
+    assert [d.code for d in check_markdown(text, "n.md").diagnostics] == codes
+
+
+def test_a_fraction_glyph_before_a_bracket():
+    # bearbearyu1223/chinese-online-content-for-llm 3c2832d9 (same note):862 (`½(1 + 0) = 0.5`)
+    codes, entries = _read("**Step 3:** ½(1 + 0) = 0.5")
+    assert codes == [] and entries[0][0] == SKIP
+    assert _read("½ × 9 = 4.5")[0] == [] and _read("½ × 9 = 9")[0] == ["VK301"]
+
+
+@pytest.mark.parametrize(
+    ("second", "codes"),
+    [
+        # bushuyeu/LLM-from-scratch 0ed84975 ece405_assignment1/notebooks/ECE405_Assignment1_QA.md:388-389
+        # (4,621 is 4,621.3 rounded on the line above; twice that is 9,242.6)
+        ("$2 \\times 4{,}621 = 9{,}243$ TFLOPs", []),
+        ("$2 \\times 4{,}621 = 9{,}842$ TFLOPs", ["VK301"]),
+    ],
+)
+def test_latex_grouping_and_rounding_carried_from_a_line_above(second, codes):
+    first = "- forward: $4{,}513 \\text{ GFLOPs/seq} \\times 1{,}024 = 4{,}621$ TFLOPs"
+    report = check_markdown(f"{first}\n- backward: {second}\n", "n.md")
+    assert [(d.line, d.code) for d in report.diagnostics] == [(2, code) for code in codes]
+    assert [e.verdict for e in report.explained] == ["ok", "error" if codes else "ok"]
+    # without the line above, 2 × 4,621 is 9,242
+    assert [d.code for d in check_markdown(f"- backward: {second}\n", "n.md").diagnostics] == ["VK301"]

@@ -35,15 +35,30 @@ from vaultkit.checks.claims.expr import (
     Neg,
     Node,
     Operand,
+    Quantity,
     Reading,
     Uncertain,
     conversion_factors,
     written_leaf,
 )
-from vaultkit.checks.claims.units import NONE, UNITS
+from vaultkit.checks.claims.units import NONE, UNITS, Dims
 
 PASS, WARNING, ERROR = 0, 1, 2
 BINARY = "K, M, G as powers of two (1 GB = 2³⁰ bytes)"
+# A result written with few digits and no scale, from inputs with none (`768 x 768 = 0.59`):
+# the author may have left its scale off, in thousands, millions, … or powers of 2¹⁰.
+IMPLICIT = {
+    "thousands": 1e3,
+    "millions": 1e6,
+    "billions": 1e9,
+    "trillions": 1e12,
+    "units of 2¹⁰": 2.0**10,
+    "units of 2²⁰": 2.0**20,
+    "units of 2³⁰": 2.0**30,
+    "units of 2⁴⁰": 2.0**40,
+}
+MAX_IMPLICIT_DIGITS = 3
+CONTEXT = "in the unit "  # the mode of a reading in a unit written near the claim
 ERROR_REL = 0.05
 _EPS = 1e-12
 
@@ -55,6 +70,7 @@ class Verdict:
     tolerated: bool = False  # it passes only within the rounding of its inputs
     factor: float = 1.0  # how many times too large or too small the written value is
     reading: str = ""  # the reading of the units that made it hold, when it is not the plain one
+    value: float = math.nan  # the computed value, in the units the value is written with
 
 
 def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
@@ -63,17 +79,18 @@ def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
     leaves = [leaf for node in nodes for leaf in node.operands()]
     suffixes = [s for leaf in leaves for s in leaf.suffixes + leaf.per]
     binary = [False, True] if any(s.unit or s.scale not in ("", "B") for s in suffixes) else [False]
-    b_bytes = [False, True] if any(s.scale == "B" for s in suffixes) else [False]
+    b_bytes = _subsets([id(leaf) for leaf in leaves if any(s.scale == "B" for s in leaf.suffixes)])
     fraction = [True, False] if percent_label else [True]
-    ambiguous = [id(leaf) for leaf in leaves if leaf.flop_ambiguous]
-    if len(ambiguous) <= MAX_RATE_READINGS:
-        rates = [
-            frozenset(itertools.compress(ambiguous, mask))
-            for mask in itertools.product([False, True], repeat=len(ambiguous))
-        ]
-    else:
-        rates = [frozenset(), frozenset(ambiguous)]
+    rates = _subsets([id(leaf) for leaf in leaves if leaf.flop_ambiguous])
     return [Reading(*combo[:3], rates=combo[3]) for combo in itertools.product(binary, b_bytes, fraction, rates)]
+
+
+def _subsets(ids: list[int]) -> list[frozenset]:
+    """Every choice of which of `ids` read the other way (`7B × 2B = 14 GB`: 7 billion
+    parameters of 2 bytes); with more than a few, all of them or none."""
+    if len(ids) <= MAX_RATE_READINGS:
+        return [frozenset(itertools.compress(ids, mask)) for mask in itertools.product([False, True], repeat=len(ids))]
+    return [frozenset(), frozenset(ids)]
 
 
 def _has_percent(node: Node) -> bool:
@@ -93,13 +110,17 @@ class _Written:
 def _written(value: Node, reading: Reading, mode: str, loose: bool) -> _Written:
     """The written value under a reading; `mode`: "base" (in base units), "bits" (its bits
     counted as such: `10B × 2 = 20Gb`), "mantissa" (its unit and scale only label it:
-    `134*2+1 = 269M`) or "scaled" (its unit only: `1000 × 60 = 60K tokens/min`)."""
+    `134*2+1 = 269M`), "scaled" (its unit only: `1000 × 60 = 60K tokens/min`) or a key of
+    `IMPLICIT` (a scale left off: `768 x 768 = 0.59` in millions)."""
     leaf = written_leaf(value)
     sign = -1.0 if isinstance(value, Neg) else 1.0
     if leaf is not None:
-        factor = (
-            leaf.scale_factor(reading) if mode == "scaled" else leaf.factor(reading, mode == "mantissa", mode == "bits")
-        )
+        if mode in IMPLICIT:
+            factor = IMPLICIT[mode]
+        elif mode == "scaled":
+            factor = leaf.scale_factor(reading)
+        else:
+            factor = leaf.factor(reading, mode == "mantissa", mode == "bits")
         exact = leaf.exact_claim and not loose  # 2,097,150: every digit is written to count
         unit = 1.0 if exact else leaf.unit_digit
         zeros = leaf.rounded_zeros and not exact
@@ -244,14 +265,24 @@ def _one_unit(op: Operand) -> str:
     return units[0] if len(units) == 1 and not op.per else ""
 
 
-def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True, floor: bool = False) -> Verdict:
+def judge(
+    expr: Node,
+    value: Node,
+    *,
+    loose: bool,
+    inputs_rounded: bool = True,
+    floor: bool = False,
+    context: tuple[tuple[str, Dims, float, float], ...] = (),
+) -> Verdict:
     """The best verdict over all readings; raises Uncertain when no reading is certain (the
     two sides in different units, a named quantity that does not cancel out).
 
     When no operand carries a unit or a scale, a unit written on the result labels it: the
     numbers are compared as written (`2 * 2 * 32 * 4096 / 10**6 = 0.131MB`), as well as in
     base units (`524,288 × 4096 = 2 GiB`). `inputs_rounded=False`: the inputs are taken as
-    written (a chain whose first value is their exact result, `= 2.8304 ≈ 2.924`)."""
+    written (a chain whose first value is their exact result, `= 2.8304 ≈ 2.924`). `context`:
+    (name, dimension, decimal and binary factor) of the units written near the claim; inputs with none may be in
+    one of them, converted in the head (`109.2 / 1,000 ≈ 6.6 minutes` under `109 hours`)."""
     percent_label = _has_percent(expr) != _has_percent(value)
     exact = not loose and all(leaf.plain_int for leaf in expr.operands() + value.operands())
     symbol = _symbol_value(expr, value)
@@ -264,6 +295,8 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True, 
         modes.append("bits")
     tolerance = inputs_rounded and _input_tolerance(expr, value, loose)
     bare = not any(op.has_unit or op.has_scale or op.percent for op in value.operands())
+    if plain_expr and bare and _scale_left_off(value):
+        modes += list(IMPLICIT)
     best: tuple[int, float, str, bool, float] | None = None
     levels: dict[bool, int] = {}  # the best level with decimal (False) and binary (True) prefixes
     bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
@@ -285,8 +318,13 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True, 
             except (Inconsistent, OverflowError, ZeroDivisionError):
                 continue
             candidates.append((converted, "base", written[0]))
+        for name, dims, *factors in context if plain_expr and q.dims == NONE else ():
+            if dims == written[0].dims:
+                factor = factors[reading.binary]
+                scaled = Quantity(q.value * factor, q.lo * factor, q.hi * factor, dims)
+                candidates.append((scaled, CONTEXT + name, written[0]))
         for q, mode, w in candidates:
-            if mode != "base" and q.dims != NONE:
+            if mode != "base" and not mode.startswith(CONTEXT) and q.dims != NONE:
                 continue  # only a result that no input unit fixes is labelled by its own
             if q.dims != NONE and q.dims != w.dims:
                 # a size is not a time; with no unit on the inputs, the value's unit labels it;
@@ -302,14 +340,29 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True, 
             levels[reading.binary] = min(levels.get(reading.binary, ERROR), level)
             if best is None or (level, closeness) < best[:2]:
                 off = abs(q.value / w.value) if q.value and w.value else math.inf
-                best = (level, closeness, _show(q.value / w.factor), tolerated, max(off, 1 / off) if off else math.inf)
+                shown = _show(q.value / w.factor) + (f" ({mode})" if mode in IMPLICIT else "")
+                off = max(off, 1 / off) if off else math.inf
+                best = (level, closeness, shown, tolerated, off, mode, q.value / w.factor)
     if best is None and bare_pass is not None:
-        best = (PASS, 0.0, bare_pass, False, 1.0)
+        best = (PASS, 0.0, bare_pass, False, 1.0, "base", math.nan)
     if best is None:
         raise Uncertain("the two sides are in different units")
     names = [symbol.name for symbol in value.symbols()]
     binary = levels.get(True, ERROR) < levels.get(False, ERROR)  # `5 GiB`, `1 GB = 2³⁰ bytes`: say so
-    return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], BINARY if binary else "")
+    if best[5] in IMPLICIT:
+        reading = f"the result in {best[5]}, its scale left off"
+    elif best[5].startswith(CONTEXT):
+        reading = f"the inputs in {best[5][len(CONTEXT) :]}, the unit written near it"
+    else:
+        reading = BINARY if binary else ""
+    return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], reading, best[6])
+
+
+def _scale_left_off(value: Node) -> bool:
+    """A bare result written with a decimal point and few digits (`0.59`, `4.72`) may be in a
+    scale the author left off; an integer (`1048`) or a longer number claims what it says."""
+    leaf = written_leaf(value)
+    return leaf is not None and leaf.decimal and leaf.digits <= MAX_IMPLICIT_DIGITS
 
 
 def _show(value: float) -> str:

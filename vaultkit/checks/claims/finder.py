@@ -642,3 +642,20 @@ def svg_pieces(model: SvgText) -> Iterator[tuple[int, int, str]]:
             line, col = model.where(offset)
             yield line, col - 1, html.unescape(part) if "&" in part else part
             offset += len(part) + 1
+
+
+def carried_from_above(
+    alternatives: list[tuple[Side, Node, bool]], above: list[tuple[float, float]]
+) -> list[tuple[Side, Node, bool]]:
+    """The rounding carried from a result above: `2 × 4,621 = 9,243` under a line whose
+    `… = 4,621` computes 4,621.3. `above`: (value as written, as computed) of the claims read
+    above; each input written as one of those values is read as its computed value too."""
+    out = []
+    for expr, value, loose in alternatives:
+        for op in expr.node.operands():
+            for written, computed in above:
+                if op.mantissa == written and computed != written and abs(computed - written) <= op.unit_digit / 2:
+                    precise = replace(op, mantissa=computed, unit_digit=0.0, plain_int=False, exact_claim=False)
+                    node = substituted(expr.node, op, precise)
+                    out.append((Side(node, expr.start, expr.end, expr.whole), value, loose))
+    return out

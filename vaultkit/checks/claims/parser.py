@@ -36,7 +36,7 @@ from vaultkit.checks.claims.expr import (
     Symbol,
     Uncertain,
 )
-from vaultkit.checks.claims.tokens import MINUSES, SUPERSCRIPTS, Token
+from vaultkit.checks.claims.tokens import FRACTIONS, MINUSES, SUPERSCRIPTS, Token
 from vaultkit.checks.claims.units import (
     SCALE_LETTERS,
     SCALE_WORDS,
@@ -94,6 +94,9 @@ def _number(tok: Token) -> tuple[float, float, bool, int, bool, bool]:
     """Value, unit of the last significant digit, whether it is a plain integer, its
     significant digits, whether it has a decimal point, and whether it claims exactness."""
     text = tok.text
+    if text in FRACTIONS:
+        return FRACTIONS[text], 0.0, False, 1, True, True
+    text = text.replace("{,}", ",")  # `422{,}500{,}000` in LaTeX
     sci = _SCI.match(text)
     if sci:
         mantissa, exp = sci.group(1), int(sci.group(2).translate(SUPERSCRIPTS).replace("−", "-"))
@@ -422,7 +425,13 @@ class Parser:
         """The word at token j is a variable, not a unit or a label: raised to a power (`8d²`,
         `2sh^2`), or a short word in LaTeX math (`$4DH$`, `$2 H T^2$`; `\\text{GB}` is a unit)."""
         word = self.toks[j].text
-        if word in UNITS or word in TIME_UNITS or word in SCALE_LETTERS or word in SCALE_WORDS or word in ("x", "X"):
+        if (
+            word in UNITS
+            or word in TIME_UNITS
+            or word in SCALE_LETTERS
+            or word.lower() in SCALE_WORDS
+            or word in ("x", "X")
+        ):
             return False
         powered = self.kind(j + 1) == "pow" or self.kind(j + 1) == "op" and self.toks[j + 1].text == "^"
         return powered or self.toks[j].math and len(word) <= MAX_VARIABLE

@@ -40,7 +40,6 @@ _TEX_BLANK = re.compile(
     r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|left(?![A-Za-z])|right(?![A-Za-z])|[Bb]ig+[lr]?(?![A-Za-z]))|\\\\|&"
 )
 _TEX_WRAP = re.compile(r"\\(?:text|mathrm|textrm|mathbf|textbf|boldsymbol|bm|operatorname|mbox)\{([^{}]*)\}")
-_TEX_THOUSANDS = re.compile(r"\d{1,3}(?:\{,\}\d{3})+(?!\d)")  # `422{,}500{,}000`: separators in LaTeX
 _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
 _TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
 _TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
@@ -138,7 +137,6 @@ def _tex(text: str) -> str:
         return " " * len(m.group())
 
     text = _TEX_APPROX.sub(lambda m: "≈" + " " * (len(m.group()) - 1), text)
-    text = _TEX_THOUSANDS.sub(lambda m: m.group().replace("{,}", ",").ljust(len(m.group())), text)
     # `\sqrt{64}` is √(64); `\frac{a}{4096}` is ((a)/4096) when its denominator is one number
     text = _TEX_SQRT.sub(lambda m: "√(" + " " * (m.start(1) - m.start() - 2) + m.group(1) + ")", text)
     text = _TEX_FRAC.sub(

@@ -167,8 +167,8 @@ def read_word(word: str, *, attached: bool) -> Suffix:
         return Suffix(unit=word)
     if word in TIME_UNITS:
         return Suffix(seconds=TIME_UNITS[word])
-    if word in SCALE_WORDS:
-        return Suffix(factor=SCALE_WORDS[word])
+    if word.lower() in SCALE_WORDS and (word.islower() or word.istitle()):
+        return Suffix(factor=SCALE_WORDS[word.lower()])  # `300 billion`, `38.4 Million`
     if word in SCALE_LETTERS:
         # "70B" is a scale; a spaced "70 B" or "2 K" is not read with certainty.
         return Suffix(scale=word) if attached else Suffix(uncertain=True)
