@@ -313,3 +313,94 @@ def test_latex_grouping_and_rounding_carried_from_a_line_above(second, codes):
     assert [e.verdict for e in report.explained] == ["ok", "error" if codes else "ok"]
     # without the line above, 2 × 4,621 is 9,242
     assert [d.code for d in check_markdown(f"- backward: {second}\n", "n.md").diagnostics] == ["VK301"]
+
+
+LEAFOON = "Leafoon/cs-knowledge-platform 9cd1d6ba content/"
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # LEAFOON computer-organization/02-development-and-applications.md:960, ai-agent/03-prompt-engineering.md:1452
+        ("可用带宽 = 3938.4 × 80% = **3150.7 MB/s**", []),
+        ("可用带宽 = 3938.4 × 80% = **3450.7 MB/s**", ["VK301"]),
+        ("营收目标 = 1000 × (1 + 15%) = 1150 万元", []),
+        ("营收目标 = 1000 × (1 + 15%) = 1350 万元", ["VK301"]),
+    ],
+)
+def test_a_percent_is_a_number_the_result_unit_labels(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # LEAFOON computer-network/03-physical-transmission.md:1244 (squares rounded, then subtracted)
+        ("$$NA = \\sqrt{1.4479^2 - 1.4440^2} = \\sqrt{2.0964 - 2.0851}$$", []),
+        ("$$NA = \\sqrt{1.4479^2 - 1.4440^2} = \\sqrt{2.0964 - 2.0551}$$", ["VK301"]),
+        # LEAFOON transformers/07-low-precision-quantization.md:479 (109M rounds 109.5M)
+        ("BERT-base: 109M × 4 bytes = 437 MB", []),
+        ("BERT-base: 109M × 4 bytes = 480 MB", ["VK301"]),
+    ],
+)
+def test_the_rounding_of_the_inputs_as_far_as_it_goes(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes", "why"),
+    [
+        # LEAFOON tilelang/04-explicit-memory-management.md:974 (`33 × 2 = 64 + 2 bytes`)
+        ("padding: 33 × 2 = 64 + 2 bytes", [], "the two sides are in different units"),
+        # LEAFOON tvm/11-te-compute-at.md:1477 (a step, three thousand times smaller)
+        (
+            "缓冲区 1,568 KB → 448 字节",
+            [],
+            "a step from one value to another (`1,568 KB → 448 字节`), not a conversion",
+        ),
+    ],
+)
+def test_only_part_of_a_value_is_read_only_to_pass(line, codes, why):
+    got, entries = _read(line)
+    assert got == codes and entries == [("skipped", why)]
+
+
+def test_a_value_followed_by_a_step_is_still_checked():
+    assert _read("`32000*8192 = 252_144_000 / 8` (TP=8)")[0] == ["VK301"]
+    assert _read("86400s → 24h")[0] == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # LEAFOON computer-network/25-security-protocols.md:472, reinforcement-learning/33-reasoning-time-rl.md:120,
+        # computer-organization/27-virtual-memory.md:693
+        "│ length (2 bytes) = 2^14 (最大 16384 bytes) │",
+        '{"step": "2x = 11 - 3"}',
+        "| 7 | PS | Page Size，0=4KB，1=2MB/1GB |",
+    ],
+)
+def test_a_number_left_of_an_expression_that_is_not_its_result(line):
+    assert _read(line)[0] == []
+
+
+def test_inputs_counted_in_bits():
+    # LEAFOON computer-organization/01-system-introduction.md:620 (16-bit addresses, 8-bit words)
+    codes, entries = _read("$$\\text{容量} = 2^{16} \\times 8 = 64\\text{KB}$$")
+    assert codes == [] and entries[0][1].endswith("read with the inputs counted in bits, 8 to a byte")
+    assert _read("$$\\text{容量} = 2^{16} \\times 8 = 32\\text{KB}$$")[0] == ["VK301"]
+
+
+def test_exa():
+    # LEAFOON computer-organization/01-system-introduction.md:967 (`$2^{64}$ = 16E`)
+    assert _read("| 64 | $2^{64}$ = 16E | 16EB |")[0] == []
+    assert _read("| 64 | $2^{64}$ = 18E | 16EB |")[0] == []  # 18.4E: decimal
+    assert _read("| 64 | $2^{64}$ = 32E | 16EB |")[0] == ["VK301"]
+
+
+def test_a_total_whose_first_part_was_not_read():
+    # LEAFOON tvm/37-case-studies.md:1156-1159 (the first part not read: the total is not checked)
+    text = "```\nW: [4096, 4096] × 0.5 bytes = 8MB\n+ scale: 131072 × 2 bytes = 256KB\n+ zp: 131072 × 0.5 bytes = 64KB\n总计: ~8.3MB\n```\n"
+    report = check_markdown(text, "n.md")
+    assert report.diagnostics == []
+    assert report.explained[-1].note.startswith("a total under its parts, but the line above them")

@@ -172,7 +172,7 @@ def _best_verdict(found: Found, exact: set[int], floor: bool, near=None) -> tupl
     or why none is certain; `exact`: the expressions whose inputs a chain has shown to be
     taken as written; `floor`: the text says results are whole numbers; `near`: gives the
     units written near the claim, looked at only when no other reading makes it right."""
-    best, reason = None, ""
+    best, reason, cut = None, "", False
     for expr, value, loose in found.alternatives:
         try:
             verdict = judge(expr.node, value, loose=loose, inputs_rounded=id(expr) not in exact, floor=floor)
@@ -187,7 +187,9 @@ def _best_verdict(found: Found, exact: set[int], floor: bool, near=None) -> tupl
             except Uncertain:
                 pass
         if best is None or verdict.level < best[0].level:
-            best = (verdict, expr)
+            best, cut = (verdict, expr), id(value) in found.partial
+    if best is not None and best[0].level != PASS and cut:
+        return reason or "the value runs on into more arithmetic"  # `= 64 + 2 bytes`: only its first number read
     return best or reason
 
 
@@ -364,6 +366,7 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     report = ClaimReport()
     parts: list[tuple[int, Side]] = []  # (line, value) of the lines just above, each with one result
     results: list[tuple[float, float]] = []  # (written, computed) of the last claims read
+    other = -1  # the last line with arithmetic that was not read as one of the parts
     lines: list[str] | None = None
     for count, logical in enumerate(_logical_lines(note_lines(text, only_signs=True))):
         if count >= MAX_LINES:
@@ -382,13 +385,19 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
         line_report, values = _check_logical(logical, rel, above, results)
         report.add(line_report)
         total = _TOTAL.match(logical.text) if parts and len(logical.starts) == 1 else None
-        if total is not None:
+        if total is not None and other == parts[0][0] - 1:
+            # the line above the first part has arithmetic but no result read: a part may be missing
+            report.skipped += 1
+            report.explained.append(Explained(rel, number, "skipped", logical.span(0, len(logical.raw)), PART_MISSING))
+        elif total is not None:
             lines = lines if lines is not None else text.split("\n")
             _check_total(parts, total, logical, lines, rel, report)
         if len(values) == 1 and len(logical.starts) == 1:
             parts = (parts if parts and parts[-1][0] == number - 1 else []) + [(number, values[0])]
         else:
             parts = []
+            if _ARITHMETIC.search(logical.text):
+                other = logical.starts[-1][1]
     return report
 
 
@@ -398,6 +407,8 @@ _TOTAL = re.compile(
     re.I,
 )
 MIN_PARTS = 2
+PART_MISSING = "a total under its parts, but the line above them has arithmetic and no result read"
+_ARITHMETIC = re.compile(r"[\d\])][ \t]*[×*+/][ \t]*[\d(\[]")
 
 
 def _check_total(parts, total: re.Match, logical: Logical, lines: list[str], rel: str, report: ClaimReport) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass, replace
 
 from vaultkit.checks.claims.expr import (
@@ -41,7 +42,7 @@ from vaultkit.checks.claims.expr import (
     conversion_factors,
     written_leaf,
 )
-from vaultkit.checks.claims.units import NONE, UNITS, Dims
+from vaultkit.checks.claims.units import BYTE, NONE, UNITS, Dims
 
 PASS, WARNING, ERROR = 0, 1, 2
 BINARY = "K, M, G as powers of two (1 GB = 2³⁰ bytes)"
@@ -59,6 +60,7 @@ IMPLICIT = {
 }
 MAX_IMPLICIT_DIGITS = 3
 CONTEXT = "in the unit "  # the mode of a reading in a unit written near the claim
+IN_BITS = "in bits"  # the mode of bare inputs counted in bits for a result in bytes
 ERROR_REL = 0.05
 _EPS = 1e-12
 
@@ -127,12 +129,14 @@ def _written(value: Node, reading: Reading, mode: str, loose: bool) -> _Written:
         return _Written(sign * leaf.mantissa * factor, unit * factor, factor, not zeros, zeros, leaf.dims(reading))
     q = value.evaluate(reading)
     rel = max((x.unit_digit / abs(x.mantissa) for x in value.operands() if x.mantissa), default=0.0)
-    return _Written(q.value, rel * abs(q.value), 1.0, False, True, q.dims)
+    # as precise as its inputs, or as the interval their rounding allows (`√(2.0964 - 2.0851)`)
+    return _Written(q.value, max(rel * abs(q.value), q.hi - q.lo), 1.0, False, True, q.dims)
 
 
 def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
     """Whether the rounding of the inputs (`134M`, `0.0294`) gives the result its tolerance:
-    only for a result written more precisely than every rounded input, since it was then
+    only for a result written more precisely than every rounded input (in digits, or relative
+    to its size: `109M × 4 bytes = 437 MB`), since it was then
     computed from values those inputs round (`128 × 134M = 17,179,869,184`). A 7-digit
     integer computed from the written numbers themselves (`65,536 × 268M = 17,563,713M`, in
     the inputs' own scale) must be exact."""
@@ -144,7 +148,9 @@ def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
         plain = Reading()
         unit = leaf.factor(plain)
         return all(unit < op.unit_digit * op.factor(plain) for op in rounded)
-    return leaf.digits > max(op.digits for op in rounded)
+    coarsest = min(op.unit_digit / abs(op.mantissa) for op in rounded)
+    finer = leaf.mantissa != 0 and leaf.unit_digit / abs(leaf.mantissa) < coarsest
+    return leaf.digits > max(op.digits for op in rounded) or finer
 
 
 def _level(q, w: _Written, loose: bool, tolerance: bool, floor: bool = False) -> int:
@@ -283,12 +289,16 @@ def judge(
     written (a chain whose first value is their exact result, `= 2.8304 ≈ 2.924`). `context`:
     (name, dimension, decimal and binary factor) of the units written near the claim; inputs with none may be in
     one of them, converted in the head (`109.2 / 1,000 ≈ 6.6 minutes` under `109 hours`)."""
+    ten = _power_of_ten(value) if loose else None
+    if ten is not None and not any(op.has_unit or op.has_scale or op.percent for op in expr.operands()):
+        return _order_of_magnitude(expr, ten)
     percent_label = _has_percent(expr) != _has_percent(value)
     exact = not loose and all(leaf.plain_int for leaf in expr.operands() + value.operands())
     symbol = _symbol_value(expr, value)
     plain_expr = not any(op.has_unit or op.has_scale or op.percent for op in expr.operands())
     labelled = any(op.has_unit or op.has_scale for op in value.operands())
-    modes = ["base"] + (["mantissa", "scaled"] if plain_expr and labelled else [])
+    unitless = not any(op.has_unit or op.has_scale for op in expr.operands())  # a percent is a number
+    modes = ["base"] + (["mantissa", "scaled"] if unitless and labelled else [])
     if not plain_expr and _counts_only(expr) and any(op.has_unit for op in value.operands()):
         modes.append("mantissa")  # `(300 billion)*(8*13 billion)/(… *60*60*24) ≈ 31 days`
     if any(op.has_bits for op in value.operands()):
@@ -318,13 +328,15 @@ def judge(
             except (Inconsistent, OverflowError, ZeroDivisionError):
                 continue
             candidates.append((converted, "base", written[0]))
+        if plain_expr and q.dims == NONE and written[0].dims == BYTE:  # `2^{16} × 8 = 64 KB`: 8 bits a word
+            candidates.append((Quantity(q.value / 8, q.lo / 8, q.hi / 8, BYTE), IN_BITS, written[0]))
         for name, dims, *factors in context if plain_expr and q.dims == NONE else ():
             if dims == written[0].dims:
                 factor = factors[reading.binary]
                 scaled = Quantity(q.value * factor, q.lo * factor, q.hi * factor, dims)
                 candidates.append((scaled, CONTEXT + name, written[0]))
         for q, mode, w in candidates:
-            if mode != "base" and not mode.startswith(CONTEXT) and q.dims != NONE:
+            if mode not in ("base", IN_BITS) and not mode.startswith(CONTEXT) and q.dims != NONE:
                 continue  # only a result that no input unit fixes is labelled by its own
             if q.dims != NONE and q.dims != w.dims:
                 # a size is not a time; with no unit on the inputs, the value's unit labels it;
@@ -335,6 +347,8 @@ def judge(
             if exact and q.value == int(q.value):
                 w.unit = 0.0
             level = _level(q, w, loose, tolerance, floor)
+            if level != PASS and (mode in IMPLICIT or mode.startswith(CONTEXT) or mode == IN_BITS):
+                continue  # a reading that is only allowed because it makes the claim right
             tolerated = tolerance and level < _level(q, w, loose, False, floor)
             closeness = abs(q.value - w.value) / (w.unit or 1.0)
             levels[reading.binary] = min(levels.get(reading.binary, ERROR), level)
@@ -347,15 +361,71 @@ def judge(
         best = (PASS, 0.0, bare_pass, False, 1.0, "base", math.nan)
     if best is None:
         raise Uncertain("the two sides are in different units")
+    if best[0] != PASS and _may_be_binary(_numerals(expr) + _numerals(value)):
+        raise Uncertain(MAY_BE_BINARY)
     names = [symbol.name for symbol in value.symbols()]
     binary = levels.get(True, ERROR) < levels.get(False, ERROR)  # `5 GiB`, `1 GB = 2³⁰ bytes`: say so
     if best[5] in IMPLICIT:
         reading = f"the result in {best[5]}, its scale left off"
+    elif best[5] == IN_BITS:
+        reading = "the inputs counted in bits, 8 to a byte"
     elif best[5].startswith(CONTEXT):
         reading = f"the inputs in {best[5][len(CONTEXT) :]}, the unit written near it"
     else:
         reading = BINARY if binary else ""
     return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], reading, best[6])
+
+
+MAY_BE_BINARY = "numerals of 0s and 1s may be binary"
+_BINARY_DIGITS = re.compile(r"[01]+(?:\.[01]+)?")
+
+
+def _numerals(node: Node) -> list[Operand]:
+    """The operands of a node but the powers of two it is scaled by (`1.100 × 2^1`)."""
+    if isinstance(node, Binary) and node.op == "^" and isinstance(node.left, Operand) and node.left.mantissa == 2:
+        return []
+    if isinstance(node, Binary):
+        return _numerals(node.left) + _numerals(node.right)
+    return node.operands() if isinstance(node, Operand) else [x for x in node.operands()]
+
+
+def _may_be_binary(operands: list[Operand]) -> bool:
+    """`0011 + 1 = 0100`, `13 + 11 = 11000`, `1 + 1 = 10`: a bare numeral of 0s and 1s with a
+    leading zero or of five digits or more (not `10000`, nor `1.000`), or numerals all of 0s
+    and 1s (whole, or one a binary fraction such as `1.010`), may be binary."""
+    texts = [op.text for op in operands if op.text]
+    binary = [op.text for op in operands if _BINARY_DIGITS.fullmatch(op.text) and not op.suffixes and not op.percent]
+    fraction = any("1" in t.partition(".")[2] for t in binary)
+    if len(texts) >= 2 and len(binary) == len(texts) and (fraction or not any("." in t for t in binary)):
+        return True  # `1 + 1 = 10`, `1+1 = 0` (mod 2), `1.010 + 0.1100 = 10.0000`, not `-1 ≈ -10.00`
+    for t in binary:
+        digits = t.replace(".", "") if "." not in t else t.replace(".", "").rstrip("0")
+        if len(t) > 1 and t[0] == "0" and t[1] != "." or len(digits) >= 5 and digits.rstrip("0") != "1":
+            return True
+    return False
+
+
+def _power_of_ten(value: Node) -> int | None:
+    """k of a value written as a bare power of ten, `10^{30}` or `10¹⁵`; None otherwise."""
+    if not (isinstance(value, Binary) and value.op == "^"):
+        return None
+    base, k = value.left, value.right
+    if not (isinstance(base, Operand) and isinstance(k, Operand) and base.mantissa == 10 and not base.suffixes):
+        return None
+    return int(k.mantissa) if k.mantissa == int(k.mantissa) and not k.suffixes else None
+
+
+def _order_of_magnitude(expr: Node, ten: int) -> Verdict:
+    """`2^{100} ≈ 10^{30}`: a power of ten after `≈` gives an order of magnitude, right within
+    half of one (a factor of √10 either way)."""
+    try:
+        q = expr.evaluate(Reading())
+    except (OverflowError, ZeroDivisionError, Inconsistent):
+        raise Uncertain("too large, or a division by zero") from None
+    if q.dims != NONE:
+        raise Uncertain("the two sides are in different units")
+    right = q.value > 0 and abs(math.log10(q.value) - ten) <= 0.5
+    return Verdict(PASS if right else ERROR, _show(q.value), reading=f"10^{ten} as an order of magnitude")
 
 
 def _scale_left_off(value: Node) -> bool:

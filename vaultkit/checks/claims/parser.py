@@ -53,7 +53,7 @@ _SCI = re.compile(
     r"(\d+(?:\.\d+)?)(?:[ ]?[×xX*·][ ]?|[ ]?\\(?:times|cdot)[ ]?)10(?:\*\*|\^)?\{?([-−⁻]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
 )
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
-_UNDERSCORES = re.compile(r"\d+(?:_\d+)+(?:\.\d+)?\Z")
+_UNDERSCORES = re.compile(r"\d{1,3}(?:_\d{3})+(?:\.\d+)?\Z")  # `262_144_000`, not `1101_2`
 # Words a number can be "per": 16 KB / token.
 PER_WORDS = {
     "token",
@@ -80,9 +80,18 @@ PER_WORDS = {
 }
 _EXPONENT = re.compile(r"-?\d+(?:\.\d+)?")
 SYMBOLIC = "letters are variables: symbolic algebra, not arithmetic"
+XOR = "`a ^ b` spaced may be XOR, as in code"
 MAX_VARIABLE = 3  # a word in math this short is a variable (`$4DH$`), a longer one a label (`$16 GPUs$`)
 MAX_DEPTH = 60  # brackets, minuses and exponents nested deeper are not read
 EXACT_DIGITS = 7  # an integer written with this many digits claims to be exact
+
+
+_ARITHMETIC_INSIDE = re.compile(r"[A-Za-z][-+−*/×^]|[-+−*/×^][A-Za-z]")
+
+
+def _multiple(node: Node) -> bool:
+    """A number written as a multiple (`2x`), which a sum cannot hold: there `x` is a variable."""
+    return isinstance(node, Operand) and node.times
 
 
 def _significant_digits(digits: str) -> int:
@@ -165,6 +174,7 @@ class Parser:
         return self.binary_loop(node, i, "×*/÷·\\", self.unary)
 
     def binary_loop(self, node, i, ops, operand_parser):
+        additive = ops.startswith("+")
         while True:
             j = self.skip(i)
             tok = self.toks[j] if j < len(self.toks) else None
@@ -175,6 +185,8 @@ class Parser:
                 right, end = operand_parser(j + 1)
             except ParseFail:
                 return node, i
+            if additive and _multiple(node) or additive and _multiple(right):
+                raise Uncertain(SYMBOLIC)  # `2x + 3 = 11`: x is a variable, not times
             op = tok.text[0]
             op = {"×": "*", "·": "*", "\\": "*" if tok.text != "\\div" else "/", "÷": "/", "−": "-"}.get(op, op)
             node, i = Binary(op, node, right), end
@@ -211,6 +223,8 @@ class Parser:
             k += 1
         kind = self.kind(k)
         if kind == "op" and self.toks[k].text == "^" and (k == i or self.toks[k].code or self.kind(k + 1) == "sp"):
+            if k > i and self.kind(k + 1) == "sp" and not self.toks[k].math:
+                raise Uncertain(XOR)  # `j' = 0 ^ 1 = 1`
             return k + 1
         if kind != "bold" or self.toks[k].text != "**":
             return None
@@ -291,6 +305,8 @@ class Parser:
             j = self.skip(j)
             if self.kind(j) != "rp":
                 raise ParseFail("unclosed parenthesis")
+            if self.toks[i].text == "O(" and isinstance(node, Operand) and not node.suffixes:
+                raise Uncertain("an order of growth (`O(1)`), not a number")
             return (BigO(node) if self.toks[i].text == "O(" else node), j + 1
         if kind == "num":
             return self.operand(i)
@@ -346,7 +362,7 @@ class Parser:
                 op.core_end = tok.end
             elif kind == "word" and not labelled and not (spaced and j > i + 1):
                 word = tok.text
-                if self.variable(j):
+                if self.variable(j) or not spaced and self.letter(word):
                     raise Uncertain(SYMBOLIC)
                 per_time = self.per_time(j) if spaced and word == "per" and op.suffixes else None
                 if per_time is not None:  # `10**9 Bytes per second`
@@ -375,6 +391,8 @@ class Parser:
                         op.core_end = tok.end
                     op.suffixes.append(suffix)
             elif kind == "cjk" and not labelled and not (spaced and j > i + 1):
+                if tok.text.startswith("的") and not op.suffixes:
+                    raise Uncertain("a quantity of the number (`-82 的补码`), not the number")
                 suffix, rest = read_cjk(tok.text)
                 op.suffixes.append(suffix)
                 labelled = suffix.label or bool(rest)
@@ -403,6 +421,8 @@ class Parser:
             elif kind == "op" and tok.text in ("×", "x") and not self.starts_factor(self.skip(j + 1)):
                 labelled = op.times = True  # "8×": times
             elif kind == "annot" and (not spaced or j == i + 1):
+                if not spaced and not op.suffixes and tok.text[0] == "(" and _ARITHMETIC_INSIDE.search(tok.text):
+                    raise Uncertain(SYMBOLIC)  # `2(k+1)`: a number times a bracket of letters
                 labelled = True
             elif (
                 kind == "op"
@@ -435,6 +455,19 @@ class Parser:
             return False
         powered = self.kind(j + 1) == "pow" or self.kind(j + 1) == "op" and self.toks[j + 1].text == "^"
         return powered or self.toks[j].math and len(word) <= MAX_VARIABLE
+
+    @staticmethod
+    def letter(word: str) -> bool:
+        """A single letter glued to a number that is no unit, scale or `x`: a variable (`2k`
+        aside, `4y`, `3a`, `4N`)."""
+        return (
+            len(word) == 1
+            and word.isascii()
+            and word not in UNITS
+            and word not in TIME_UNITS
+            and word not in SCALE_LETTERS
+            and word not in "xXbm"
+        )
 
     def per_time(self, j: int) -> int | None:
         """Index of the time word of `per second` at token j, if that is what follows."""

@@ -11,7 +11,7 @@ readable for arithmetic:
   reads across them; any other code span (`` `Block 7` ``, `` `2*(n-1)/n * P` ``) is a name,
   blanked to letters so none of its numbers is read as an operand;
 - LaTeX math (`$…$`, `$$…$$`, and the lines of a display block) loses its delimiters and
-  spacing commands; `\\approx` and `\\sim` read as `≈`, `\\times` and `\\cdot` as `×`,
+  spacing commands; `\\approx` reads as `≈`, `\\sim` as `~`, `\\mu` as `µ`, `\\times` and `\\cdot` as `×`,
   `\\text{GB}` as `GB`; a currency `$5` is no math;
 - quotes around a string (`'2048² × 12288 ≈ 51B'` in a Python dict) are blanked;
 - link targets and bare URLs are blanked to letters.
@@ -35,7 +35,9 @@ _RELATION = re.compile(r"(?<![=!<>:+\-*/%])[=≈](?![=>])")
 _UNIT_AFTER_DIGIT = re.compile(r"(?<=[\d.])[A-Za-z]+|(?<=\d)[ ]?[xX](?=[ ]?\d)")
 _NOT_ARITHMETIC = re.compile(r"[A-Za-z_\u3400-\u9fff\[\]{}\"'$#@:;]")
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]*\)|https?://[^\s)>\]`]+|<https?://[^>\s]*>")
-_TEX_APPROX = re.compile(r"\\(?:approx|simeq|sim)(?![A-Za-z])")
+_TEX_APPROX = re.compile(r"\\(?:approx|simeq)(?![A-Za-z])")
+_TEX_SIM = re.compile(r"\\sim(?![A-Za-z])")  # `10^{-38} \sim 10^{38}`: a range, as `~` is
+_TEX_MU = re.compile(r"\\mu(?![A-Za-z])[ ]?")  # `12.5 \mu s` is 12.5 µs
 _TEX_BLANK = re.compile(
     r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|left(?![A-Za-z])|right(?![A-Za-z])|[Bb]ig+[lr]?(?![A-Za-z]))|\\\\|&"
 )
@@ -137,6 +139,8 @@ def _tex(text: str) -> str:
         return " " * len(m.group())
 
     text = _TEX_APPROX.sub(lambda m: "≈" + " " * (len(m.group()) - 1), text)
+    text = _TEX_SIM.sub(lambda m: "~" + " " * (len(m.group()) - 1), text)
+    text = _TEX_MU.sub(lambda m: " " * (len(m.group()) - 1) + "µ", text)
     # `\sqrt{64}` is √(64); `\frac{a}{4096}` is ((a)/4096) when its denominator is one number
     text = _TEX_SQRT.sub(lambda m: "√(" + " " * (m.start(1) - m.start() - 2) + m.group(1) + ")", text)
     text = _TEX_FRAC.sub(

@@ -45,11 +45,12 @@ SCALE_LETTERS = {
     "G": (1e9, 2.0**30),
     "T": (1e12, 2.0**40),
     "P": (1e15, 2.0**50),
+    "E": (1e18, 2.0**60),
     "B": (1e9, 1e9),
 }
 _PREFIXES = {"": (1.0, 1.0), **{k: v for k, v in SCALE_LETTERS.items() if k != "B"}}
 _DECIMAL = {p: (d, d) for p, (d, _) in _PREFIXES.items()}
-_BINARY = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+_BINARY = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50, "Ei": 2.0**60}
 
 
 @dataclass(frozen=True)
