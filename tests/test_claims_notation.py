@@ -135,3 +135,37 @@ def test_latex_sim_is_a_range_and_mu_a_prefix():
     # LEAFOON computer-network/06-datalink-mac.md:221 (`= 12.5 \mu s`)
     assert _read("$$\\tau = \\frac{2500}{2 \\times 10^8} = 12.5 \\mu s$$")[1][0][0] == "ok"
     assert _read("$$\\tau = \\frac{2500}{2 \\times 10^8} = 125 \\mu s$$")[0] == ["VK301"]
+
+
+WENER = "wenerme/wener 4b8a8365 notes/"
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # WENER std/latency.md:81 (`2x2 MIMO = 300Mbps`: an antenna configuration)
+        ("- 40MHz 信道, 2x2 MIMO = 300Mbps", []),
+        ("a 3x3 conv = 9 weights", []),
+        ("2x3 = 7", ["VK301"]),  # glued, but nothing names a shape
+        ("4 x 8 GPU = 32 GPU", []),
+        ("4 x 8 GPU = 36 GPU", ["VK301"]),
+    ],
+)
+def test_a_shape_written_with_a_glued_x(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # WENER db/relational/postgresql/postgresql-faq.md:86 (`2^32 = 4 十亿`)
+        ("- oid 最多 2^32 = 4 十亿 条记录", []),
+        ("- oid 最多 2^32 = 6 十亿 条记录", ["VK301"]),
+        ("- 预算 3 × 5 百亿 = 15 百亿", []),
+        # WENER hardware/gadgets/nanya.md:45 (`Depth (64M) \* Width (16 bits) = 1Gb`)
+        ("| 64M \\* 16 bits = 1Gb total |", []),
+        ("| 64M \\* 16 bits = 4Gb total |", ["VK301"]),
+    ],
+)
+def test_cjk_scales_and_a_star_escaped_for_markdown(line, codes):
+    assert _read(line)[0] == codes

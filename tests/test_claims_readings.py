@@ -404,3 +404,10 @@ def test_a_total_whose_first_part_was_not_read():
     report = check_markdown(text, "n.md")
     assert report.diagnostics == []
     assert report.explained[-1].note.startswith("a total under its parts, but the line above them")
+
+
+def test_a_value_counting_other_things_after_the_result():
+    # chberclaz/MyPT dc62a0ca docs/training/PHASE1B_CONTEXT_EXTENSION.md:300 (`\*` escaped for Markdown)
+    assert _read("| Effective batch: 4 \\* 4 = 16 sequences = 65,536 tokens/step. |")[0] == []
+    assert _read("| Effective batch: 4 \\* 4 = 18 sequences = 65,536 tokens/step. |")[0] == ["VK301"]
+    assert _read("2 × 8 = 16 GPUs = 16 GPUs")[0] == []

@@ -34,7 +34,7 @@ from vaultkit.checks.claims.expr import (
     substituted,
     written_leaf,
 )
-from vaultkit.checks.claims.parser import SYMBOLIC, XOR, Parser
+from vaultkit.checks.claims.parser import SHAPE_X, SYMBOLIC, XOR, Parser
 from vaultkit.checks.claims.tokens import GLUE, MINUSES, OPERAND_END, Token, tokenize
 from vaultkit.checks.claims.units import BYTE
 
@@ -312,7 +312,7 @@ def parse_suffix(seg: list[Token], line: str) -> Side | None:
             try:
                 _check_before(seg, i)
             except Uncertain as cut:
-                whole = uncertain is not None and str(uncertain) in (BEYOND_FLOAT, SYMBOLIC, XOR)
+                whole = uncertain is not None and str(uncertain) in (BEYOND_FLOAT, SYMBOLIC, XOR, SHAPE_X)
                 raise (uncertain if whole else cut) from None  # `1e400 * 2`: the reason is the number
             whole = _significant(seg, i - 1, -1) is None
             return Side(node, seg[i].start, seg[end - 1].end, whole)
@@ -396,9 +396,16 @@ def _is_range(tokens: list[Token], rels: list[int], k: int) -> bool:
 
 
 def _different_quantity(previous: Node, value: Node) -> bool:
-    """`= 640 GB ≈ 8 张卡`: after a value in a unit, a value in another (or none) is something else."""
+    """`= 640 GB ≈ 8 张卡`: after a value in a unit, a value in another (or none) is something else;
+    so is one counting other things (`= 16 sequences = 65,536 tokens`)."""
     kind = _unit_kind(previous)
-    return kind is not None and _unit_kind(value) != kind
+    if kind is not None and _unit_kind(value) != kind:
+        return True
+    leaves = written_leaf(previous), written_leaf(value)
+    if None in leaves:
+        return False
+    ours, theirs = ({_label(text) for text in leaf.labels} for leaf in leaves)
+    return bool(ours and theirs and not ours & theirs)
 
 
 def _label(text: str) -> str:

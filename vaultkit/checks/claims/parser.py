@@ -81,6 +81,7 @@ PER_WORDS = {
 _EXPONENT = re.compile(r"-?\d+(?:\.\d+)?")
 SYMBOLIC = "letters are variables: symbolic algebra, not arithmetic"
 XOR = "`a ^ b` spaced may be XOR, as in code"
+SHAPE_X = "a shape or a configuration (`2x2 MIMO`, `3x3 conv`), not a product"
 MAX_VARIABLE = 3  # a word in math this short is a variable (`$4DH$`), a longer one a label (`$16 GPUs$`)
 MAX_DEPTH = 60  # brackets, minuses and exponents nested deeper are not read
 EXACT_DIGITS = 7  # an integer written with this many digits claims to be exact
@@ -187,6 +188,9 @@ class Parser:
                 return node, i
             if additive and _multiple(node) or additive and _multiple(right):
                 raise Uncertain(SYMBOLIC)  # `2x + 3 = 11`: x is a variable, not times
+            glued_x = self.line[tok.start] in "xX" and self.line[tok.start - 1 : tok.end + 1].isalnum()
+            if glued_x and isinstance(right, Operand) and right.labels:
+                raise Uncertain(SHAPE_X)
             op = tok.text[0]
             op = {"×": "*", "·": "*", "\\": "*" if tok.text != "\\div" else "/", "÷": "/", "−": "-"}.get(op, op)
             node, i = Binary(op, node, right), end

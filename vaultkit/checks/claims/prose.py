@@ -14,7 +14,7 @@ readable for arithmetic:
   spacing commands; `\\approx` reads as `≈`, `\\sim` as `~`, `\\mu` as `µ`, `\\times` and `\\cdot` as `×`,
   `\\text{GB}` as `GB`; a currency `$5` is no math;
 - quotes around a string (`'2048² × 12288 ≈ 51B'` in a Python dict) are blanked;
-- link targets and bare URLs are blanked to letters.
+- link targets and bare URLs are blanked to letters; a star escaped for Markdown (`\\*`) is a star.
 
 `code` lists the spans that were code, where `8.87-7.45` is a subtraction, not a range.
 """
@@ -42,6 +42,7 @@ _TEX_BLANK = re.compile(
     r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|left(?![A-Za-z])|right(?![A-Za-z])|[Bb]ig+[lr]?(?![A-Za-z]))|\\\\|&"
 )
 _TEX_WRAP = re.compile(r"\\(?:text|mathrm|textrm|mathbf|textbf|boldsymbol|bm|operatorname|mbox)\{([^{}]*)\}")
+_ESCAPED_STAR = re.compile(r"\\\*")
 _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
 _TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
 _TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
@@ -211,7 +212,9 @@ def _math_parts(line: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
     """The line made readable for arithmetic (same length), its code spans and its math spans."""
-    if not ("`" in line or "$" in line or "](" in line or "http" in line or any(q in line for q in _QUOTES)):
+    if not (
+        "`" in line or "$" in line or "](" in line or "http" in line or "\\*" in line or any(q in line for q in _QUOTES)
+    ):
         return line, [], []
     if in_math:
         return _tex(line), [], _math_parts(line, 0, len(line))
@@ -238,6 +241,9 @@ def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int
             chars[start:end] = " " * delim + inner + " " * delim
             taken.append((start, end))
             maths += _math_parts(line, start + delim, end - delim)
+    for at in _ESCAPED_STAR.finditer(line):  # `64M \\* 16 bits`: a star escaped for Markdown
+        if not any(a <= at.start() < b for a, b in taken + code):
+            chars[at.start()] = " "
     _mask_quotes(chars, taken, line)
     return "".join(chars), code, maths
 

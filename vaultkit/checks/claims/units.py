@@ -128,7 +128,18 @@ TIME_UNITS = {
 # Words after a scale letter that make it a count of something (2.1 GFLOPs is a unit, above).
 SCALED_LABELS = {"tokens", "token", "params", "Params", "parameters"}
 SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}  # `300 billion`
-CJK_SCALES = {"万亿": 1e12, "千万": 1e7, "百万": 1e6, "亿": 1e8, "万": 1e4, "千": 1e3}
+CJK_SCALES = {
+    "万亿": 1e12,
+    "千亿": 1e11,
+    "百亿": 1e10,
+    "十亿": 1e9,
+    "千万": 1e7,
+    "百万": 1e6,
+    "十万": 1e5,
+    "亿": 1e8,
+    "万": 1e4,
+    "千": 1e3,
+}
 # A bare b (bit or billion?), Kubernetes quantities, frequencies and other scaled units we do
 # not convert.
 UNCERTAIN_WORD = re.compile(
