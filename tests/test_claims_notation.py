@@ -23,11 +23,12 @@ def _read(text: str) -> tuple[list[str], list[tuple[str, str]]]:
     ("line", "why"),
     [
         # LEAFOON computer-organization/07-division.md:166, 03-number-system-and-coding.md:65,
-        # 05-addition-and-subtraction.md:973, 08-floating-point.md:735, computer-network/01-architecture.md:2156
+        # 08-floating-point.md:735, computer-network/01-architecture.md:2156
         ("余数 1011+0011 = 1110", "numerals of 0s and 1s may be binary"),
         ("进位 1+1 = 10", "numerals of 0s and 1s may be binary"),
-        ("13 + 11 = 11000", "numerals of 0s and 1s may be binary"),
+        ("移位: 2×1011 = 10110", "numerals of 0s and 1s may be binary"),  # 06-multiplication.md:509
         ("$1.100 \\times 2^1 = 0.1100 \\times 2^2$", "numerals of 0s and 1s may be binary"),
+        ("$10.0000 \\times 2^2 = 1.0000 \\times 2^3$", "numerals of 0s and 1s may be binary"),  # :739
         ("前导码 10101010 × 7 bytes = 56 bits", "numerals of 0s and 1s may be binary"),
         # LEAFOON computer-organization/03-number-system-and-coding.md:315 (a base as a subscript)
         ("8 + 4 + 1 = 1101_2", "not a number: 1101_2"),
@@ -38,7 +39,17 @@ def test_binary_numerals_are_skipped(line, why):
     assert codes == [] and entries == [("skipped", why)]
 
 
-@pytest.mark.parametrize("line", ["1000 + 1000 = 3000", "100 + 100 = 300", "1 + 1 = 3", "`-1 ≈ -10.00`"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "1000 + 1000 = 3000",
+        "100 + 100 = 300",
+        "1 + 1 = 3",
+        "`-1 ≈ -10.00`",
+        "$3 \\times 2^2 = 13$",
+        "555000 × 3 = 1110000",
+    ],
+)
 def test_decimal_numerals_of_ones_and_zeros_still_fail(line):
     assert _read(line)[0] == ["VK301"]
 

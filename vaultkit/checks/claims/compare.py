@@ -40,6 +40,7 @@ from vaultkit.checks.claims.expr import (
     Reading,
     Uncertain,
     conversion_factors,
+    substituted,
     written_leaf,
 )
 from vaultkit.checks.claims.units import BYTE, NONE, UNITS, Dims
@@ -361,7 +362,7 @@ def judge(
         best = (PASS, 0.0, bare_pass, False, 1.0, "base", math.nan)
     if best is None:
         raise Uncertain("the two sides are in different units")
-    if best[0] != PASS and _may_be_binary(_numerals(expr) + _numerals(value)):
+    if best[0] != PASS and _may_be_binary(expr, value):
         raise Uncertain(MAY_BE_BINARY)
     names = [symbol.name for symbol in value.symbols()]
     binary = levels.get(True, ERROR) < levels.get(False, ERROR)  # `5 GiB`, `1 GB = 2³⁰ bytes`: say so
@@ -380,27 +381,57 @@ MAY_BE_BINARY = "numerals of 0s and 1s may be binary"
 _BINARY_DIGITS = re.compile(r"[01]+(?:\.[01]+)?")
 
 
-def _numerals(node: Node) -> list[Operand]:
-    """The operands of a node but the powers of two it is scaled by (`1.100 × 2^1`)."""
+def _numerals(node: Node) -> tuple[list[Operand], bool]:
+    """The operands of a node but the powers of two it is scaled by (`1.100 × 2^1`), and
+    whether there is one."""
     if isinstance(node, Binary) and node.op == "^" and isinstance(node.left, Operand) and node.left.mantissa == 2:
-        return []
+        return [], True
     if isinstance(node, Binary):
-        return _numerals(node.left) + _numerals(node.right)
-    return node.operands() if isinstance(node, Operand) else [x for x in node.operands()]
+        (left, a), (right, b) = _numerals(node.left), _numerals(node.right)
+        return left + right, a or b
+    return node.operands(), False
 
 
-def _may_be_binary(operands: list[Operand]) -> bool:
-    """`0011 + 1 = 0100`, `13 + 11 = 11000`, `1 + 1 = 10`: a bare numeral of 0s and 1s with a
-    leading zero or of five digits or more (not `10000`, nor `1.000`), or numerals all of 0s
-    and 1s (whole, or one a binary fraction such as `1.010`), may be binary."""
+def _right_in_binary(expr: Node, value: Node, operands: list[Operand]) -> bool:
+    """The claim holds with every numeral read in base 2, in as many bits as its value is
+    written with (`1101 + 0011 = 0000` overflows four bits, `1+1 = 0` one)."""
+    for op in operands:
+        whole, _, fraction = op.text.partition(".")
+        number = int(whole + fraction, 2) / 2 ** len(fraction)
+        expr, value = (
+            substituted(expr, op, replace(op, mantissa=number)),
+            substituted(value, op, replace(op, mantissa=number)),
+        )
+    try:
+        ours, theirs = expr.evaluate(Reading()).value, value.evaluate(Reading()).value
+    except (Uncertain, OverflowError, ZeroDivisionError):
+        return False
+    leaf = written_leaf(value)
+    bits = len(leaf.text.partition(".")[0]) if leaf is not None else 0
+    if bits and ours == int(ours) and theirs == int(theirs):
+        return (ours - theirs) % 2**bits == 0
+    return math.isclose(ours, theirs, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _may_be_binary(expr: Node, value: Node) -> bool:
+    """`0011 + 1 = 0100`, `2×1011 = 10110`, `1 + 1 = 10`: a bare numeral of 0s and 1s with a
+    leading zero, or of five digits or more that change three times (not `1110000`), or both
+    sides scaled by powers of two (`10.0000 × 2^2 = 1.0000 × 2^3`), may be binary; so may
+    numerals all of 0s and 1s (whole, or one a binary fraction such as `1.010`) that are right
+    read in base 2."""
+    (ours, scaled), (theirs, scaled_too) = _numerals(expr), _numerals(value)
+    operands = ours + theirs
+    if scaled and scaled_too and all(_BINARY_DIGITS.fullmatch(op.text) for op in operands):
+        return True
     texts = [op.text for op in operands if op.text]
     binary = [op.text for op in operands if _BINARY_DIGITS.fullmatch(op.text) and not op.suffixes and not op.percent]
     fraction = any("1" in t.partition(".")[2] for t in binary)
     if len(texts) >= 2 and len(binary) == len(texts) and (fraction or not any("." in t for t in binary)):
-        return True  # `1 + 1 = 10`, `1+1 = 0` (mod 2), `1.010 + 0.1100 = 10.0000`, not `-1 ≈ -10.00`
+        return _right_in_binary(expr, value, operands)  # `1 + 1 = 10`, `1+1 = 0`, not `100 + 100 = 100`
     for t in binary:
         digits = t.replace(".", "") if "." not in t else t.replace(".", "").rstrip("0")
-        if len(t) > 1 and t[0] == "0" and t[1] != "." or len(digits) >= 5 and digits.rstrip("0") != "1":
+        runs = len(re.findall(r"0+|1+", digits))
+        if len(t) > 1 and t[0] == "0" and t[1] != "." or len(digits) >= 5 and runs >= 3:
             return True
     return False
 
