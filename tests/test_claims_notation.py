@@ -26,6 +26,7 @@ def _read(text: str) -> tuple[list[str], list[tuple[str, str]]]:
         # 08-floating-point.md:735, computer-network/01-architecture.md:2156
         ("余数 1011+0011 = 1110", "numerals of 0s and 1s may be binary"),
         ("进位 1+1 = 10", "numerals of 0s and 1s may be binary"),
+        ("11011 + 1 = 28", "numerals of 0s and 1s may be binary"),  # three runs of digits
         ("移位: 2×1011 = 10110", "numerals of 0s and 1s may be binary"),  # 06-multiplication.md:509
         ("$1.100 \\times 2^1 = 0.1100 \\times 2^2$", "numerals of 0s and 1s may be binary"),
         ("$10.0000 \\times 2^2 = 1.0000 \\times 2^3$", "numerals of 0s and 1s may be binary"),  # :739
@@ -44,10 +45,12 @@ def test_binary_numerals_are_skipped(line, why):
     [
         "1000 + 1000 = 3000",
         "100 + 100 = 300",
+        "100 + 100 = 100",  # wrong in base 2 too
         "1 + 1 = 3",
         "`-1 ≈ -10.00`",
         "$3 \\times 2^2 = 13$",
-        "555000 × 3 = 1110000",
+        "555000 × 3 = 1110000",  # two runs of digits: a decimal number
+        "0.11 + 0.11 = 0.5",  # a decimal fraction; in base 2 it is 1.5
     ],
 )
 def test_decimal_numerals_of_ones_and_zeros_still_fail(line):
@@ -134,6 +137,9 @@ def test_arithmetic_next_to_that_notation_is_still_read(line, codes):
         ("$3^{361} \\approx 10^{172}$", []),
         ("$2^{-100} \\approx 10^{-30}$", []),
         ("$2^{100} \\approx 10^{33}$", ["VK301"]),
+        ("$3^{2} \\approx 10^{1}$", []),  # 9: within half an order
+        ("$2^{5} \\approx 10^{1}$", ["VK301"]),  # 32: just over half an order
+        ("$2^{10} \\approx 10^{2}$", ["VK301"]),
     ],
 )
 def test_a_power_of_ten_after_approximately_is_an_order_of_magnitude(line, codes):

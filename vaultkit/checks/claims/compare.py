@@ -429,7 +429,7 @@ def _may_be_binary(expr: Node, value: Node) -> bool:
     if len(texts) >= 2 and len(binary) == len(texts) and (fraction or not any("." in t for t in binary)):
         return _right_in_binary(expr, value, operands)  # `1 + 1 = 10`, `1+1 = 0`, not `100 + 100 = 100`
     for t in binary:
-        digits = t.replace(".", "") if "." not in t else t.replace(".", "").rstrip("0")
+        digits = t.replace(".", "")
         runs = len(re.findall(r"0+|1+", digits))
         if len(t) > 1 and t[0] == "0" and t[1] != "." or len(digits) >= 5 and runs >= 3:
             return True
