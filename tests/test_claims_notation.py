@@ -27,6 +27,9 @@ def _read(text: str) -> tuple[list[str], list[tuple[str, str]]]:
         ("余数 1011+0011 = 1110", "numerals of 0s and 1s may be binary"),
         ("进位 1+1 = 10", "numerals of 0s and 1s may be binary"),
         ("11011 + 1 = 28", "numerals of 0s and 1s may be binary"),  # three runs of digits
+        # LEAFOON computer-organization/04-fixed-point-representation.md:206, 01-system-introduction.md:1119
+        ("反码: -0 = 11111111", "numerals of 0s and 1s may be binary"),
+        ("1011 + 0110 = 10010", "numerals of 0s and 1s may be binary"),
         ("移位: 2×1011 = 10110", "numerals of 0s and 1s may be binary"),  # 06-multiplication.md:509
         ("$1.100 \\times 2^1 = 0.1100 \\times 2^2$", "numerals of 0s and 1s may be binary"),
         ("$10.0000 \\times 2^2 = 1.0000 \\times 2^3$", "numerals of 0s and 1s may be binary"),  # :739
@@ -51,6 +54,7 @@ def test_binary_numerals_are_skipped(line, why):
         "$3 \\times 2^2 = 13$",
         "555000 × 3 = 1110000",  # two runs of digits: a decimal number
         "0.11 + 0.11 = 0.5",  # a decimal fraction; in base 2 it is 1.5
+        "`1 / 5 ≈ 0.1000`",  # zeros padding a decimal
     ],
 )
 def test_decimal_numerals_of_ones_and_zeros_still_fail(line):

@@ -378,6 +378,7 @@ def judge(
 
 
 MAY_BE_BINARY = "numerals of 0s and 1s may be binary"
+BYTE_DIGITS = 8
 _BINARY_DIGITS = re.compile(r"[01]+(?:\.[01]+)?")
 
 
@@ -418,7 +419,7 @@ def _may_be_binary(expr: Node, value: Node) -> bool:
     leading zero, or of five digits or more that change three times (not `1110000`), or both
     sides scaled by powers of two (`10.0000 × 2^2 = 1.0000 × 2^3`), may be binary; so may
     numerals all of 0s and 1s (whole, or one a binary fraction such as `1.010`) that are right
-    read in base 2."""
+    read in base 2 or hold a byte (`-0 = 11111111`)."""
     (ours, scaled), (theirs, scaled_too) = _numerals(expr), _numerals(value)
     operands = ours + theirs
     if scaled and scaled_too and all(_BINARY_DIGITS.fullmatch(op.text) for op in operands):
@@ -427,9 +428,11 @@ def _may_be_binary(expr: Node, value: Node) -> bool:
     binary = [op.text for op in operands if _BINARY_DIGITS.fullmatch(op.text) and not op.suffixes and not op.percent]
     fraction = any("1" in t.partition(".")[2] for t in binary)
     if len(texts) >= 2 and len(binary) == len(texts) and (fraction or not any("." in t for t in binary)):
-        return _right_in_binary(expr, value, operands)  # `1 + 1 = 10`, `1+1 = 0`, not `100 + 100 = 100`
+        byte = any(len(t) >= BYTE_DIGITS for t in binary)  # `-0 = 10000000`: a byte's bits
+        if byte or _right_in_binary(expr, value, operands):
+            return True  # `1 + 1 = 10`, `1+1 = 0`, not `100 + 100 = 100`
     for t in binary:
-        digits = t.replace(".", "")
+        digits = t.replace(".", "").rstrip("0") if "." in t else t  # `0.1000` is 0.1
         runs = len(re.findall(r"0+|1+", digits))
         if len(t) > 1 and t[0] == "0" and t[1] != "." or len(digits) >= 5 and runs >= 3:
             return True
