@@ -222,3 +222,192 @@ def test_a_total_after_a_blank_line_and_not_after_a_gap():
     assert check_markdown(text.replace("= 26", "= 36"), "n.md").diagnostics[0].line == 4
     gap = "a: 2 × 3 = 6\nb: 4 × 5 = 20\n\nsome words\n\nTotal: = 36\n"
     assert check_markdown(gap, "n.md").diagnostics == []  # not under its parts: not read
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # muarshad01/LLM f29076d5 Notes/lecture28_notes.md:28,30,37 (parameter counts in millions,
+        # the word left off); :22 is 39.4 million written 38.4: wrong in millions too
+        ("QKV weights: 3 x 768 x 768 = 1.77", []),
+        ("output head: 768 x 768 = 0.59", []),
+        ("feed-forward: 768 X (4 x 768) + 768 x (4 x 768) = 4.72", []),
+        ("embeddings: (50,257 x 768) + (1,024 x 768) = 38.4", ["VK301"]),
+        ("head: 768 x 768 = 0.89", ["VK301"]),
+        # an integer claims what it says; a unit written everywhere fixes the scale
+        ("pages: 1024 x 1024 = 1048", ["VK301"]),
+        # jianbangzhang/AI_PARALLELS_5D 736a4856 docs/00-introduction.md:59 (1000× too small)
+        ("训练时间: 3.14×10²³ / (312×10¹²) = 1,006,410 s", ["VK301"]),
+    ],
+)
+def test_a_scale_left_off_a_bare_result(line, codes):
+    assert _read(line)[0] == codes
+
+
+def test_the_scale_left_off_is_said():
+    codes, entries = _read("QKV weights: 3 x 768 x 768 = 1.77")
+    assert entries == [(OK, "computed 1.769472 (millions); read with the result in millions, its scale left off")]
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # muarshad01/LLM f29076d5 Notes/lecture28_notes.md:47 (`= 38.4 Million` for 38.6 million)
+        ("softmax layer: 50,257 x 768 = 38.4 Million", ["VK301"]),
+        ("softmax layer: 50,257 x 768 = 38.6 Million", []),
+        ("in all: 2 x 3 Billion = 6 Billion", []),
+    ],
+)
+def test_scale_words_capitalised(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # XueSongTap/XueSongTap.github.io 145117fc _posts/2026/03/2026-03-22-amp-mixed-precision.md:113
+        ("| 权重 | BF16 | 7B × 2B = **14 GB** |", []),
+        ("| 权重 | BF16 | 7B × 2B = **28 GB** |", ["VK301"]),
+        ("| 权重 | FP32 | 7B × 4B = 28 GB |", []),
+    ],
+)
+def test_b_is_billions_on_one_operand_and_bytes_on_another(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        # bearbearyu1223/chinese-online-content-for-llm 3c2832d9
+        # _cs336/2025-10-05-cs336-training-a-transformer-lm-part-1.md:708-709 (hours, then minutes)
+        ("- on 100 GPUs: 109.2 / 100 ≈ 1.1 hours\n- on 1,000 GPUs: 109.2 / 1,000 ≈ 6.6 minutes\n", []),
+        ("- on 100 GPUs: 109.2 / 100 ≈ 1.1 hours\n- on 1,000 GPUs: 109.2 / 1,000 ≈ 66 minutes\n", ["VK301"]),
+        # no unit near the claim but its own: the inputs are not in hours
+        ("- on 1,000 GPUs: 109.2 / 1,000 ≈ 6.6 minutes\n", ["VK301"]),
+    ],
+)
+def test_a_unit_written_near_the_claim(text, codes):
+    assert [d.code for d in check_markdown(text, "n.md").diagnostics] == codes
+
+
+def test_a_fraction_glyph_before_a_bracket():
+    # bearbearyu1223/chinese-online-content-for-llm 3c2832d9 (same note):862 (`½(1 + 0) = 0.5`)
+    codes, entries = _read("**Step 3:** ½(1 + 0) = 0.5")
+    assert codes == [] and entries[0][0] == SKIP
+    assert _read("½ × 9 = 4.5")[0] == [] and _read("½ × 9 = 9")[0] == ["VK301"]
+
+
+@pytest.mark.parametrize(
+    ("second", "codes"),
+    [
+        # bushuyeu/LLM-from-scratch 0ed84975 ece405_assignment1/notebooks/ECE405_Assignment1_QA.md:388-389
+        # (4,621 is 4,621.3 rounded on the line above; twice that is 9,242.6)
+        ("$2 \\times 4{,}621 = 9{,}243$ TFLOPs", []),
+        ("$2 \\times 4{,}621 = 9{,}842$ TFLOPs", ["VK301"]),
+    ],
+)
+def test_latex_grouping_and_rounding_carried_from_a_line_above(second, codes):
+    first = "- forward: $4{,}513 \\text{ GFLOPs/seq} \\times 1{,}024 = 4{,}621$ TFLOPs"
+    report = check_markdown(f"{first}\n- backward: {second}\n", "n.md")
+    assert [(d.line, d.code) for d in report.diagnostics] == [(2, code) for code in codes]
+    assert [e.verdict for e in report.explained] == ["ok", "error" if codes else "ok"]
+    # without the line above, 2 × 4,621 is 9,242
+    assert [d.code for d in check_markdown(f"- backward: {second}\n", "n.md").diagnostics] == ["VK301"]
+
+
+LEAFOON = "Leafoon/cs-knowledge-platform 9cd1d6ba content/"
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # LEAFOON computer-organization/02-development-and-applications.md:960, ai-agent/03-prompt-engineering.md:1452
+        ("可用带宽 = 3938.4 × 80% = **3150.7 MB/s**", []),
+        ("可用带宽 = 3938.4 × 80% = **3450.7 MB/s**", ["VK301"]),
+        ("营收目标 = 1000 × (1 + 15%) = 1150 万元", []),
+        ("营收目标 = 1000 × (1 + 15%) = 1350 万元", ["VK301"]),
+    ],
+)
+def test_a_percent_is_a_number_the_result_unit_labels(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # LEAFOON computer-network/03-physical-transmission.md:1244 (squares rounded, then subtracted)
+        ("$$NA = \\sqrt{1.4479^2 - 1.4440^2} = \\sqrt{2.0964 - 2.0851}$$", []),
+        ("$$NA = \\sqrt{1.4479^2 - 1.4440^2} = \\sqrt{2.0964 - 2.0551}$$", ["VK301"]),
+        # LEAFOON transformers/07-low-precision-quantization.md:479 (109M rounds 109.5M)
+        ("BERT-base: 109M × 4 bytes = 437 MB", []),
+        ("BERT-base: 109M × 4 bytes = 480 MB", ["VK301"]),
+    ],
+)
+def test_the_rounding_of_the_inputs_as_far_as_it_goes(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes", "why"),
+    [
+        # LEAFOON tilelang/04-explicit-memory-management.md:974 (`33 × 2 = 64 + 2 bytes`)
+        ("padding: 33 × 2 = 64 + 2 bytes", [], "the two sides are in different units"),
+        # LEAFOON tvm/11-te-compute-at.md:1477 (a step, three thousand times smaller)
+        (
+            "缓冲区 1,568 KB → 448 字节",
+            [],
+            "a step from one value to another (`1,568 KB → 448 字节`), not a conversion",
+        ),
+    ],
+)
+def test_only_part_of_a_value_is_read_only_to_pass(line, codes, why):
+    got, entries = _read(line)
+    assert got == codes and entries == [("skipped", why)]
+
+
+def test_a_value_followed_by_a_step_is_still_checked():
+    assert _read("`32000*8192 = 252_144_000 / 8` (TP=8)")[0] == ["VK301"]
+    assert _read("86400s → 24h")[0] == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # LEAFOON computer-network/25-security-protocols.md:472, reinforcement-learning/33-reasoning-time-rl.md:120,
+        # computer-organization/27-virtual-memory.md:693
+        "│ length (2 bytes) = 2^14 (最大 16384 bytes) │",
+        '{"step": "2x = 11 - 3"}',
+        "| 7 | PS | Page Size，0=4KB，1=2MB/1GB |",
+    ],
+)
+def test_a_number_left_of_an_expression_that_is_not_its_result(line):
+    assert _read(line)[0] == []
+
+
+def test_inputs_counted_in_bits():
+    # LEAFOON computer-organization/01-system-introduction.md:620 (16-bit addresses, 8-bit words)
+    codes, entries = _read("$$\\text{容量} = 2^{16} \\times 8 = 64\\text{KB}$$")
+    assert codes == [] and entries[0][1].endswith("read with the inputs counted in bits, 8 to a byte")
+    assert _read("$$\\text{容量} = 2^{16} \\times 8 = 32\\text{KB}$$")[0] == ["VK301"]
+
+
+def test_exa():
+    # LEAFOON computer-organization/01-system-introduction.md:967 (`$2^{64}$ = 16E`)
+    assert _read("| 64 | $2^{64}$ = 16E | 16EB |")[0] == []
+    assert _read("| 64 | $2^{64}$ = 18E | 16EB |")[0] == []  # 18.4E: decimal
+    assert _read("| 64 | $2^{64}$ = 32E | 16EB |")[0] == ["VK301"]
+
+
+def test_a_total_whose_first_part_was_not_read():
+    # LEAFOON tvm/37-case-studies.md:1156-1159 (the first part not read: the total is not checked)
+    text = "```\nW: [4096, 4096] × 0.5 bytes = 8MB\n+ scale: 131072 × 2 bytes = 256KB\n+ zp: 131072 × 0.5 bytes = 64KB\n总计: ~8.3MB\n```\n"
+    report = check_markdown(text, "n.md")
+    assert report.diagnostics == []
+    assert report.explained[-1].note.startswith("a total under its parts, but the line above them")
+
+
+def test_a_value_counting_other_things_after_the_result():
+    # chberclaz/MyPT dc62a0ca docs/training/PHASE1B_CONTEXT_EXTENSION.md:300 (`\*` escaped for Markdown)
+    assert _read("| Effective batch: 4 \\* 4 = 16 sequences = 65,536 tokens/step. |")[0] == []
+    assert _read("| Effective batch: 4 \\* 4 = 18 sequences = 65,536 tokens/step. |")[0] == ["VK301"]
+    assert _read("2 × 8 = 16 GPUs = 16 GPUs")[0] == []

@@ -13,6 +13,7 @@ rest was skipped, and lists every line with a sign between numbers.
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from vaultkit.checks.claims.expr import Binary, ParseFail, Uncertain, divisor_gr
 from vaultkit.checks.claims.finder import (
     Found,
     Side,
+    carried_from_above,
     claim_like,
     claim_signs,
     continues_above,
@@ -37,6 +39,7 @@ from vaultkit.checks.claims.parser import Parser
 from vaultkit.checks.claims.prose import ProseLine, note_lines, readable
 from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.checks.claims.tokens import tokenize
+from vaultkit.checks.claims.units import UNITS, read_cjk, read_word
 from vaultkit.diagnostics import Diagnostic, Rule
 from vaultkit.explain import Explained
 
@@ -85,6 +88,7 @@ NOT_READ = "no arithmetic read on both sides of the sign"
 # Words that say a result is a whole number: a quotient floored by hand is then a fair reading.
 _INTEGER_INTENT = re.compile(r"floor|⌊|//|round(?:ed|s)? down|integer|whole number|向下取整|取整|整除|整数", re.I)
 MAX_CHARS = 5_000  # a longer logical line is not read (a note's cost stays bounded)
+MAX_RESULTS = 8  # results above a claim its inputs may carry the rounding of
 MAX_LINES = 800  # logical lines with a sign read in one note (a table of 5,000 rows reads 800)
 FAR = 100.0  # off by more than this factor, a claim whose reading is not certain is no claim
 
@@ -163,34 +167,68 @@ def _unlikely(found: Found, exact: set[int], floor: bool) -> str:
     return ""
 
 
-def _best_verdict(found: Found, exact: set[int], floor: bool) -> tuple[Verdict, Side] | str:
+def _best_verdict(found: Found, exact: set[int], floor: bool, near=None) -> tuple[Verdict, Side] | str:
     """The best verdict over the readings of a claim and the expression it was computed from,
     or why none is certain; `exact`: the expressions whose inputs a chain has shown to be
-    taken as written; `floor`: the text says results are whole numbers."""
-    best, reason = None, ""
+    taken as written; `floor`: the text says results are whole numbers; `near`: gives the
+    units written near the claim, looked at only when no other reading makes it right."""
+    best, reason, cut = None, "", False
     for expr, value, loose in found.alternatives:
         try:
             verdict = judge(expr.node, value, loose=loose, inputs_rounded=id(expr) not in exact, floor=floor)
         except Uncertain as exc:
             reason = reason or str(exc)
             continue
+        if verdict.level != PASS and near is not None and (context := near()):
+            try:
+                verdict = judge(
+                    expr.node, value, loose=loose, inputs_rounded=id(expr) not in exact, floor=floor, context=context
+                )
+            except Uncertain:
+                pass
         if best is None or verdict.level < best[0].level:
-            best = (verdict, expr)
+            best, cut = (verdict, expr), id(value) in found.partial
+    if best is not None and best[0].level != PASS and cut:
+        return reason or "the value runs on into more arithmetic"  # `= 64 + 2 bytes`: only its first number read
     return best or reason
+
+
+# A number and the word after it: `109 hours`, `35,000MB`, `4.5 天`
+_NUMBER_UNIT = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?([ ]?)([A-Za-zµμ]+|[\u4e00-\u9fff]+)")
+NEAR_LINES = 2  # lines above a claim whose units its bare inputs may be in
+
+
+def units_near(lines: list[str]) -> tuple[tuple[str, tuple, float, float], ...]:
+    """(name, dimension, decimal factor, binary factor) of each unit written after a number
+    in `lines` (GB is 10⁹ bytes, or 2³⁰ when prefixes are read as powers of two)."""
+    seen: dict[tuple, str] = {}
+    for line in lines:
+        for m in _NUMBER_UNIT.finditer(line):
+            word = m.group(2)
+            suffix = read_cjk(word)[0] if word[0] >= "\u4e00" else read_word(word, attached=not m.group(1))
+            if suffix.seconds:
+                seen.setdefault((suffix.dims, suffix.seconds, suffix.seconds), word)
+            elif suffix.unit:
+                unit = UNITS[suffix.unit]
+                seen.setdefault((unit.dims, unit.decimal, unit.binary), word)
+    return tuple((name, *key) for key, name in seen.items())
 
 
 def _computed_in_written_units(found: Found, verdict: Verdict, logical: Logical) -> str:
     """`14B` for a value written `15B`, `14 GB` for `20 GB`: the written unit, spaced as written."""
     leaf = written_leaf(found.value.node)
     if leaf is not None:
-        return verdict.computed + logical.raw[leaf.end : found.value.end].replace("`", "")
+        return verdict.computed + logical.raw[leaf.end : found.value.end].replace("`", "").replace("$", "")
     return verdict.computed
 
 
-def _check_logical(logical: Logical, rel: str) -> tuple[ClaimReport, list[Side]]:
+def _check_logical(
+    logical: Logical, rel: str, above=None, results: list | None = None
+) -> tuple[ClaimReport, list[Side]]:
     """The claims and shape claims of a logical line, explained in the order of their lines, and
     the values of its claims read; a line with a sign between numbers and nothing read on it is
-    listed as skipped, with why."""
+    listed as skipped, with why. `above`: gives the lines just above it; `results`: (value
+    as written, as computed) of the claims read above it, to which this line's are added."""
     report = ClaimReport()
     claims = find_claims(logical.text, logical.arrows, logical.code, logical.maths)
     shapes = check_shapes(logical.text)
@@ -205,8 +243,20 @@ def _check_logical(logical: Logical, rel: str) -> tuple[ClaimReport, list[Side]]
     exact: set[int] = set()  # the expression of `expr = 2.8304 ≈ 2.924`, once 2.8304 is its exact result
     floor = _INTEGER_INTENT.search(logical.text) is not None
     values: list[Side] = []
+    near_units: list = []
+
+    def near():
+        if not near_units:
+            near_units.append(units_near([*(above() if above else []), logical.raw]))
+        return near_units[0]
+
     for found in claims.found:
-        best = _best_verdict(found, exact, floor)
+        best = _best_verdict(found, exact, floor, near)
+        if results and not isinstance(best, str) and best[0].level != PASS:
+            carried = carried_from_above(found.alternatives, results)
+            if carried:
+                found.alternatives += carried
+                best = _best_verdict(found, exact, floor, near)
         value = logical.span(found.value.start, found.value.end)
         line, col = logical.where(found.value.start)
         if not isinstance(best, str) and best[0].level != PASS:  # not certain enough to be wrong
@@ -224,6 +274,9 @@ def _check_logical(logical: Logical, rel: str) -> tuple[ClaimReport, list[Side]]
         verdict, expr_side = best
         if verdict.level == PASS and not verdict.tolerated:
             exact.add(id(expr_side))
+        leaf = written_leaf(found.value.node)
+        if results is not None and verdict.level == PASS and leaf is not None and math.isfinite(verdict.value):
+            results[:] = [*results[1 - MAX_RESULTS :], (leaf.mantissa, verdict.value)]
         expr = logical.span(expr_side.start, expr_side.end)
         claim = f"{expr} {'≈' if found.rel.startswith('=') and found.rel != '=' else found.rel} {value}"
         computed = _computed_in_written_units(found, verdict, logical)
@@ -312,6 +365,8 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     generated regions, %%comments%% or lines marked %%vk-ignore%%)."""
     report = ClaimReport()
     parts: list[tuple[int, Side]] = []  # (line, value) of the lines just above, each with one result
+    results: list[tuple[float, float]] = []  # (written, computed) of the last claims read
+    other = -1  # the last line with arithmetic that was not read as one of the parts
     lines: list[str] | None = None
     for count, logical in enumerate(_logical_lines(note_lines(text, only_signs=True))):
         if count >= MAX_LINES:
@@ -320,17 +375,29 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
         if len(logical.text) > MAX_CHARS:
             _not_read(logical, rel, report, f"a line of {len(logical.text):,} characters (over {MAX_CHARS:,})")
             continue
-        line_report, values = _check_logical(logical, rel)
-        report.add(line_report)
         number = logical.starts[0][1]
+
+        def above(number=number) -> list[str]:
+            nonlocal lines
+            lines = lines if lines is not None else text.split("\n")
+            return lines[max(0, number - 1 - NEAR_LINES) : number - 1]
+
+        line_report, values = _check_logical(logical, rel, above, results)
+        report.add(line_report)
         total = _TOTAL.match(logical.text) if parts and len(logical.starts) == 1 else None
-        if total is not None:
+        if total is not None and other == parts[0][0] - 1:
+            # the line above the first part has arithmetic but no result read: a part may be missing
+            report.skipped += 1
+            report.explained.append(Explained(rel, number, "skipped", logical.span(0, len(logical.raw)), PART_MISSING))
+        elif total is not None:
             lines = lines if lines is not None else text.split("\n")
             _check_total(parts, total, logical, lines, rel, report)
         if len(values) == 1 and len(logical.starts) == 1:
             parts = (parts if parts and parts[-1][0] == number - 1 else []) + [(number, values[0])]
         else:
             parts = []
+            if _ARITHMETIC.search(logical.text):
+                other = logical.starts[-1][1]
     return report
 
 
@@ -340,6 +407,8 @@ _TOTAL = re.compile(
     re.I,
 )
 MIN_PARTS = 2
+PART_MISSING = "a total under its parts, but the line above them has arithmetic and no result read"
+_ARITHMETIC = re.compile(r"[\d\])][ \t]*[×*+/][ \t]*[\d(\[]")
 
 
 def _check_total(parts, total: re.Match, logical: Logical, lines: list[str], rel: str, report: ClaimReport) -> None:

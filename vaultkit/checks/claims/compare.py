@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass, replace
 
 from vaultkit.checks.claims.expr import (
@@ -35,15 +36,32 @@ from vaultkit.checks.claims.expr import (
     Neg,
     Node,
     Operand,
+    Quantity,
     Reading,
     Uncertain,
     conversion_factors,
+    substituted,
     written_leaf,
 )
-from vaultkit.checks.claims.units import NONE, UNITS
+from vaultkit.checks.claims.units import BYTE, NONE, UNITS, Dims
 
 PASS, WARNING, ERROR = 0, 1, 2
 BINARY = "K, M, G as powers of two (1 GB = 2³⁰ bytes)"
+# A result written with few digits and no scale, from inputs with none (`768 x 768 = 0.59`):
+# the author may have left its scale off, in thousands, millions, … or powers of 2¹⁰.
+IMPLICIT = {
+    "thousands": 1e3,
+    "millions": 1e6,
+    "billions": 1e9,
+    "trillions": 1e12,
+    "units of 2¹⁰": 2.0**10,
+    "units of 2²⁰": 2.0**20,
+    "units of 2³⁰": 2.0**30,
+    "units of 2⁴⁰": 2.0**40,
+}
+MAX_IMPLICIT_DIGITS = 3
+CONTEXT = "in the unit "  # the mode of a reading in a unit written near the claim
+IN_BITS = "in bits"  # the mode of bare inputs counted in bits for a result in bytes
 ERROR_REL = 0.05
 _EPS = 1e-12
 
@@ -55,6 +73,7 @@ class Verdict:
     tolerated: bool = False  # it passes only within the rounding of its inputs
     factor: float = 1.0  # how many times too large or too small the written value is
     reading: str = ""  # the reading of the units that made it hold, when it is not the plain one
+    value: float = math.nan  # the computed value, in the units the value is written with
 
 
 def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
@@ -63,17 +82,18 @@ def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
     leaves = [leaf for node in nodes for leaf in node.operands()]
     suffixes = [s for leaf in leaves for s in leaf.suffixes + leaf.per]
     binary = [False, True] if any(s.unit or s.scale not in ("", "B") for s in suffixes) else [False]
-    b_bytes = [False, True] if any(s.scale == "B" for s in suffixes) else [False]
+    b_bytes = _subsets([id(leaf) for leaf in leaves if any(s.scale == "B" for s in leaf.suffixes)])
     fraction = [True, False] if percent_label else [True]
-    ambiguous = [id(leaf) for leaf in leaves if leaf.flop_ambiguous]
-    if len(ambiguous) <= MAX_RATE_READINGS:
-        rates = [
-            frozenset(itertools.compress(ambiguous, mask))
-            for mask in itertools.product([False, True], repeat=len(ambiguous))
-        ]
-    else:
-        rates = [frozenset(), frozenset(ambiguous)]
+    rates = _subsets([id(leaf) for leaf in leaves if leaf.flop_ambiguous])
     return [Reading(*combo[:3], rates=combo[3]) for combo in itertools.product(binary, b_bytes, fraction, rates)]
+
+
+def _subsets(ids: list[int]) -> list[frozenset]:
+    """Every choice of which of `ids` read the other way (`7B × 2B = 14 GB`: 7 billion
+    parameters of 2 bytes); with more than a few, all of them or none."""
+    if len(ids) <= MAX_RATE_READINGS:
+        return [frozenset(itertools.compress(ids, mask)) for mask in itertools.product([False, True], repeat=len(ids))]
+    return [frozenset(), frozenset(ids)]
 
 
 def _has_percent(node: Node) -> bool:
@@ -93,25 +113,31 @@ class _Written:
 def _written(value: Node, reading: Reading, mode: str, loose: bool) -> _Written:
     """The written value under a reading; `mode`: "base" (in base units), "bits" (its bits
     counted as such: `10B × 2 = 20Gb`), "mantissa" (its unit and scale only label it:
-    `134*2+1 = 269M`) or "scaled" (its unit only: `1000 × 60 = 60K tokens/min`)."""
+    `134*2+1 = 269M`), "scaled" (its unit only: `1000 × 60 = 60K tokens/min`) or a key of
+    `IMPLICIT` (a scale left off: `768 x 768 = 0.59` in millions)."""
     leaf = written_leaf(value)
     sign = -1.0 if isinstance(value, Neg) else 1.0
     if leaf is not None:
-        factor = (
-            leaf.scale_factor(reading) if mode == "scaled" else leaf.factor(reading, mode == "mantissa", mode == "bits")
-        )
+        if mode in IMPLICIT:
+            factor = IMPLICIT[mode]
+        elif mode == "scaled":
+            factor = leaf.scale_factor(reading)
+        else:
+            factor = leaf.factor(reading, mode == "mantissa", mode == "bits")
         exact = leaf.exact_claim and not loose  # 2,097,150: every digit is written to count
         unit = 1.0 if exact else leaf.unit_digit
         zeros = leaf.rounded_zeros and not exact
         return _Written(sign * leaf.mantissa * factor, unit * factor, factor, not zeros, zeros, leaf.dims(reading))
     q = value.evaluate(reading)
     rel = max((x.unit_digit / abs(x.mantissa) for x in value.operands() if x.mantissa), default=0.0)
-    return _Written(q.value, rel * abs(q.value), 1.0, False, True, q.dims)
+    # as precise as its inputs, or as the interval their rounding allows (`√(2.0964 - 2.0851)`)
+    return _Written(q.value, max(rel * abs(q.value), q.hi - q.lo), 1.0, False, True, q.dims)
 
 
 def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
     """Whether the rounding of the inputs (`134M`, `0.0294`) gives the result its tolerance:
-    only for a result written more precisely than every rounded input, since it was then
+    only for a result written more precisely than every rounded input (in digits, or relative
+    to its size: `109M × 4 bytes = 437 MB`), since it was then
     computed from values those inputs round (`128 × 134M = 17,179,869,184`). A 7-digit
     integer computed from the written numbers themselves (`65,536 × 268M = 17,563,713M`, in
     the inputs' own scale) must be exact."""
@@ -123,7 +149,9 @@ def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
         plain = Reading()
         unit = leaf.factor(plain)
         return all(unit < op.unit_digit * op.factor(plain) for op in rounded)
-    return leaf.digits > max(op.digits for op in rounded)
+    coarsest = min(op.unit_digit / abs(op.mantissa) for op in rounded)
+    finer = leaf.mantissa != 0 and leaf.unit_digit / abs(leaf.mantissa) < coarsest
+    return leaf.digits > max(op.digits for op in rounded) or finer
 
 
 def _level(q, w: _Written, loose: bool, tolerance: bool, floor: bool = False) -> int:
@@ -244,26 +272,42 @@ def _one_unit(op: Operand) -> str:
     return units[0] if len(units) == 1 and not op.per else ""
 
 
-def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True, floor: bool = False) -> Verdict:
+def judge(
+    expr: Node,
+    value: Node,
+    *,
+    loose: bool,
+    inputs_rounded: bool = True,
+    floor: bool = False,
+    context: tuple[tuple[str, Dims, float, float], ...] = (),
+) -> Verdict:
     """The best verdict over all readings; raises Uncertain when no reading is certain (the
     two sides in different units, a named quantity that does not cancel out).
 
     When no operand carries a unit or a scale, a unit written on the result labels it: the
     numbers are compared as written (`2 * 2 * 32 * 4096 / 10**6 = 0.131MB`), as well as in
     base units (`524,288 × 4096 = 2 GiB`). `inputs_rounded=False`: the inputs are taken as
-    written (a chain whose first value is their exact result, `= 2.8304 ≈ 2.924`)."""
+    written (a chain whose first value is their exact result, `= 2.8304 ≈ 2.924`). `context`:
+    (name, dimension, decimal and binary factor) of the units written near the claim; inputs with none may be in
+    one of them, converted in the head (`109.2 / 1,000 ≈ 6.6 minutes` under `109 hours`)."""
+    ten = _power_of_ten(value) if loose else None
+    if ten is not None and not any(op.has_unit or op.has_scale or op.percent for op in expr.operands()):
+        return _order_of_magnitude(expr, ten)
     percent_label = _has_percent(expr) != _has_percent(value)
     exact = not loose and all(leaf.plain_int for leaf in expr.operands() + value.operands())
     symbol = _symbol_value(expr, value)
     plain_expr = not any(op.has_unit or op.has_scale or op.percent for op in expr.operands())
     labelled = any(op.has_unit or op.has_scale for op in value.operands())
-    modes = ["base"] + (["mantissa", "scaled"] if plain_expr and labelled else [])
+    unitless = not any(op.has_unit or op.has_scale for op in expr.operands())  # a percent is a number
+    modes = ["base"] + (["mantissa", "scaled"] if unitless and labelled else [])
     if not plain_expr and _counts_only(expr) and any(op.has_unit for op in value.operands()):
         modes.append("mantissa")  # `(300 billion)*(8*13 billion)/(… *60*60*24) ≈ 31 days`
     if any(op.has_bits for op in value.operands()):
         modes.append("bits")
     tolerance = inputs_rounded and _input_tolerance(expr, value, loose)
     bare = not any(op.has_unit or op.has_scale or op.percent for op in value.operands())
+    if plain_expr and bare and _scale_left_off(value):
+        modes += list(IMPLICIT)
     best: tuple[int, float, str, bool, float] | None = None
     levels: dict[bool, int] = {}  # the best level with decimal (False) and binary (True) prefixes
     bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
@@ -285,8 +329,15 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True, 
             except (Inconsistent, OverflowError, ZeroDivisionError):
                 continue
             candidates.append((converted, "base", written[0]))
+        if plain_expr and q.dims == NONE and written[0].dims == BYTE:  # `2^{16} × 8 = 64 KB`: 8 bits a word
+            candidates.append((Quantity(q.value / 8, q.lo / 8, q.hi / 8, BYTE), IN_BITS, written[0]))
+        for name, dims, *factors in context if plain_expr and q.dims == NONE else ():
+            if dims == written[0].dims:
+                factor = factors[reading.binary]
+                scaled = Quantity(q.value * factor, q.lo * factor, q.hi * factor, dims)
+                candidates.append((scaled, CONTEXT + name, written[0]))
         for q, mode, w in candidates:
-            if mode != "base" and q.dims != NONE:
+            if mode not in ("base", IN_BITS) and not mode.startswith(CONTEXT) and q.dims != NONE:
                 continue  # only a result that no input unit fixes is labelled by its own
             if q.dims != NONE and q.dims != w.dims:
                 # a size is not a time; with no unit on the inputs, the value's unit labels it;
@@ -297,19 +348,125 @@ def judge(expr: Node, value: Node, *, loose: bool, inputs_rounded: bool = True, 
             if exact and q.value == int(q.value):
                 w.unit = 0.0
             level = _level(q, w, loose, tolerance, floor)
+            if level != PASS and (mode in IMPLICIT or mode.startswith(CONTEXT) or mode == IN_BITS):
+                continue  # a reading that is only allowed because it makes the claim right
             tolerated = tolerance and level < _level(q, w, loose, False, floor)
             closeness = abs(q.value - w.value) / (w.unit or 1.0)
             levels[reading.binary] = min(levels.get(reading.binary, ERROR), level)
             if best is None or (level, closeness) < best[:2]:
                 off = abs(q.value / w.value) if q.value and w.value else math.inf
-                best = (level, closeness, _show(q.value / w.factor), tolerated, max(off, 1 / off) if off else math.inf)
+                shown = _show(q.value / w.factor) + (f" ({mode})" if mode in IMPLICIT else "")
+                off = max(off, 1 / off) if off else math.inf
+                best = (level, closeness, shown, tolerated, off, mode, q.value / w.factor)
     if best is None and bare_pass is not None:
-        best = (PASS, 0.0, bare_pass, False, 1.0)
+        best = (PASS, 0.0, bare_pass, False, 1.0, "base", math.nan)
     if best is None:
         raise Uncertain("the two sides are in different units")
+    if best[0] != PASS and _may_be_binary(expr, value):
+        raise Uncertain(MAY_BE_BINARY)
     names = [symbol.name for symbol in value.symbols()]
     binary = levels.get(True, ERROR) < levels.get(False, ERROR)  # `5 GiB`, `1 GB = 2³⁰ bytes`: say so
-    return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], BINARY if binary else "")
+    if best[5] in IMPLICIT:
+        reading = f"the result in {best[5]}, its scale left off"
+    elif best[5] == IN_BITS:
+        reading = "the inputs counted in bits, 8 to a byte"
+    elif best[5].startswith(CONTEXT):
+        reading = f"the inputs in {best[5][len(CONTEXT) :]}, the unit written near it"
+    else:
+        reading = BINARY if binary else ""
+    return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], reading, best[6])
+
+
+MAY_BE_BINARY = "numerals of 0s and 1s may be binary"
+BYTE_DIGITS = 8
+_BINARY_DIGITS = re.compile(r"[01]+(?:\.[01]+)?")
+
+
+def _numerals(node: Node) -> tuple[list[Operand], bool]:
+    """The operands of a node but the powers of two it is scaled by (`1.100 × 2^1`), and
+    whether there is one."""
+    if isinstance(node, Binary) and node.op == "^" and isinstance(node.left, Operand) and node.left.mantissa == 2:
+        return [], True
+    if isinstance(node, Binary):
+        (left, a), (right, b) = _numerals(node.left), _numerals(node.right)
+        return left + right, a or b
+    return node.operands(), False
+
+
+def _right_in_binary(expr: Node, value: Node, operands: list[Operand]) -> bool:
+    """The claim holds with every numeral read in base 2, in as many bits as its value is
+    written with (`1101 + 0011 = 0000` overflows four bits, `1+1 = 0` one)."""
+    for op in operands:
+        whole, _, fraction = op.text.partition(".")
+        number = int(whole + fraction, 2) / 2 ** len(fraction)
+        expr, value = (
+            substituted(expr, op, replace(op, mantissa=number)),
+            substituted(value, op, replace(op, mantissa=number)),
+        )
+    try:
+        ours, theirs = expr.evaluate(Reading()).value, value.evaluate(Reading()).value
+    except (Uncertain, OverflowError, ZeroDivisionError):
+        return False
+    leaf = written_leaf(value)
+    bits = len(leaf.text.partition(".")[0]) if leaf is not None else 0
+    if bits and ours == int(ours) and theirs == int(theirs):
+        return (ours - theirs) % 2**bits == 0
+    return math.isclose(ours, theirs, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _may_be_binary(expr: Node, value: Node) -> bool:
+    """`0011 + 1 = 0100`, `2×1011 = 10110`, `1 + 1 = 10`: a bare numeral of 0s and 1s with a
+    leading zero, or of five digits or more that change three times (not `1110000`), or both
+    sides scaled by powers of two (`10.0000 × 2^2 = 1.0000 × 2^3`), may be binary; so may
+    numerals all of 0s and 1s (whole, or one a binary fraction such as `1.010`) that are right
+    read in base 2 or hold a byte (`-0 = 11111111`)."""
+    (ours, scaled), (theirs, scaled_too) = _numerals(expr), _numerals(value)
+    operands = ours + theirs
+    if scaled and scaled_too and all(_BINARY_DIGITS.fullmatch(op.text) for op in operands):
+        return True
+    texts = [op.text for op in operands if op.text]
+    binary = [op.text for op in operands if _BINARY_DIGITS.fullmatch(op.text) and not op.suffixes and not op.percent]
+    fraction = any("1" in t.partition(".")[2] for t in binary)
+    if len(texts) >= 2 and len(binary) == len(texts) and (fraction or not any("." in t for t in binary)):
+        byte = any(len(t) >= BYTE_DIGITS for t in binary)  # `-0 = 10000000`: a byte's bits
+        if byte or _right_in_binary(expr, value, operands):
+            return True  # `1 + 1 = 10`, `1+1 = 0`, not `100 + 100 = 100`
+    for t in binary:
+        digits = t.replace(".", "").rstrip("0") if "." in t else t  # `0.1000` is 0.1
+        runs = len(re.findall(r"0+|1+", digits))
+        if len(t) > 1 and t[0] == "0" and t[1] != "." or len(digits) >= 5 and runs >= 3:
+            return True
+    return False
+
+
+def _power_of_ten(value: Node) -> int | None:
+    """k of a value written as a bare power of ten, `10^{30}` or `10¹⁵`; None otherwise."""
+    if not (isinstance(value, Binary) and value.op == "^"):
+        return None
+    base, k = value.left, value.right
+    if not (isinstance(base, Operand) and isinstance(k, Operand) and base.mantissa == 10 and not base.suffixes):
+        return None
+    return int(k.mantissa) if k.mantissa == int(k.mantissa) and not k.suffixes else None
+
+
+def _order_of_magnitude(expr: Node, ten: int) -> Verdict:
+    """`2^{100} ≈ 10^{30}`: a power of ten after `≈` gives an order of magnitude, right within
+    half of one (a factor of √10 either way)."""
+    try:
+        q = expr.evaluate(Reading())
+    except (OverflowError, ZeroDivisionError, Inconsistent):
+        raise Uncertain("too large, or a division by zero") from None
+    if q.dims != NONE:
+        raise Uncertain("the two sides are in different units")
+    right = q.value > 0 and abs(math.log10(q.value) - ten) <= 0.5
+    return Verdict(PASS if right else ERROR, _show(q.value), reading=f"10^{ten} as an order of magnitude")
+
+
+def _scale_left_off(value: Node) -> bool:
+    """A bare result written with a decimal point and few digits (`0.59`, `4.72`) may be in a
+    scale the author left off; an integer (`1048`) or a longer number claims what it says."""
+    leaf = written_leaf(value)
+    return leaf is not None and leaf.decimal and leaf.digits <= MAX_IMPLICIT_DIGITS
 
 
 def _show(value: float) -> str:

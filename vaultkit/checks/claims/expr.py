@@ -35,11 +35,11 @@ class ParseFail(Exception):
 
 @dataclass(frozen=True)
 class Reading:
-    """One way to read ambiguous units: GB as 10⁹ or 2³⁰, B as billion or bytes, % as /100,
-    and which `FLOPs` are rates (by the id of their operand)."""
+    """One way to read ambiguous units: GB as 10⁹ or 2³⁰, which `B` are bytes rather than
+    billions and which `FLOPs` are rates (by the id of their operand), % as /100."""
 
     binary: bool = False
-    b_bytes: bool = False
+    b_bytes: frozenset = frozenset()
     percent_fraction: bool = True
     symbol: float = 0.0  # the value given to every named quantity (n_token); 0: none may appear
     rates: frozenset = frozenset()
@@ -122,9 +122,9 @@ class Operand:
         if reading.binary and any(s.unit and UNITS[s.unit].dims == U.FLOP for s in self.suffixes):
             reading = replace(reading, binary=False)  # `17.6T FLOPs`: T is 10¹² here
         for s in self.suffixes:
-            f *= s.factor * _suffix_factor(s, reading)
+            f *= s.factor * _suffix_factor(s, reading, id(self) in reading.b_bytes)
         for s in self.per:
-            f /= _suffix_factor(s, reading)
+            f /= _suffix_factor(s, reading, False)
         if self.percent and reading.percent_fraction:
             f *= 0.01
         return f
@@ -134,14 +134,18 @@ class Operand:
         f = 1.0
         for s in self.suffixes:
             if s.scale or s.factor != 1.0:
-                f *= s.factor * _suffix_factor(Suffix(scale=s.scale), reading) if s.scale else s.factor
+                f *= (
+                    s.factor * _suffix_factor(Suffix(scale=s.scale), reading, id(self) in reading.b_bytes)
+                    if s.scale
+                    else s.factor
+                )
         return f
 
     def dims(self, reading: Reading) -> Dims:
         d = NONE
         for s in self.suffixes:
             d = U.add(d, s.dims)
-            if s.scale == "B" and reading.b_bytes:
+            if s.scale == "B" and id(self) in reading.b_bytes:
                 d = U.add(d, U.BYTE)
             if s.flop_ambiguous and id(self) in reading.rates:
                 d = U.add(d, U.PER_SECOND)
@@ -167,11 +171,12 @@ class Operand:
         return []
 
 
-def _suffix_factor(s: Suffix, reading: Reading) -> float:
+def _suffix_factor(s: Suffix, reading: Reading, b_bytes: bool) -> float:
+    """The factor of one suffix; `b_bytes`: a `B` scale is bytes, not billions."""
     f = 1.0
     if s.scale:
         if s.scale == "B":
-            f *= 1.0 if reading.b_bytes else 1e9
+            f *= 1.0 if b_bytes else 1e9
         else:
             f *= SCALE_LETTERS[s.scale][reading.binary]
     if s.unit:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from vaultkit.checks.claims.expr import (
     BEYOND_FLOAT,
     FUNCTIONS,
+    Binary,
     Node,
     ParseFail,
     Reading,
@@ -33,7 +34,7 @@ from vaultkit.checks.claims.expr import (
     substituted,
     written_leaf,
 )
-from vaultkit.checks.claims.parser import SYMBOLIC, Parser
+from vaultkit.checks.claims.parser import SHAPE_X, SYMBOLIC, XOR, Parser
 from vaultkit.checks.claims.tokens import GLUE, MINUSES, OPERAND_END, Token, tokenize
 from vaultkit.checks.claims.units import BYTE
 
@@ -63,6 +64,7 @@ class Found:
     alternatives: list[tuple[Side, Node, bool]]  # (expression, value, loose) readings of it
     pass_only: str = ""  # why it is read only to pass: wrong, it is skipped with this reason
     not_far: str = ""  # why it is read only to be close: off by a factor over 100, it is skipped
+    partial: set[int] = field(default_factory=set)  # ids of values cut from a longer one: read only to pass
 
 
 @dataclass
@@ -226,7 +228,8 @@ def _check_after(seg: list[Token], end: int, labelled: bool) -> bool:
         return False  # `14 GB（仅模型）+ 优化器状态`: the rest is words
     if tok.kind == "lp" and k > end and seg[k - 1].kind == "sp":
         return False  # `= 7GiB (28 came from …)`: a remark in brackets
-    if tok.kind in ("op", "num", "lp", "pow", "pct"):
+    shift = tok.text in "<>" and k + 1 < len(seg) and seg[k + 1].text == tok.text  # `= 5 << 3 = 40`
+    if tok.kind in ("op", "num", "lp", "pow", "pct") or tok.kind == "other" and (tok.text in "&^" or shift):
         raise Uncertain("value runs into more arithmetic")
     attached = k == end
     if tok.kind == "other" and attached and tok.text in GLUE:
@@ -261,10 +264,18 @@ def _check_before(seg: list[Token], start: int) -> None:
         )  # `8 GPUs - so 8/2`
         if q is not None and (seg[q].kind == "op" and not dash or seg[q].kind in OPERAND_END and not phrase):
             raise Uncertain("a word inside the expression")
-    if tok.kind == "word" and p == start - 1:
-        raise Uncertain("expression glued to a word: a function call or a name")
+    if tok.kind == "word" and p == start - 1 or tok.kind == "other" and p == start - 1 and tok.text.isalnum():
+        raise Uncertain("expression glued to a word: a function call or a name")  # `log₂(1+1000)`
+    if tok.kind == "other" and tok.text in _CODE_OPERATORS:
+        raise Uncertain("expression is cut off")  # `12 & (-12) = 4`, `-7//2=-4`
+    if seg[start].kind == "op" and seg[start].text in MINUSES and tok.kind in ("word", "cjk"):
+        raise Uncertain("expression is cut off")  # `n - 1 = 4`: a minus after a name subtracts
     if tok.kind == "other" and p == start - 1 and tok.text in GLUE:
         raise Uncertain(f"expression glued to {tok.text!r}")
+
+
+# Operators of code before an expression: it is cut out of a larger one (a table's `|` is none).
+_CODE_OPERATORS = {"&", "^", "!", "//", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", ":=", "<<", ">>", "&&"}
 
 
 def parse_prefix(seg: list[Token], line: str) -> Side | None:
@@ -301,7 +312,7 @@ def parse_suffix(seg: list[Token], line: str) -> Side | None:
             try:
                 _check_before(seg, i)
             except Uncertain as cut:
-                whole = uncertain is not None and str(uncertain) in (BEYOND_FLOAT, SYMBOLIC)
+                whole = uncertain is not None and str(uncertain) in (BEYOND_FLOAT, SYMBOLIC, XOR, SHAPE_X)
                 raise (uncertain if whole else cut) from None  # `1e400 * 2`: the reason is the number
             whole = _significant(seg, i - 1, -1) is None
             return Side(node, seg[i].start, seg[end - 1].end, whole)
@@ -385,9 +396,16 @@ def _is_range(tokens: list[Token], rels: list[int], k: int) -> bool:
 
 
 def _different_quantity(previous: Node, value: Node) -> bool:
-    """`= 640 GB ≈ 8 张卡`: after a value in a unit, a value in another (or none) is something else."""
+    """`= 640 GB ≈ 8 张卡`: after a value in a unit, a value in another (or none) is something else;
+    so is one counting other things (`= 16 sequences = 65,536 tokens`)."""
     kind = _unit_kind(previous)
-    return kind is not None and _unit_kind(value) != kind
+    if kind is not None and _unit_kind(value) != kind:
+        return True
+    leaves = written_leaf(previous), written_leaf(value)
+    if None in leaves:
+        return False
+    ours, theirs = ({_label(text) for text in leaf.labels} for leaf in leaves)
+    return bool(ours and theirs and not ours & theirs)
 
 
 def _label(text: str) -> str:
@@ -404,6 +422,41 @@ def _counts_other_things(expr: Node, value: Node) -> bool:
         return False
     counted = {_label(text) for text in leaf.labels}
     return not any(counted & {_label(text) for text in op.labels} for op in operands)
+
+
+DIMENSIONS = "matrix dimensions written with ×, not a product"
+
+
+def _factors(node: Node) -> list[float] | None:
+    """The plain whole numbers a product of them is made of, None for anything else."""
+    if isinstance(node, Binary) and node.op == "*":
+        left, right = _factors(node.left), _factors(node.right)
+        return None if left is None or right is None else left + right
+    leaf = written_leaf(node)
+    return [leaf.mantissa] if leaf is node and leaf.plain_int else None
+
+
+def _dimensions(lhs: Node, rhs: Node) -> bool:
+    """`16×16 × 16×16 = 16×16`: two matrices' dimensions and the product's, not arithmetic."""
+    ours, theirs = _factors(lhs), _factors(rhs)
+    if ours is None or theirs is None or len(ours) != 4 or len(theirs) != 2:
+        return False
+    return ours[1] == ours[2] and theirs == [ours[0], ours[3]]
+
+
+def _not_a_value(lhs: Side, rhs_unit: bool, tokens: list[Token], rel_index: int, line: str) -> str:
+    """Why the number left of `value = expression` is not that expression's result, or "":
+    a remark in brackets (`length (2 bytes) = 2^14`), a multiple (`2x = 11 - 3`), a code
+    glued to its meaning (`0=4KB，1=2MB/1GB`)."""
+    if line[lhs.start - 1 : lhs.start] == "(" or line[lhs.start : lhs.start + 1] == "(":
+        return "a remark in brackets, not a result"
+    if _multiple(lhs.node):
+        return "a multiple (2x) is a variable or a comparison, not a result"
+    sign = tokens[rel_index]
+    glued = not line[sign.start - 1 : sign.start].isspace() and not line[sign.end : sign.end + 1].isspace()
+    if glued and lhs.node.plain_int and not lhs.node.suffixes and rhs_unit:
+        return "a code and its meaning (`1=2MB`), not a result"
+    return ""
 
 
 def _multiple(value: Node) -> bool:
@@ -535,6 +588,7 @@ def find_claims(
             )
             continue
         alternatives: list[tuple[Side, Node, bool]] = []
+        partial: set[int] = set()
         expr, value = lhs, rhs
         pass_only = not_far = ""
         if chained:
@@ -554,6 +608,9 @@ def find_claims(
             elif _bare_conversion(lhs.node, rhs.node):
                 alternatives.append((lhs, rhs.node, rel != "="))  # `= 0.131MB = 131KB`
         elif has_operator(lhs.node):
+            if _dimensions(lhs.node, rhs.node):
+                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason=DIMENSIONS))
+                continue
             names = sorted(x.name for x in lhs.node.symbols()), sorted(x.name for x in rhs.node.symbols())
             if has_operator(rhs.node) and names[0] != names[1]:
                 skipped.append(
@@ -565,8 +622,10 @@ def find_claims(
                 )
                 continue
             alternatives.append((lhs, rhs.node, loose))
-            if has_operator(rhs.node):  # `a*b = 582_981_200 / 4 (TP=4) => …`: the result, then a step
+            if has_operator(rhs.node) and first_operand(rhs.node) is not rhs.node:
+                # `a*b = 582_981_200 / 4 (TP=4) => …`: the result, then a step
                 alternatives.append((lhs, first_operand(rhs.node), loose))
+                partial.add(id(alternatives[-1][1]))
         elif rel == "~":
             quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="a range, not a claim"))
             continue
@@ -582,6 +641,11 @@ def find_claims(
                     )
                 )
                 continue
+            rhs_unit = any(op.has_unit for op in rhs.node.operands())
+            reason = _not_a_value(lhs, rhs_unit, tokens, rel_index, line)
+            if reason:
+                quiet.append(Skipped(*_span(left, right), sign=tokens[rel_index].start, reason=reason))
+                continue
             if lhs.node.labels and lhs.node.mantissa == 1 or rhs.whole and more:
                 # `1 epoch = 1M samples / 32 = 31,250 steps`: a definition, its result follows
                 pass_only = "a definition (`1 epoch = …`), not a result"
@@ -591,6 +655,8 @@ def find_claims(
             alternatives.append((rhs, lhs.node, loose))
         elif _bare_conversion(lhs.node, rhs.node):
             alternatives.append((lhs, rhs.node, loose))
+            if rel == "→":
+                not_far = "a step from one value to another (`1,568 KB → 448 字节`), not a conversion"
         else:  # `1 柜 = 64 GPU`: not arithmetic we can read
             skipped.append(
                 Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="two values and no arithmetic")
@@ -601,9 +667,11 @@ def find_claims(
         if has_operator(rhs.node) and rhs.whole and more and value is rhs:
             # `4×32 = 128 上行 / 64 = 2`: the value may be just the first number
             for exp, val, lo in list(alternatives):
-                alternatives.append((exp, first_operand(val), lo))
+                if first_operand(val) is not val:
+                    alternatives.append((exp, first_operand(val), lo))
+                    partial.add(id(alternatives[-1][1]))
         alternatives += _carried(alternatives, line)
-        found.append(Found(rel, value, alternatives, pass_only, not_far))
+        found.append(Found(rel, value, alternatives, pass_only, not_far, partial))
         if rhs.whole and more:
             ref = chain_ref if chained else (expr, loose)
     return LineClaims(found, skipped, quiet)
@@ -642,3 +710,20 @@ def svg_pieces(model: SvgText) -> Iterator[tuple[int, int, str]]:
             line, col = model.where(offset)
             yield line, col - 1, html.unescape(part) if "&" in part else part
             offset += len(part) + 1
+
+
+def carried_from_above(
+    alternatives: list[tuple[Side, Node, bool]], above: list[tuple[float, float]]
+) -> list[tuple[Side, Node, bool]]:
+    """The rounding carried from a result above: `2 × 4,621 = 9,243` under a line whose
+    `… = 4,621` computes 4,621.3. `above`: (value as written, as computed) of the claims read
+    above; each input written as one of those values is read as its computed value too."""
+    out = []
+    for expr, value, loose in alternatives:
+        for op in expr.node.operands():
+            for written, computed in above:
+                if op.mantissa == written and computed != written and abs(computed - written) <= op.unit_digit / 2:
+                    precise = replace(op, mantissa=computed, unit_digit=0.0, plain_int=False, exact_claim=False)
+                    node = substituted(expr.node, op, precise)
+                    out.append((Side(node, expr.start, expr.end, expr.whole), value, loose))
+    return out

@@ -36,7 +36,7 @@ from vaultkit.checks.claims.expr import (
     Symbol,
     Uncertain,
 )
-from vaultkit.checks.claims.tokens import MINUSES, SUPERSCRIPTS, Token
+from vaultkit.checks.claims.tokens import FRACTIONS, MINUSES, SUPERSCRIPTS, Token
 from vaultkit.checks.claims.units import (
     SCALE_LETTERS,
     SCALE_WORDS,
@@ -53,7 +53,7 @@ _SCI = re.compile(
     r"(\d+(?:\.\d+)?)(?:[ ]?[×xX*·][ ]?|[ ]?\\(?:times|cdot)[ ]?)10(?:\*\*|\^)?\{?([-−⁻]?[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
 )
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
-_UNDERSCORES = re.compile(r"\d+(?:_\d+)+(?:\.\d+)?\Z")
+_UNDERSCORES = re.compile(r"\d{1,3}(?:_\d{3})+(?:\.\d+)?\Z")  # `262_144_000`, not `1101_2`
 # Words a number can be "per": 16 KB / token.
 PER_WORDS = {
     "token",
@@ -80,9 +80,19 @@ PER_WORDS = {
 }
 _EXPONENT = re.compile(r"-?\d+(?:\.\d+)?")
 SYMBOLIC = "letters are variables: symbolic algebra, not arithmetic"
+XOR = "`a ^ b` spaced may be XOR, as in code"
+SHAPE_X = "a shape or a configuration (`2x2 MIMO`, `3x3 conv`), not a product"
 MAX_VARIABLE = 3  # a word in math this short is a variable (`$4DH$`), a longer one a label (`$16 GPUs$`)
 MAX_DEPTH = 60  # brackets, minuses and exponents nested deeper are not read
 EXACT_DIGITS = 7  # an integer written with this many digits claims to be exact
+
+
+_ARITHMETIC_INSIDE = re.compile(r"[A-Za-z][-+−*/×^]|[-+−*/×^][A-Za-z]")
+
+
+def _multiple(node: Node) -> bool:
+    """A number written as a multiple (`2x`), which a sum cannot hold: there `x` is a variable."""
+    return isinstance(node, Operand) and node.times
 
 
 def _significant_digits(digits: str) -> int:
@@ -94,6 +104,9 @@ def _number(tok: Token) -> tuple[float, float, bool, int, bool, bool]:
     """Value, unit of the last significant digit, whether it is a plain integer, its
     significant digits, whether it has a decimal point, and whether it claims exactness."""
     text = tok.text
+    if text in FRACTIONS:
+        return FRACTIONS[text], 0.0, False, 1, True, True
+    text = text.replace("{,}", ",")  # `422{,}500{,}000` in LaTeX
     sci = _SCI.match(text)
     if sci:
         mantissa, exp = sci.group(1), int(sci.group(2).translate(SUPERSCRIPTS).replace("−", "-"))
@@ -162,6 +175,7 @@ class Parser:
         return self.binary_loop(node, i, "×*/÷·\\", self.unary)
 
     def binary_loop(self, node, i, ops, operand_parser):
+        additive = ops.startswith("+")
         while True:
             j = self.skip(i)
             tok = self.toks[j] if j < len(self.toks) else None
@@ -172,6 +186,11 @@ class Parser:
                 right, end = operand_parser(j + 1)
             except ParseFail:
                 return node, i
+            if additive and _multiple(node) or additive and _multiple(right):
+                raise Uncertain(SYMBOLIC)  # `2x + 3 = 11`: x is a variable, not times
+            glued_x = self.line[tok.start] in "xX" and self.line[tok.start - 1 : tok.end + 1].isalnum()
+            if glued_x and isinstance(right, Operand) and right.labels:
+                raise Uncertain(SHAPE_X)
             op = tok.text[0]
             op = {"×": "*", "·": "*", "\\": "*" if tok.text != "\\div" else "/", "÷": "/", "−": "-"}.get(op, op)
             node, i = Binary(op, node, right), end
@@ -208,6 +227,8 @@ class Parser:
             k += 1
         kind = self.kind(k)
         if kind == "op" and self.toks[k].text == "^" and (k == i or self.toks[k].code or self.kind(k + 1) == "sp"):
+            if k > i and self.kind(k + 1) == "sp" and not self.toks[k].math:
+                raise Uncertain(XOR)  # `j' = 0 ^ 1 = 1`
             return k + 1
         if kind != "bold" or self.toks[k].text != "**":
             return None
@@ -288,6 +309,8 @@ class Parser:
             j = self.skip(j)
             if self.kind(j) != "rp":
                 raise ParseFail("unclosed parenthesis")
+            if self.toks[i].text == "O(" and isinstance(node, Operand) and not node.suffixes:
+                raise Uncertain("an order of growth (`O(1)`), not a number")
             return (BigO(node) if self.toks[i].text == "O(" else node), j + 1
         if kind == "num":
             return self.operand(i)
@@ -343,7 +366,7 @@ class Parser:
                 op.core_end = tok.end
             elif kind == "word" and not labelled and not (spaced and j > i + 1):
                 word = tok.text
-                if self.variable(j):
+                if self.variable(j) or not spaced and self.letter(word):
                     raise Uncertain(SYMBOLIC)
                 per_time = self.per_time(j) if spaced and word == "per" and op.suffixes else None
                 if per_time is not None:  # `10**9 Bytes per second`
@@ -372,6 +395,8 @@ class Parser:
                         op.core_end = tok.end
                     op.suffixes.append(suffix)
             elif kind == "cjk" and not labelled and not (spaced and j > i + 1):
+                if tok.text.startswith("的") and not op.suffixes:
+                    raise Uncertain("a quantity of the number (`-82 的补码`), not the number")
                 suffix, rest = read_cjk(tok.text)
                 op.suffixes.append(suffix)
                 labelled = suffix.label or bool(rest)
@@ -400,6 +425,8 @@ class Parser:
             elif kind == "op" and tok.text in ("×", "x") and not self.starts_factor(self.skip(j + 1)):
                 labelled = op.times = True  # "8×": times
             elif kind == "annot" and (not spaced or j == i + 1):
+                if not spaced and not op.suffixes and tok.text[0] == "(" and _ARITHMETIC_INSIDE.search(tok.text):
+                    raise Uncertain(SYMBOLIC)  # `2(k+1)`: a number times a bracket of letters
                 labelled = True
             elif (
                 kind == "op"
@@ -422,10 +449,29 @@ class Parser:
         """The word at token j is a variable, not a unit or a label: raised to a power (`8d²`,
         `2sh^2`), or a short word in LaTeX math (`$4DH$`, `$2 H T^2$`; `\\text{GB}` is a unit)."""
         word = self.toks[j].text
-        if word in UNITS or word in TIME_UNITS or word in SCALE_LETTERS or word in SCALE_WORDS or word in ("x", "X"):
+        if (
+            word in UNITS
+            or word in TIME_UNITS
+            or word in SCALE_LETTERS
+            or word.lower() in SCALE_WORDS
+            or word in ("x", "X")
+        ):
             return False
         powered = self.kind(j + 1) == "pow" or self.kind(j + 1) == "op" and self.toks[j + 1].text == "^"
         return powered or self.toks[j].math and len(word) <= MAX_VARIABLE
+
+    @staticmethod
+    def letter(word: str) -> bool:
+        """A single letter glued to a number that is no unit, scale or `x`: a variable (`2k`
+        aside, `4y`, `3a`, `4N`)."""
+        return (
+            len(word) == 1
+            and word.isascii()
+            and word not in UNITS
+            and word not in TIME_UNITS
+            and word not in SCALE_LETTERS
+            and word not in "xXbm"
+        )
 
     def per_time(self, j: int) -> int | None:
         """Index of the time word of `per second` at token j, if that is what follows."""

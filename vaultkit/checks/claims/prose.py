@@ -11,10 +11,10 @@ readable for arithmetic:
   reads across them; any other code span (`` `Block 7` ``, `` `2*(n-1)/n * P` ``) is a name,
   blanked to letters so none of its numbers is read as an operand;
 - LaTeX math (`$…$`, `$$…$$`, and the lines of a display block) loses its delimiters and
-  spacing commands; `\\approx` and `\\sim` read as `≈`, `\\times` and `\\cdot` as `×`,
+  spacing commands; `\\approx` reads as `≈`, `\\sim` as `~`, `\\mu` as `µ`, `\\times` and `\\cdot` as `×`,
   `\\text{GB}` as `GB`; a currency `$5` is no math;
 - quotes around a string (`'2048² × 12288 ≈ 51B'` in a Python dict) are blanked;
-- link targets and bare URLs are blanked to letters.
+- link targets and bare URLs are blanked to letters; a star escaped for Markdown (`\\*`) is a star.
 
 `code` lists the spans that were code, where `8.87-7.45` is a subtraction, not a range.
 """
@@ -35,12 +35,14 @@ _RELATION = re.compile(r"(?<![=!<>:+\-*/%])[=≈](?![=>])")
 _UNIT_AFTER_DIGIT = re.compile(r"(?<=[\d.])[A-Za-z]+|(?<=\d)[ ]?[xX](?=[ ]?\d)")
 _NOT_ARITHMETIC = re.compile(r"[A-Za-z_\u3400-\u9fff\[\]{}\"'$#@:;]")
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]*\)|https?://[^\s)>\]`]+|<https?://[^>\s]*>")
-_TEX_APPROX = re.compile(r"\\(?:approx|simeq|sim)(?![A-Za-z])")
+_TEX_APPROX = re.compile(r"\\(?:approx|simeq)(?![A-Za-z])")
+_TEX_SIM = re.compile(r"\\sim(?![A-Za-z])")  # `10^{-38} \sim 10^{38}`: a range, as `~` is
+_TEX_MU = re.compile(r"\\mu(?![A-Za-z])[ ]?")  # `12.5 \mu s` is 12.5 µs
 _TEX_BLANK = re.compile(
     r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|left(?![A-Za-z])|right(?![A-Za-z])|[Bb]ig+[lr]?(?![A-Za-z]))|\\\\|&"
 )
 _TEX_WRAP = re.compile(r"\\(?:text|mathrm|textrm|mathbf|textbf|boldsymbol|bm|operatorname|mbox)\{([^{}]*)\}")
-_TEX_THOUSANDS = re.compile(r"\d{1,3}(?:\{,\}\d{3})+(?!\d)")  # `422{,}500{,}000`: separators in LaTeX
+_ESCAPED_STAR = re.compile(r"\\\*")
 _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
 _TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
 _TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
@@ -138,7 +140,8 @@ def _tex(text: str) -> str:
         return " " * len(m.group())
 
     text = _TEX_APPROX.sub(lambda m: "≈" + " " * (len(m.group()) - 1), text)
-    text = _TEX_THOUSANDS.sub(lambda m: m.group().replace("{,}", ",").ljust(len(m.group())), text)
+    text = _TEX_SIM.sub(lambda m: "~" + " " * (len(m.group()) - 1), text)
+    text = _TEX_MU.sub(lambda m: " " * (len(m.group()) - 1) + "µ", text)
     # `\sqrt{64}` is √(64); `\frac{a}{4096}` is ((a)/4096) when its denominator is one number
     text = _TEX_SQRT.sub(lambda m: "√(" + " " * (m.start(1) - m.start() - 2) + m.group(1) + ")", text)
     text = _TEX_FRAC.sub(
@@ -209,7 +212,9 @@ def _math_parts(line: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
     """The line made readable for arithmetic (same length), its code spans and its math spans."""
-    if not ("`" in line or "$" in line or "](" in line or "http" in line or any(q in line for q in _QUOTES)):
+    if not (
+        "`" in line or "$" in line or "](" in line or "http" in line or "\\*" in line or any(q in line for q in _QUOTES)
+    ):
         return line, [], []
     if in_math:
         return _tex(line), [], _math_parts(line, 0, len(line))
@@ -236,6 +241,9 @@ def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int
             chars[start:end] = " " * delim + inner + " " * delim
             taken.append((start, end))
             maths += _math_parts(line, start + delim, end - delim)
+    for at in _ESCAPED_STAR.finditer(line):  # `64M \\* 16 bits`: a star escaped for Markdown
+        if not any(a <= at.start() < b for a, b in taken + code):
+            chars[at.start()] = " "
     _mask_quotes(chars, taken, line)
     return "".join(chars), code, maths
 

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from vaultkit.checks.claims.units import UNITS
 
 SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+# A fraction written as one character: `½(1 + 0)` is half of the bracket.
+FRACTIONS = {"½": 1 / 2, "⅓": 1 / 3, "⅔": 2 / 3, "¼": 1 / 4, "¾": 3 / 4, "⅕": 1 / 5, "⅖": 2 / 5, "⅗": 3 / 5}
+FRACTIONS |= {"⅘": 4 / 5, "⅙": 1 / 6, "⅚": 5 / 6, "⅛": 1 / 8, "⅜": 3 / 8, "⅝": 5 / 8, "⅞": 7 / 8}
 MINUSES = "-−"
 
 _SCI_TIMES = r"(?:[ ]?[×xX*·][ ]?|[ ]?\\(?:times|cdot)[ ]?)"
@@ -26,7 +29,8 @@ _TOKEN = re.compile(
     r"|(?P<tex>\\(?:times|cdot|div)(?![A-Za-z]))"
     r"|(?P<hex>0[xX][0-9A-Fa-f]+)"
     rf"|(?P<sci>\d+(?:\.\d+)?{_SCI_TIMES}10(?:\^[-−]?\d+|\^\{{[-−]?\d+\}}|⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))"
-    r"|(?P<num>\d+(?:[,_]\d+)*(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+    r"|(?P<num>\d+(?:(?:[,_]|\{,\})\d+)*(?:\.\d+)?(?:[eE][-+]?\d+)?)"  # `4{,}621`: LaTeX grouping
+    rf"|(?P<frac>[{''.join(FRACTIONS)}])"
     r"|(?P<pow>⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+|\^\{[-−]?\d+\})"
     r"|(?P<annot>[(（](?:[^()（）\d\n]|(?<=[A-Za-z_0-9])\d){1,40}[)）])"
     r"|(?P<op>[×*/÷+\-−^√·])"
@@ -143,7 +147,7 @@ def tokenize(line: str, code: list[tuple[int, int]] = (), maths: list[tuple[int,
             kind = "op"
         elif kind == "hex":
             kind = "word"
-        elif kind == "sci":
+        elif kind in ("sci", "frac"):
             kind = "num"
         elif kind == "multi":
             kind = "other"

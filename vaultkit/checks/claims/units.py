@@ -45,11 +45,12 @@ SCALE_LETTERS = {
     "G": (1e9, 2.0**30),
     "T": (1e12, 2.0**40),
     "P": (1e15, 2.0**50),
+    "E": (1e18, 2.0**60),
     "B": (1e9, 1e9),
 }
 _PREFIXES = {"": (1.0, 1.0), **{k: v for k, v in SCALE_LETTERS.items() if k != "B"}}
 _DECIMAL = {p: (d, d) for p, (d, _) in _PREFIXES.items()}
-_BINARY = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+_BINARY = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50, "Ei": 2.0**60}
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,18 @@ TIME_UNITS = {
 # Words after a scale letter that make it a count of something (2.1 GFLOPs is a unit, above).
 SCALED_LABELS = {"tokens", "token", "params", "Params", "parameters"}
 SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}  # `300 billion`
-CJK_SCALES = {"万亿": 1e12, "千万": 1e7, "百万": 1e6, "亿": 1e8, "万": 1e4, "千": 1e3}
+CJK_SCALES = {
+    "万亿": 1e12,
+    "千亿": 1e11,
+    "百亿": 1e10,
+    "十亿": 1e9,
+    "千万": 1e7,
+    "百万": 1e6,
+    "十万": 1e5,
+    "亿": 1e8,
+    "万": 1e4,
+    "千": 1e3,
+}
 # A bare b (bit or billion?), Kubernetes quantities, frequencies and other scaled units we do
 # not convert.
 UNCERTAIN_WORD = re.compile(
@@ -167,8 +179,8 @@ def read_word(word: str, *, attached: bool) -> Suffix:
         return Suffix(unit=word)
     if word in TIME_UNITS:
         return Suffix(seconds=TIME_UNITS[word])
-    if word in SCALE_WORDS:
-        return Suffix(factor=SCALE_WORDS[word])
+    if word.lower() in SCALE_WORDS and (word.islower() or word.istitle()):
+        return Suffix(factor=SCALE_WORDS[word.lower()])  # `300 billion`, `38.4 Million`
     if word in SCALE_LETTERS:
         # "70B" is a scale; a spaced "70 B" or "2 K" is not read with certainty.
         return Suffix(scale=word) if attached else Suffix(uncertain=True)
