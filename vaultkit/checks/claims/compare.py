@@ -416,7 +416,8 @@ def _right_in_binary(expr: Node, value: Node, operands: list[Operand]) -> bool:
 
 def _may_be_binary(expr: Node, value: Node) -> bool:
     """`0011 + 1 = 0100`, `2×1011 = 10110`, `1 + 1 = 10`: a bare numeral of 0s and 1s with a
-    leading zero, or of five digits or more that change three times (not `1110000`), or both
+    leading zero, or of five digits or more that change three times (not `1110000`) and hold a
+    byte or make the claim right read in base 2 with the other 0-and-1 numerals, or both
     sides scaled by powers of two (`10.0000 × 2^2 = 1.0000 × 2^3`), may be binary; so may
     numerals all of 0s and 1s (whole, or one a binary fraction such as `1.010`) that are right
     read in base 2 or hold a byte (`-0 = 11111111`)."""
@@ -434,8 +435,12 @@ def _may_be_binary(expr: Node, value: Node) -> bool:
     for t in binary:
         digits = t.replace(".", "").rstrip("0") if "." in t else t  # `0.1000` is 0.1
         runs = len(re.findall(r"0+|1+", digits))
-        if len(t) > 1 and t[0] == "0" and t[1] != "." or len(digits) >= 5 and runs >= 3:
-            return True
+        if len(t) > 1 and t[0] == "0" and t[1] != ".":
+            return True  # a leading zero: bits, in a width or code the line may not say
+        if len(digits) >= 5 and runs >= 3:
+            looks = [op for op in operands if _BINARY_DIGITS.fullmatch(op.text)]
+            if len(t) >= BYTE_DIGITS or _right_in_binary(expr, value, looks):
+                return True  # `11011 + 1 = 28`; not `10001 × 1 = 5000.5`, wrong in either base
     return False
 
 
