@@ -103,7 +103,9 @@ def test_a_written_page_is_released_but_keeps_what_the_navigation_and_sitemap_re
     assert page.content == note.html
 
 
-def test_the_streamed_search_index_has_the_bytes_material_writes(tmp_path):
+def test_the_search_config_is_the_one_material_writes(tmp_path):
+    import json
+
     from mkdocs.config import load_config
 
     (tmp_path / "docs").mkdir()
@@ -116,16 +118,20 @@ def test_the_streamed_search_index_has_the_bytes_material_writes(tmp_path):
     )
     config = config.plugins.on_config(config)
     search = mkdocs_glue.searches(config)[0]
-    entries = [
-        {"location": "a/", "title": "标题", "text": "中文 “引号” \\ <b>x</b>\u200b", "tags": ["t"]},
-        {"location": "b/#x"},
-    ]
-    search.search_index.entries = list(entries)
-    expected = search.search_index.generate_search_index(None).encode("utf-8")
-    pages = [mkdocs_glue.encoded_entries(entries[:1]), b"", mkdocs_glue.encoded_entries(entries[1:])]
-    mkdocs_glue.write_search_index(search, pages, str(tmp_path / "site"))
-    assert (tmp_path / "site" / "search" / "search_index.json").read_bytes() == expected
-    assert b'"docs":[{"location":"a/"' in expected
+    search.search_index.entries = [{"location": "a/", "title": "标题", "text": "x"}]
+    expected = json.loads(search.search_index.generate_search_index(None))["config"]
+    assert mkdocs_glue.search_config(search) == expected and "separator" in expected
+    assert search.search_index.entries == [{"location": "a/", "title": "标题", "text": "x"}]  # left as they were
+
+
+def test_the_theme_has_the_search_worker_vaultkit_takes_the_place_of():
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import Files
+
+    config = load_config(config_file=None, theme={"name": "material"})
+    files = Files([])
+    files.add_files_from_theme(config.theme.get_env(), config)
+    assert len([f for f in files if mkdocs_glue.is_search_worker(f.src_uri)]) == 1
 
 
 def _tree_vault(root, directory_urls: bool):

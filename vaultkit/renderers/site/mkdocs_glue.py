@@ -12,8 +12,9 @@ material 9, and needs of them what their public API does not give:
   segments Chinese words as material's `_segment_chinese` does (jieba on each run of Han
   characters), each distinct run once;
 - material's search keeps the entries of the pages it saw in `search_index.entries` and writes
-  them in `on_post_build` (a page rendered in a worker sends its entries back); `vaultkit build`
-  writes the index itself, entry by entry, in the bytes material writes (`write_search_index`);
+  them in `on_post_build` (a page rendered in a worker sends its part of the index back);
+  vaultkit writes its own index in pieces (`search_index.py`) with material's `config` at its
+  head (`search_config`);
 - MkDocs' `Page.update_date` feeds the sitemap; `Page.title` is None until the page's source is
   read, unless set (`pin_title`);
 - a page keeps its source, HTML and sections after it is written (`Page.markdown`, `content`,
@@ -126,30 +127,14 @@ def _segmented(run: str) -> str:
     return "\u200b" + "\u200b".join(jieba.cut(run.encode("utf-8"))) + "\u200b"
 
 
-def encoded_entries(entries: list) -> bytes:
-    """Search entries as the index holds them: each `json.dumps`ed as material does, comma-separated."""
-    return b",".join(json.dumps(entry, separators=(",", ":"), default=str).encode("utf-8") for entry in entries)
-
-
-def write_search_index(search: SearchPlugin, pages: list[bytes], site_dir: str) -> None:
-    """Write the search index of the pages' entries (`encoded_entries` of each page, in page
-    order) where material writes it, in the bytes it writes (`json.dumps` of its config and the
-    entries), a page at a time: the index of a large vault is never held as one string."""
+def search_config(search: SearchPlugin) -> dict:
+    """The `config` material writes at the head of its search index (language, separator, ...)."""
     index = search.search_index
-    index.entries = []
-    frame = index.generate_search_index(None)  # material's own {"config": …, "docs": []}
-    if not frame.endswith(',"docs":[]}'):
-        raise RuntimeError("material's search index is not {config, docs} as vaultkit expects")
-    path = os.path.join(site_dir, "search", "search_index.json")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as out:
-        out.write(frame[:-2].encode("utf-8"))
-        first = True
-        for entries in pages:
-            if entries:
-                out.write(entries if first else b"," + entries)
-                first = False
-        out.write(b"]}")
+    kept, index.entries = index.entries, []
+    try:
+        return json.loads(index.generate_search_index(None))["config"]
+    finally:
+        index.entries = kept
 
 
 def searches(config) -> list[SearchPlugin]:
@@ -160,6 +145,11 @@ def searches(config) -> list[SearchPlugin]:
         if index is not None and not isinstance(index, TokenSearch):
             plugin.search_index = TokenSearch(**index.config)
     return found
+
+
+def is_search_worker(src_uri: str) -> bool:
+    """Whether a theme file is material's search worker (its name holds a hash of its bytes)."""
+    return src_uri.startswith("assets/javascripts/workers/search.") and src_uri.endswith(".min.js")
 
 
 def page_entries(search: SearchPlugin) -> list:

@@ -9,6 +9,7 @@ the rest, and `mkdocs_glue` holds what vaultkit needs of MkDocs' and material's 
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import sys
@@ -17,11 +18,11 @@ from pathlib import Path
 from mkdocs.config import config_options as opt
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from pymdownx.slugs import slugify as pymdownx_slugify
 
-from vaultkit.renderers.site import meta, mkdocs_glue, pages
+from vaultkit.renderers.site import meta, mkdocs_glue, pages, search_index
 from vaultkit.renderers.site.callout_css import callout_css
 from vaultkit.renderers.site.drafts import Drafts
 from vaultkit.renderers.site.katex import SITE_DIR as KATEX_DIR
@@ -206,6 +207,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         for site_path, path in self.katex.items():
             files.append(File.generated(config, site_path, abs_src_path=str(path)))
         files.append(File.generated(config, JS_PATH, abs_src_path=str(ASSETS / "vaultkit.js")))
+        for worker in [file for file in files if mkdocs_glue.is_search_worker(file.src_uri)]:
+            files.remove(worker)  # material's, which loads the whole index: vaultkit's reads it in pieces
+            files.append(File.generated(config, worker.src_uri, abs_src_path=str(ASSETS / "search-worker.js")))
         self.files = files
         model.page_urls = {file.src_uri: file.url for file in files}
         self.progress = Progress(len(files.documentation_pages()), self.show_progress)
@@ -268,8 +272,14 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         notes = notes_with_diagrams(self.model.published.values())
         return missing_note(len(notes)) if notes else None
 
+    @event_priority(-100)  # after material's search has written its index
     def on_post_build(self, config):
         self.progress.done()
+        for search in mkdocs_glue.searches(config):  # under `mkdocs build`: the pages' entries, in pieces
+            if entries := mkdocs_glue.page_entries(search):
+                by_page = itertools.groupby(entries, key=lambda entry: entry["location"].split("#", 1)[0])
+                parts = [search_index.page_search(list(group)) for _, group in by_page]
+                search_index.write_index(config.site_dir, mkdocs_glue.search_config(search), parts)
         self._remove_drafts()
         if note := self.mermaid_shown_as_code():
             log.info(note)  # `vaultkit build` prints it itself, last
