@@ -51,10 +51,16 @@ class FakePage:
 
 
 def entries(index: SearchIndex, page) -> list[tuple[str, str, str]]:
+    """The entries, without the zero-width spaces material puts between Chinese words (vaultkit puts none)."""
     index.entries = []
     index.add_entry_from_context(page)
     return [
-        (e["location"], e["title"], " ".join(re.sub(r"</?\w+>", " ", e["text"]).split()), tuple(e["tags"]))
+        (
+            e["location"],
+            e["title"].replace("\u200b", ""),
+            " ".join(re.sub(r"</?\w+>", " ", e["text"]).replace("\u200b", "").split()),
+            tuple(e["tags"]),
+        )
         for e in index.entries
     ]
 
@@ -69,9 +75,9 @@ def test_token_sections_give_the_entries_material_makes_from_the_html():
         assert mine[2].replace(" ", "") == material[2].replace(" ", "").replace("x2", "x^2"), (mine, material)
 
 
-def test_chinese_words_are_segmented_as_material_segments_them():
+def test_chinese_text_is_left_whole():
     text = "注意力机制的计算过程，以及 KV 缓存如何节省显存。"
-    assert mkdocs_glue.TokenSearch()._segment_chinese(text) == SearchIndex()._segment_chinese(text)
+    assert mkdocs_glue.TokenSearch()._segment_chinese(text) == text
 
 
 def test_a_vault_page_fills_what_page_render_fills(tmp_path):

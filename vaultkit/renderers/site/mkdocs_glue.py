@@ -9,8 +9,8 @@ material 9, and needs of them what their public API does not give:
 - material's search parses each page's HTML into sections: `TokenSearch` gives it the sections
   read from the tokens instead (material's `Section`, `Element` and `create_entry_for_section`
   make the entries, so they are the entries material makes: title fallback, tags, boost), and
-  segments Chinese words as material's `_segment_chinese` does (jieba on each run of Han
-  characters), each distinct run once;
+  leaves Chinese text as it is (material's `_segment_chinese` marks jieba's words in it; the
+  index of `search_index.py` needs no words);
 - material's search keeps the entries of the pages it saw in `search_index.entries` and writes
   them in `on_post_build` (a page rendered in a worker sends its part of the index back);
   vaultkit writes its own index in pieces (`search_index.py`) with material's `config` at its
@@ -38,10 +38,8 @@ import json
 import os
 import re
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import partial
 
-import jieba
-from backrefs import bre
 from jinja2 import TemplateNotFound
 from material.plugins.search.plugin import Element, SearchIndex, SearchPlugin
 from material.plugins.search.plugin import Section as MaterialSection
@@ -104,27 +102,7 @@ class TokenSearch(SearchIndex):
             self.create_entry_for_section(found, page.toc, page.url, page)
 
     def _segment_chinese(self, data: str) -> str:
-        return _HAN.sub(lambda match: _segmented(match.group(0)), data).strip("\u200b")
-
-
-_HAN = bre.compile(r"(\p{script: Han}+)", bre.UNICODE)  # material's pattern
-
-
-def segments(text: str) -> bool:
-    """Whether material's search would cut words of `text` with jieba (it has Han characters)."""
-    return _HAN.search(text) is not None
-
-
-def load_segmenter() -> None:
-    """Load jieba's dictionary in this process now (about 1.5 s, else at its first word):
-    page workers forked after share it instead of each loading it again."""
-    jieba.initialize()
-
-
-@lru_cache(maxsize=1 << 16)
-def _segmented(run: str) -> str:
-    """A run of Han characters cut into words, each word between zero-width spaces."""
-    return "\u200b" + "\u200b".join(jieba.cut(run.encode("utf-8"))) + "\u200b"
+        return data  # vaultkit's index cuts Han text into pairs of characters itself: no words to mark
 
 
 def search_config(search: SearchPlugin) -> dict:

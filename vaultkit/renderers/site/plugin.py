@@ -10,7 +10,6 @@ the rest, and `mkdocs_glue` holds what vaultkit needs of MkDocs' and material's 
 from __future__ import annotations
 
 import itertools
-import logging
 import os
 import sys
 from pathlib import Path
@@ -54,15 +53,6 @@ class Progress:
             sys.stderr.write("\n")
 
 
-def _quiet_jieba() -> None:
-    """Material's Chinese search loads jieba, which logs its dictionary loading at DEBUG."""
-    try:
-        import jieba
-    except ImportError:
-        return
-    jieba.setLogLevel(logging.WARNING)
-
-
 ASSETS = Path(__file__).parent / "assets"
 CSS_PATH = "assets/vaultkit/vaultkit.css"
 JS_PATH = "assets/vaultkit/vaultkit.js"
@@ -91,7 +81,6 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self.drafts: Drafts | None = None  # a build's pages, drafted while its notes are checked
 
     def on_config(self, config):
-        _quiet_jieba()
         self._configure_markdown(config)
         config.site_url = meta.site_url(config.site_url)  # the sitemap's and the feed's addresses
         state = self.state
@@ -115,11 +104,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 for rel in [*model.published, *filter(model.publishes, model.attachments), self.config.tags_page]
             }
             self.drafts = Drafts(model, mermaid=bool(self.mermaid_js))
-            searched = mkdocs_glue.searches(config) and any(
-                mkdocs_glue.segments(note.title) or mkdocs_glue.segments(note.text) for note in model.published.values()
-            )
-            warm = [mkdocs_glue.load_segmenter] if searched else []  # once here, not in each page worker
-            state.compute_notes(then=self.drafts.write, meanwhile=warm)  # on all cores when worth it
+            state.compute_notes(then=self.drafts.write)  # on all cores when worth it
         self.use_model(model, config)
         self._prune_navigation(config)
         config.extra_css.append(CSS_PATH)  # mermaid and KaTeX: only on the pages that need them (render_page)
