@@ -231,6 +231,25 @@ def scale(source: Path, tmp: Path, copies: int, large: int, against: str | None,
             f"  {n}x against {against}: {m.wall / old.wall:.2f}x the wall time, {m.cpu / old.cpu:.2f}x the CPU, "
             f"{m.rss / old.rss:.2f}x the peak RSS"
         )
+    print_projection(list(measures.values()), PROJECTED)
+
+
+PROJECTED = 100_000  # notes
+
+
+def print_projection(measures: list[Measure], notes: int) -> None:
+    """Peak RSS and CPU time as a line through the sizes measured (least squares), at `notes` notes."""
+    if len(measures) < 2:
+        return
+    for name, unit in (("rss", "MB"), ("cpu", "s CPU")):
+        xs, ys = [m.notes for m in measures], [getattr(m, name) for m in measures]
+        mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
+        slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / sum((x - mean_x) ** 2 for x in xs)
+        base = mean_y - slope * mean_x
+        print(
+            f"  {name}: {base:.0f} {unit} + {slope * 1000:.1f} {unit} per 1,000 notes -> "
+            f"{base + slope * notes:,.0f} {unit} at {notes:,} notes"
+        )
 
 
 def build_measured(vault: Path, out: Path, *flags: str) -> tuple[Measure, str]:
@@ -251,6 +270,11 @@ def build_measured(vault: Path, out: Path, *flags: str) -> tuple[Measure, str]:
 
 def rendered_count(err: str) -> str:
     return next((line.removeprefix("vaultkit: ") for line in err.splitlines() if "pages rendered" in line), "?")
+
+
+def rendered_pages(err: str) -> set[str]:
+    """The notes `--verbose` listed as rendered."""
+    return {line.removeprefix("rendered ") for line in err.splitlines() if line.startswith("rendered ")}
 
 
 def heading_with_links(vault: Path, count: int) -> tuple[Path, str, list[Path]]:
@@ -294,14 +318,74 @@ def incremental(source: Path, tmp: Path, copies: int) -> None:
     steps["heading renamed"] = lambda: target.write_text(
         target.read_text(encoding="utf-8").replace(f"## {heading}", f"## {heading} renamed", 1), encoding="utf-8"
     )
+    expected = {
+        "no-op": set(),
+        "one body edited": {edited.relative_to(vault).as_posix()},
+        "heading renamed": {p.relative_to(vault).as_posix() for p in [target, *linking]},
+    }
     for name, change in steps.items():
         change()
         m, err = build_measured(vault, site, "--verbose")
         print_measure(name, m)
+        rendered = rendered_pages(err)
+        extra, missing = sorted(rendered - expected[name]), sorted(expected[name] - rendered)
         print(
             f"    {m.wall / clean.wall:.1%} of the clean build's wall time, {m.cpu / clean.cpu:.1%} of its CPU; "
-            f"{rendered_count(err)}"
+            f"{rendered_count(err)}; beyond the pages expected: {extra[:5]}, expected but not rendered: {missing[:5]}"
         )
+    search_in_chromium(site, ["注意力", "attention"])
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def search_in_chromium(site: Path, queries: list[str]) -> None:
+    """Each query typed into the site's search box in chromium (a fresh page each): the bytes
+    fetched from typing it to its results, and how many pages were found."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("  search: playwright is not installed")
+        return
+    if CHROMIUM is None:
+        print("  search: chromium is not installed")
+        return
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            for query in queries:
+                page = browser.new_page()
+                page.goto(base, wait_until="networkidle")
+                fetched: list[tuple[str, int]] = []
+                page.on("response", lambda r: fetched.append((r.url, int(r.headers.get("content-length") or 0))))
+                started = time.perf_counter()
+                page.locator(".md-search__input").fill(query)
+                page.wait_for_function(
+                    "document.querySelectorAll('.md-search-result__item').length > 0", timeout=120_000
+                )
+                page.wait_for_load_state("networkidle")
+                seconds = time.perf_counter() - started
+                found = page.locator(".md-search-result__meta").inner_text()
+                first = page.locator(".md-search-result__item h1").first.inner_text()
+                print(
+                    f"  search {query!r}: {found} (first: {first}); {sum(n for _, n in fetched) / 1e6:.2f} MB "
+                    f"in {len(fetched)} files fetched, largest {max(n for _, n in fetched) / 1e3:.0f} KB; {seconds:.1f} s"
+                )
+                page.close()
+            browser.close()
+    finally:
+        server.shutdown()
 
 
 def strict_rounds(source: Path, tmp: Path, rounds: int) -> None:

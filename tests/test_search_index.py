@@ -5,6 +5,7 @@ part the words it starts, Chinese by its pairs of characters."""
 
 from __future__ import annotations
 
+import array
 import json
 import shutil
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from vaultkit.renderers.site import search_index
-from vaultkit.renderers.site.search_index import PageSearch, page_search, terms, write_index
+from vaultkit.renderers.site.search_index import page_search, terms, write_index
 
 WORKER = Path(search_index.__file__).parent / "assets" / "search-worker.js"
 NODE = shutil.which("node")
@@ -29,9 +30,16 @@ const context = {
   self: { location: { href: "http://site/assets/javascripts/workers/search.js" } },
   fetch: async url => {
     const file = path.join(site, decodeURIComponent(new URL(url).pathname))
-    return fs.existsSync(file) ? { ok: true, json: async () => JSON.parse(fs.readFileSync(file, "utf8")) } : { ok: false, status: 404 }
+    if (!fs.existsSync(file)) return { ok: false, status: 404 }
+    const data = fs.readFileSync(file)
+    return {
+      ok: true,
+      json: async () => JSON.parse(data.toString("utf8")),
+      arrayBuffer: async () => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength),
+    }
   },
-  console, URL, TextEncoder, Promise, Math, Map, Object, Array, JSON, String, RegExp,
+  console, URL, TextEncoder, TextDecoder, Uint8Array, Uint32Array, Promise, Math, Map, Object, Array, JSON, String,
+  RegExp,
   postMessage: message => posted.push(message),
 }
 context.addEventListener = (_, listener) => { context.listener = listener }
@@ -101,14 +109,9 @@ def test_a_page_is_its_sections_their_start_and_the_count_of_each_term():
     found = page_search(PAGES[1])
     assert found.location == "b/"
     assert found.sections == [("b/", "Beta", "nothing"), ("b/#notes", "Notes", "two footnotes & more")]
-    assert dict(zip(*[iter(found.counts.split(" "))] * 2)) == {
-        "beta": "1",
-        "nothing": "1",
-        "notes": "1",
-        "two": "1",
-        "footnotes": "1",
-        "more": "1",
-    }
+    assert found.names.split(" ") == ["beta", "nothing", "notes", "two", "footnotes", "more"]
+    assert found.counts == bytes([1] * 6) and len(found.hashes) == 6 * 8
+    assert page_search([entry("x/", "X", "<p>word word word</p>")]).counts == bytes([1, 3])
     assert page_search([]) is None
     long = page_search([entry("e/", "E", "word " * 100)])
     assert long.sections[0][2].endswith("…") and len(long.sections[0][2]) <= search_index.TEASER_CHARS + 1
@@ -123,9 +126,12 @@ def test_the_postings_hold_each_page_of_each_term_with_its_count(tmp_path):
     assert len([rel for rel in written if rel.startswith("search/terms/")]) == shards
     decoded: dict[str, dict[int, int]] = {}
     for n in range(shards):
-        for term, postings in json.loads((tmp_path / f"search/terms/{n}.json").read_text(encoding="utf-8")).items():
+        data = (tmp_path / f"search/terms/{n}.bin").read_bytes()
+        line = data.index(b"\n")
+        values = array.array("I", data[-(-(line + 1) // 4) * 4 :])
+        for term, count in json.loads(data[:line]):
             assert search_index.fnv1a(search_index.term_key(term)) % shards == n
-            number = 0
+            number, postings, values = 0, values[:count], values[count:]
             for value in postings:
                 number += value // 16
                 decoded.setdefault(term, {})[number] = value % 16
@@ -140,7 +146,7 @@ def test_files_whose_bytes_are_the_same_are_not_written_again(tmp_path):
     kept = tmp_path / "search" / "page" / "0.json"
     kept.touch()
     before = kept.stat().st_mtime_ns
-    changed = [*found[:3], PageSearch([("d/", "Delta", "other")], [], "other 1")]
+    changed = [*found[:3], page_search([entry("d/", "Delta", "other")])]
     write_index(str(tmp_path), {}, changed)
     assert kept.stat().st_mtime_ns == before
     assert json.loads((tmp_path / "search/page/3.json").read_text(encoding="utf-8"))["sections"] == [

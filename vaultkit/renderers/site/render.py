@@ -112,7 +112,7 @@ class SiteRenderer:
     def search_files(self, entries: list[list]) -> dict[str, bytes]:
         """The search index of the pages' `entries` (each page's, in page order), by site path, as a build writes it."""
         config = mkdocs_glue.search_config(self.search)
-        return search_index.index_files(config, [search_index.page_search(page) for page in entries])
+        return dict(search_index.index_files(config, [search_index.page_search(page) for page in entries]))
 
 
 def renders_alike(config) -> bool:
@@ -145,10 +145,12 @@ class WarningCount(logging.Handler):
 @dataclass
 class Built:
     """What a build leaves for the next one: the config's digest its pages were rendered with,
-    a record of each page (by its file's site path), and the pages it rendered (not kept)."""
+    a record of each page (by its file's site path), the search index's files, and the pages
+    it rendered (not kept)."""
 
     config: str
     pages: dict[str, reuse.PageRecord]
+    index: dict[str, bytes] = field(default_factory=dict)  # the search index's files: site path -> head or b""
     rendered: list[str] = field(default_factory=list)
 
 
@@ -182,18 +184,22 @@ def _build_site(config, state, jobs: int | None, kept: Built | None) -> Built:
             if name not in records:  # `mkdocs build` writes templates first: a page of that name wins
                 written |= _write_template(renderer, name)
         config.plugins.on_post_build(config=config)  # material's search writes an empty index ...
-        if renderer.search is not None:  # ... and vaultkit its own, in pieces
-            written |= search_index.write_index(
-                config.site_dir,
-                mkdocs_glue.search_config(renderer.search),
-                [records[f.dest_uri].search for f in renderer.doc_files],
+        index: dict[str, bytes] = {}  # ... and vaultkit its own, in pieces
+        if renderer.search is not None and previous is not None and not rendered and records.keys() == previous.keys():
+            index = kept.index  # the same pages: the same index, but for the head material wrote over
+            search_index.write_head(config.site_dir, index)
+        elif renderer.search is not None:
+            config_shown = mkdocs_glue.search_config(renderer.search)
+            index = search_index.write_index(
+                config.site_dir, config_shown, [records[f.dest_uri].search for f in renderer.doc_files]
             )
+        written |= index.keys()
         if previous is not None:
             _remove_stale(config.site_dir, written, started)
         if config.strict and warnings.logged:
             counts = ", ".join(f"{n} {level.lower()}s" for level, n in sorted(warnings.counts.items()))
             raise Abort(f"Aborted with {counts} in strict mode!")
-        return Built(digest, records, rendered)
+        return Built(digest, records, index, rendered)
     except Exception as error:
         config.plugins.on_build_error(error=error)
         raise

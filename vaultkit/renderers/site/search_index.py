@@ -7,8 +7,9 @@ notes). vaultkit writes instead, under `search/`:
   the worker (`assets/search-worker.js`, in place of material's) needs to find the rest;
 - `pages.json`: every page's location and title, in location order (a page's number is its
   place here), each location written as the length it shares with the one before and the rest;
-- `terms/<n>.json`: the postings of the terms whose key (`term_key`) hashes to shard `n`:
-  term -> [page number delta * 16 + min(count, 15), ...];
+- `terms/<n>.bin`: the postings of the terms whose key (`term_key`) hashes to shard `n`: a
+  line of JSON, [[term, postings], ...], padded with spaces to a multiple of 4 bytes, then
+  each term's postings as little-endian uint32: page number delta * 16 + min(count, 15);
 - `page/<number>.json`: a page's sections (location, title, the start of its text) and tags,
   fetched for the results shown first.
 
@@ -20,11 +21,15 @@ cuts its Chinese exactly as the pages were cut). A term's key is its first three
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from html import unescape
+
+import numpy as np
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 _WORD = re.compile(r"\w+")
@@ -72,12 +77,14 @@ def plain(html: str) -> str:
 
 @dataclass
 class PageSearch:
-    """What the index holds of one page: its sections (location, title, teaser), tags, and the
-    count of each of its terms (as "term count term count ...", compact to keep)."""
+    """What the index holds of one page: its sections (location, title, teaser), tags, and its
+    terms: their names (space-separated), 64-bit hashes and counts (capped at 15), in one order."""
 
     sections: list[tuple[str, str, str]]
     tags: list[str]
-    counts: str
+    names: str
+    hashes: bytes  # uint64, little-endian
+    counts: bytes  # uint8
 
     @property
     def location(self) -> str:
@@ -94,7 +101,9 @@ def page_search(entries: list[dict]) -> PageSearch | None:
         sections.append((entry["location"], title, _teaser(text)))
         for term in terms(title + " " + text + " " + " ".join(entry.get("tags") or [])):
             counts[term] = counts.get(term, 0) + 1
-    return PageSearch(sections, list(entries[0].get("tags") or []), " ".join(f"{t} {n}" for t, n in counts.items()))
+    hashes = b"".join(hashlib.blake2b(term.encode("utf-8"), digest_size=8).digest() for term in counts)
+    capped = bytes(min(n, TF_CAP) for n in counts.values())
+    return PageSearch(sections, list(entries[0].get("tags") or []), " ".join(counts), hashes, capped)
 
 
 def _teaser(text: str) -> str:
@@ -102,54 +111,99 @@ def _teaser(text: str) -> str:
 
 
 def shard_count(postings: int) -> int:
-    """Shards enough for about 3,000 postings each (some 15 KB), a power of two from 16 to 4096."""
+    """Shards enough for about 3,000 postings each (some 12 KB), a power of two from 16 to 4096."""
     count = 16
     while count < 4096 and postings > count * 3000:
         count *= 2
     return count
 
 
-def write_index(site_dir: str, config: dict, found: list[PageSearch | None]) -> set[str]:
+HEAD = "search/search_index.json"
+
+
+def write_index(site_dir: str, config: dict, found: list[PageSearch | None]) -> dict[str, bytes]:
     """Write the index (`index_files`) under `site_dir`, leaving files whose bytes are the
-    same as they are; the site paths of its files."""
-    files = index_files(config, found)
-    for rel, data in files.items():
+    same as they are; the site paths of its files, each with b"" but the head (`HEAD`), with its bytes."""
+    written = {}
+    for rel, data in index_files(config, found):
         _write_if_changed(os.path.join(site_dir, rel), data)
-    return set(files)
+        written[rel] = data if rel == HEAD else b""
+    return written
 
 
-def index_files(config: dict, found: list[PageSearch | None]) -> dict[str, bytes]:
-    """The index of the pages' parts (`page_search` of each; None: a page not searched), by
-    site path. `config` is material's search config."""
+def write_head(site_dir: str, written: dict[str, bytes]) -> None:
+    """Write again the head of an index `write_index` wrote (material's search writes its own there)."""
+    _write_if_changed(os.path.join(site_dir, HEAD), written[HEAD])
+
+
+def index_files(config: dict, found: list[PageSearch | None]) -> Iterator[tuple[str, bytes]]:
+    """The files of the index of the pages' parts (`page_search` of each; None: a page not
+    searched): (site path, bytes), one at a time. `config` is material's search config. The
+    postings of all pages are merged as arrays (a term is its hash): a large vault's index
+    is made in seconds."""
     found = sorted((page for page in found if page is not None), key=lambda page: page.location)
-    postings: dict[str, list[int]] = {}
-    last: dict[str, int] = {}
-    for number, page in enumerate(found):
-        words = page.counts.split(" ")
-        for i in range(0, len(words) - 1, 2):
-            term, count = words[i], int(words[i + 1])
-            postings.setdefault(term, []).append((number - last.get(term, 0)) * 16 + min(count, TF_CAP))
-            last[term] = number
-    shards = shard_count(sum(map(len, postings.values())))
-    by_shard: list[dict[str, list[int]]] = [{} for _ in range(shards)]
+    offsets = np.r_[0, np.cumsum([len(page.counts) for page in found], dtype=np.int64)]
+    order, hashes = _by_term(b"".join(page.hashes for page in found))  # each term's pages in order
+    starts = np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]]) if len(hashes) else np.zeros(0, np.int64)
+    del hashes
+    names = _names(found, order[starts], offsets)
+    counts = np.frombuffer(b"".join(page.counts for page in found), dtype=np.uint8)[order]
+    numbers = (np.searchsorted(offsets, order, side="right") - 1).astype(np.uint32)
+    del order
+    values = np.diff(numbers, prepend=np.uint32(0))  # the page number after the one before ...
+    values[starts] = numbers[starts]  # ... or, a term's first, itself
+    del numbers
+    values *= 16
+    values += counts
+    values = values.astype("<u4", copy=False)
+    del counts
+    shards = shard_count(len(values))
     keys: dict[str, int] = {}
-    for term in sorted(postings):
-        key = term_key(term)
-        shard = keys.get(key)
-        if shard is None:
-            shard = keys[key] = fnv1a(key) % shards
-        by_shard[shard][term] = postings[term]
-    files = {
-        "search/search_index.json": _json(
-            {"config": {**config, "vaultkit": {"shards": shards, "pages": len(found)}}, "docs": []}
-        ),
-        "search/pages.json": _json(_front_coded(found)),
-    }
-    for n, shard in enumerate(by_shard):
-        files[f"search/terms/{n}.json"] = _json(shard)
+    shard_of = np.array([_shard(name, shards, keys) for name in names], dtype=np.int64)
+    ends = np.r_[starts[1:], len(values)]
+    yield (
+        HEAD,
+        _json({"config": {**config, "vaultkit": {"shards": shards, "pages": len(found)}}, "docs": []}),
+    )
+    yield "search/pages.json", _json(_front_coded(found))
+    by_shard = np.argsort(shard_of, kind="stable")
+    bounds = np.searchsorted(shard_of[by_shard], np.arange(shards + 1))
+    for n in range(shards):
+        groups = by_shard[bounds[n] : bounds[n + 1]]
+        head = _json([[names[g], int(ends[g] - starts[g])] for g in groups]) + b"\n"
+        head += b" " * (-len(head) % 4)  # the postings start on a multiple of 4 bytes
+        body = [values[starts[g] : ends[g]].tobytes() for g in groups]
+        yield f"search/terms/{n}.bin", head + b"".join(body)
     for number, page in enumerate(found):
-        files[f"search/page/{number}.json"] = _json({"sections": page.sections, "tags": page.tags})
-    return files
+        yield f"search/page/{number}.json", _json({"sections": page.sections, "tags": page.tags})
+
+
+def _by_term(joined: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """The order that sorts all pages' term hashes (stable: a term's pages stay in order), and the hashes so sorted."""
+    hashes = np.frombuffer(joined, dtype="<u8")
+    order = np.argsort(hashes, kind="stable")
+    return order, hashes[order]
+
+
+def _names(found: list[PageSearch], firsts: np.ndarray, offsets: np.ndarray) -> list[str]:
+    """The name of each term, from the page it first occurs on (`firsts`: positions in all pages' terms)."""
+    pages = np.searchsorted(offsets, firsts, side="right") - 1
+    names: list[str] = [""] * len(firsts)
+    split_page, split = -1, []
+    for i in np.argsort(pages, kind="stable").tolist():  # each page's names split once
+        page = int(pages[i])
+        if page != split_page:
+            split_page, split = page, found[page].names.split(" ")
+        names[i] = split[int(firsts[i] - offsets[page])]
+    return names
+
+
+def _shard(name: str, shards: int, keys: dict[str, int]) -> int:
+    key = term_key(name)
+    shard = keys.get(key)
+    if shard is None:
+        shard = keys[key] = fnv1a(key) % shards
+    return shard
 
 
 def _front_coded(found: list[PageSearch]) -> list:

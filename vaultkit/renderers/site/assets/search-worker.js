@@ -79,9 +79,27 @@ function fetchedIndex(config) {
   return {
     shards: config.vaultkit.shards,
     pages: table,
-    shard: cached(n => fetchJSON(`search/terms/${n}.json`)),
+    shard: cached(n => fetch(new URL(`search/terms/${n}.bin`, BASE)).then(response => {
+      if (!response.ok) throw new Error(`search/terms/${n}.bin: ${response.status}`)
+      return response.arrayBuffer()
+    }).then(readShard)),
     page: cached(n => fetchJSON(`search/page/${n}.json`)),
   }
+}
+
+/* A shard: a line of JSON, [[term, postings], ...], padded to 4 bytes, then the postings (uint32) */
+function readShard(buffer) {
+  const bytes = new Uint8Array(buffer)
+  const line = bytes.indexOf(10)
+  const head = JSON.parse(new TextDecoder().decode(bytes.subarray(0, line)))
+  const values = new Uint32Array(buffer, Math.ceil((line + 1) / 4) * 4)
+  const shard = {}
+  let at = 0
+  for (const [term, count] of head) {
+    shard[term] = values.subarray(at, at + count)
+    at += count
+  }
+  return shard
 }
 
 /* The pages holding a query part: page number -> count of its terms there */
