@@ -29,6 +29,31 @@
 - `--zensical EXE`: vaultkit against `zensical build` (EXE from a separate venv) of a copy of
   VAULT with material, zh search and material's recommended markdown extensions.
 
+Figures of 2026-12-03 (this branch at be92dd0 against main at c03112d, one run of
+`--copies 8 --large 45 --against main --incremental 45 --strict-rounds 3`, TMPDIR on a private
+folder, 2 shared cores at load 4-9, so wall times are noisy and CPU is the steadier ratio):
+
+- clean, 146 / 1,168 / 6,570 notes: 10.3 / 61.4 / 323.9 s CPU, 119 / 438 / 2,136 MB peak RSS;
+  against main: 0.99x / 1.12x / 1.13x the CPU, 0.69x / 0.92x / 1.04x the peak RSS (target
+  <= 1.05x, <= 1.5 GB: not met at 45 copies). Least squares over the three: 72 MB + 314 MB per
+  1,000 notes (31 GB at 100,000 notes) and 48.7 s CPU per 1,000 notes (4,900 s at 100,000).
+  Where the building process holds it (45 copies, /proc/self/status after each step): 460 MB
+  once the vault is read, 880 MB once its notes are checked and the site model made, 1.12 GB
+  once every page is rendered (the records of 6,570 pages, MkDocs' pages and navigation); the
+  peak is reached after that, while the search index is merged and the cache saved.
+- 45 copies, incremental (20 notes given a link to one heading): no-op 7.3 % of the clean
+  build's wall time (6.4 % of its CPU; target <= 3 %: not met), one body edited 18.3 % (15.6 %;
+  1 page rendered; target <= 5 %: not met), heading renamed 13.2 % (15.0 %; exactly the 21
+  pages, no other); the cost left is the fixed work of a build (the cache read and written
+  whole, every page's inputs digested, the index merged again).
+- 45 copies, the site: 0.67 GB in 17,741 files (was 2.5 GB in issue 41, 0.84 GB before the
+  index in pieces), largest file tags/index.html 3.9 MB, median page 76 KB.
+- 45 copies, search in chromium: `注意力` 495 pages found, 0.22 MB fetched in 12 files;
+  `attention` 451 pages, 0.24 MB in 11 files (material's one index was 268 MB). Pagefind 1.5.2
+  (extended) on the same site: 228 s wall, 110 s CPU, 4.7 GB RSS for every run, an 81 MB index:
+  its own pass over every page on each build rules it out for an incremental build.
+- strict / plain on VAULT (medians of 3): 0.98x wall, 0.98x CPU.
+
 Every vault is copied or generated under a temp dir; builds run in subprocesses. Peak RSS is
 `ru_maxrss` of RUSAGE_CHILDREN in a small process that only runs the build: the largest
 resident set of the build or any of its workers.
