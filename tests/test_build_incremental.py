@@ -130,3 +130,20 @@ def test_clean_ignores_the_cache(tmp_path, capsys):
     seed(tmp_path)
     build(tmp_path, "site", capsys)
     assert "6 of 6 pages rendered" in build(tmp_path, "site", capsys, clean=True, verbose=True)[2]
+
+
+def test_counting_the_notes_with_diagrams_keeps_no_note_parsed(tmp_path):
+    """At the end of a build without mermaid.min.js, the notes with diagrams are counted; their
+    tokens must not stay in memory (at 6,570 notes, some 800 MB), those parsed before do."""
+    from vaultkit.model.vault import Vault
+    from vaultkit.renderers.site.mermaid import notes_with_diagrams
+
+    (tmp_path / "a.md").write_text("# A\n\n```mermaid\ngraph LR\n  x --> y\n```\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("# B\n\nmermaid, in words only\n", encoding="utf-8")
+    (tmp_path / "c.md").write_text("# C\n\n```mermaid\ngraph LR\n  p --> q\n```\n", encoding="utf-8")
+    vault = Vault.load(tmp_path)
+    notes = vault.notes
+    assert notes["c.md"].tokens  # parsed before, by someone who still needs it
+    assert notes_with_diagrams(notes.values()) == ["a.md", "c.md"]
+    assert notes["a.md"].kept_parse() is None and notes["b.md"].kept_parse() is None
+    assert notes["c.md"].kept_parse() is not None
