@@ -147,3 +147,16 @@ def test_counting_the_notes_with_diagrams_keeps_no_note_parsed(tmp_path):
     assert notes_with_diagrams(notes.values()) == ["a.md", "c.md"]
     assert notes["a.md"].kept_parse() is None and notes["b.md"].kept_parse() is None
     assert notes["c.md"].kept_parse() is not None
+
+
+def test_a_build_counts_the_notes_with_diagrams_once(tmp_path, monkeypatch, capsys):
+    from vaultkit.renderers.site import mermaid, plugin
+
+    monkeypatch.delenv(mermaid.ENV_VAR, raising=False)
+    monkeypatch.setattr(plugin, "find_mermaid_js", lambda start: None)
+    counted = []
+    monkeypatch.setattr(plugin, "notes_with_diagrams", lambda notes: counted.append(1) or ["a.md"])
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.md").write_text("# A\n\n```mermaid\ngraph LR\n  x --> y\n```\n", encoding="utf-8")
+    assert build_command(tmp_path / "notes", str(tmp_path / "site"), strict=False) == 0
+    assert counted == [1] and "1 note with mermaid diagrams" in capsys.readouterr().err

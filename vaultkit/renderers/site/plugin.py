@@ -79,6 +79,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self.mermaid_js: Path | None = None
         self.katex: dict[str, Path] = {}  # site path -> file, when KaTeX was found
         self.drafts: Drafts | None = None  # a build's pages, drafted while its notes are checked
+        self.diagrams: tuple[SiteModel | None, int] = (None, 0)  # the model, and its notes with mermaid diagrams
 
     def on_config(self, config):
         self._configure_markdown(config)
@@ -254,8 +255,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         """The note for the end of a build whose mermaid diagrams are shown as code, if any."""
         if self.mermaid_js or self.model is None:
             return None
-        notes = notes_with_diagrams(self.model.published.values())
-        return missing_note(len(notes)) if notes else None
+        if self.diagrams[0] is not self.model:  # once per model: each note with a diagram is parsed again
+            self.diagrams = (self.model, len(notes_with_diagrams(self.model.published.values())))
+        return missing_note(self.diagrams[1]) if self.diagrams[1] else None
 
     @event_priority(-100)  # after material's search has written its index
     def on_post_build(self, config):
