@@ -37,15 +37,21 @@ folder, 2 shared cores at load 4-9, so wall times are noisy and CPU is the stead
   against main: 0.99x / 1.12x / 1.13x the CPU, 0.69x / 0.92x / 1.04x the peak RSS (target
   <= 1.05x, <= 1.5 GB: not met at 45 copies). Least squares over the three: 72 MB + 314 MB per
   1,000 notes (31 GB at 100,000 notes) and 48.7 s CPU per 1,000 notes (4,900 s at 100,000).
-  Where the building process holds it (45 copies, /proc/self/status after each step): 460 MB
+  Where the building process held it (45 copies, /proc/self/status after each step): 460 MB
   once the vault is read, 880 MB once its notes are checked and the site model made, 1.12 GB
   once every page is rendered (the records of 6,570 pages, MkDocs' pages and navigation); the
-  peak is reached after that, while the search index is merged and the cache saved.
+  rest was the end of the build counting the notes with mermaid diagrams (mermaid.min.js
+  absent): it parsed each of them and kept its tokens (+140 MB at 8 copies). With that fixed
+  (53bd9b5), a second run of `--no-scale --incremental 45`: clean 270.4 s CPU, **1,351 MB**
+  peak RSS (target met); the search index's merge adds some 40 MB at 8 copies (arrays, freed).
 - 45 copies, incremental (20 notes given a link to one heading): no-op 7.3 % of the clean
   build's wall time (6.4 % of its CPU; target <= 3 %: not met), one body edited 18.3 % (15.6 %;
   1 page rendered; target <= 5 %: not met), heading renamed 13.2 % (15.0 %; exactly the 21
-  pages, no other); the cost left is the fixed work of a build (the cache read and written
-  whole, every page's inputs digested, the index merged again).
+  pages, no other). In the second run (53bd9b5) the notes with diagrams were parsed twice at
+  the end (no-op 18.2 % of the clean CPU, one edit 19.3 %, rename 16.1 %); 1a11411 counts them
+  once. What is left of an incremental build is fixed work: the parse of every note with a
+  mermaid diagram for that count (1,350 notes here, some 15 s), the cache read and written
+  whole, every page's inputs digested, the index merged again (1-2 s).
 - 45 copies, the site: 0.67 GB in 17,741 files (was 2.5 GB in issue 41, 0.84 GB before the
   index in pieces), largest file tags/index.html 3.9 MB, median page 76 KB.
 - 45 copies, search in chromium: `注意力` 495 pages found, 0.22 MB fetched in 12 files;
