@@ -49,7 +49,9 @@ folder, 2 shared cores at load 4-9, so wall times are noisy and CPU is the stead
   1 page rendered; target <= 5 %: not met), heading renamed 13.2 % (15.0 %; exactly the 21
   pages, no other). In the second run (53bd9b5) the notes with diagrams were parsed twice at
   the end (no-op 18.2 % of the clean CPU, one edit 19.3 %, rename 16.1 %); 1a11411 counts them
-  once. What is left of an incremental build is fixed work: the parse of every note with a
+  once. Third run, at 1a11411: clean 226.7 s wall, 267.9 s CPU, 1,351 MB; no-op 9.5 % of its
+  wall time (7.9 % CPU), one body edited 14.2 % (11.7 %, 1 page), heading renamed 14.1 %
+  (11.4 %, the 21 pages); peak RSS 1,054 / 1,331 / 1,336 MB. What is left of an incremental build is fixed work: the parse of every note with a
   mermaid diagram for that count (1,350 notes here, some 15 s), the cache read and written
   whole, every page's inputs digested, the index merged again (1-2 s).
 - 45 copies, the site: 0.67 GB in 17,741 files (was 2.5 GB in issue 41, 0.84 GB before the
