@@ -29,6 +29,39 @@
 - `--zensical EXE`: vaultkit against `zensical build` (EXE from a separate venv) of a copy of
   VAULT with material, zh search and material's recommended markdown extensions.
 
+Figures of 2026-12-03 (this branch at be92dd0 against main at c03112d, one run of
+`--copies 8 --large 45 --against main --incremental 45 --strict-rounds 3`, TMPDIR on a private
+folder, 2 shared cores at load 4-9, so wall times are noisy and CPU is the steadier ratio):
+
+- clean, 146 / 1,168 / 6,570 notes: 10.3 / 61.4 / 323.9 s CPU, 119 / 438 / 2,136 MB peak RSS;
+  against main: 0.99x / 1.12x / 1.13x the CPU, 0.69x / 0.92x / 1.04x the peak RSS (target
+  <= 1.05x, <= 1.5 GB: not met at 45 copies). Least squares over the three: 72 MB + 314 MB per
+  1,000 notes (31 GB at 100,000 notes) and 48.7 s CPU per 1,000 notes (4,900 s at 100,000).
+  Where the building process held it (45 copies, /proc/self/status after each step): 460 MB
+  once the vault is read, 880 MB once its notes are checked and the site model made, 1.12 GB
+  once every page is rendered (the records of 6,570 pages, MkDocs' pages and navigation); the
+  rest was the end of the build counting the notes with mermaid diagrams (mermaid.min.js
+  absent): it parsed each of them and kept its tokens (+140 MB at 8 copies). With that fixed
+  (53bd9b5), a second run of `--no-scale --incremental 45`: clean 270.4 s CPU, **1,351 MB**
+  peak RSS (target met); the search index's merge adds some 40 MB at 8 copies (arrays, freed).
+- 45 copies, incremental (20 notes given a link to one heading): no-op 7.3 % of the clean
+  build's wall time (6.4 % of its CPU; target <= 3 %: not met), one body edited 18.3 % (15.6 %;
+  1 page rendered; target <= 5 %: not met), heading renamed 13.2 % (15.0 %; exactly the 21
+  pages, no other). In the second run (53bd9b5) the notes with diagrams were parsed twice at
+  the end (no-op 18.2 % of the clean CPU, one edit 19.3 %, rename 16.1 %); 1a11411 counts them
+  once. Third run, at 1a11411: clean 226.7 s wall, 267.9 s CPU, 1,351 MB; no-op 9.5 % of its
+  wall time (7.9 % CPU), one body edited 14.2 % (11.7 %, 1 page), heading renamed 14.1 %
+  (11.4 %, the 21 pages); peak RSS 1,054 / 1,331 / 1,336 MB. What is left of an incremental build is fixed work: the parse of every note with a
+  mermaid diagram for that count (1,350 notes here, some 15 s), the cache read and written
+  whole, every page's inputs digested, the index merged again (1-2 s).
+- 45 copies, the site: 0.67 GB in 17,741 files (was 2.5 GB in issue 41, 0.84 GB before the
+  index in pieces), largest file tags/index.html 3.9 MB, median page 76 KB.
+- 45 copies, search in chromium: `注意力` 495 pages found, 0.22 MB fetched in 12 files;
+  `attention` 451 pages, 0.24 MB in 11 files (material's one index was 268 MB). Pagefind 1.5.2
+  (extended) on the same site: 228 s wall, 110 s CPU, 4.7 GB RSS for every run, an 81 MB index:
+  its own pass over every page on each build rules it out for an incremental build.
+- strict / plain on VAULT (medians of 3): 0.98x wall, 0.98x CPU.
+
 Every vault is copied or generated under a temp dir; builds run in subprocesses. Peak RSS is
 `ru_maxrss` of RUSAGE_CHILDREN in a small process that only runs the build: the largest
 resident set of the build or any of its workers.
@@ -231,6 +264,25 @@ def scale(source: Path, tmp: Path, copies: int, large: int, against: str | None,
             f"  {n}x against {against}: {m.wall / old.wall:.2f}x the wall time, {m.cpu / old.cpu:.2f}x the CPU, "
             f"{m.rss / old.rss:.2f}x the peak RSS"
         )
+    print_projection(list(measures.values()), PROJECTED)
+
+
+PROJECTED = 100_000  # notes
+
+
+def print_projection(measures: list[Measure], notes: int) -> None:
+    """Peak RSS and CPU time as a line through the sizes measured (least squares), at `notes` notes."""
+    if len(measures) < 2:
+        return
+    for name, unit in (("rss", "MB"), ("cpu", "s CPU")):
+        xs, ys = [m.notes for m in measures], [getattr(m, name) for m in measures]
+        mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
+        slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / sum((x - mean_x) ** 2 for x in xs)
+        base = mean_y - slope * mean_x
+        print(
+            f"  {name}: {base:.0f} {unit} + {slope * 1000:.1f} {unit} per 1,000 notes -> "
+            f"{base + slope * notes:,.0f} {unit} at {notes:,} notes"
+        )
 
 
 def build_measured(vault: Path, out: Path, *flags: str) -> tuple[Measure, str]:
@@ -251,6 +303,11 @@ def build_measured(vault: Path, out: Path, *flags: str) -> tuple[Measure, str]:
 
 def rendered_count(err: str) -> str:
     return next((line.removeprefix("vaultkit: ") for line in err.splitlines() if "pages rendered" in line), "?")
+
+
+def rendered_pages(err: str) -> set[str]:
+    """The notes `--verbose` listed as rendered."""
+    return {line.removeprefix("rendered ") for line in err.splitlines() if line.startswith("rendered ")}
 
 
 def heading_with_links(vault: Path, count: int) -> tuple[Path, str, list[Path]]:
@@ -294,14 +351,74 @@ def incremental(source: Path, tmp: Path, copies: int) -> None:
     steps["heading renamed"] = lambda: target.write_text(
         target.read_text(encoding="utf-8").replace(f"## {heading}", f"## {heading} renamed", 1), encoding="utf-8"
     )
+    expected = {
+        "no-op": set(),
+        "one body edited": {edited.relative_to(vault).as_posix()},
+        "heading renamed": {p.relative_to(vault).as_posix() for p in [target, *linking]},
+    }
     for name, change in steps.items():
         change()
         m, err = build_measured(vault, site, "--verbose")
         print_measure(name, m)
+        rendered = rendered_pages(err)
+        extra, missing = sorted(rendered - expected[name]), sorted(expected[name] - rendered)
         print(
             f"    {m.wall / clean.wall:.1%} of the clean build's wall time, {m.cpu / clean.cpu:.1%} of its CPU; "
-            f"{rendered_count(err)}"
+            f"{rendered_count(err)}; beyond the pages expected: {extra[:5]}, expected but not rendered: {missing[:5]}"
         )
+    search_in_chromium(site, ["注意力", "attention"])
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def search_in_chromium(site: Path, queries: list[str]) -> None:
+    """Each query typed into the site's search box in chromium (a fresh page each): the bytes
+    fetched from typing it to its results, and how many pages were found."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("  search: playwright is not installed")
+        return
+    if CHROMIUM is None:
+        print("  search: chromium is not installed")
+        return
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            for query in queries:
+                page = browser.new_page()
+                page.goto(base, wait_until="networkidle")
+                fetched: list[tuple[str, int]] = []
+                page.on("response", lambda r: fetched.append((r.url, int(r.headers.get("content-length") or 0))))
+                started = time.perf_counter()
+                page.locator(".md-search__input").fill(query)
+                page.wait_for_function(
+                    "document.querySelectorAll('.md-search-result__item').length > 0", timeout=120_000
+                )
+                page.wait_for_load_state("networkidle")
+                seconds = time.perf_counter() - started
+                found = page.locator(".md-search-result__meta").inner_text()
+                first = page.locator(".md-search-result__item h1").first.inner_text()
+                print(
+                    f"  search {query!r}: {found} (first: {first}); {sum(n for _, n in fetched) / 1e6:.2f} MB "
+                    f"in {len(fetched)} files fetched, largest {max(n for _, n in fetched) / 1e3:.0f} KB; {seconds:.1f} s"
+                )
+                page.close()
+            browser.close()
+    finally:
+        server.shutdown()
 
 
 def strict_rounds(source: Path, tmp: Path, rounds: int) -> None:

@@ -156,15 +156,77 @@ def test_mermaid_renders_offline(served_site, page):
     page.screenshot(path=root / "mermaid.png")
 
 
+SEARCH_NOTES = {  # which pages hold the word `footnote` is the test's own knowledge
+    "脚注一.md": "# 脚注一\n\nA footnote at the end.\n",
+    "notes/two.md": "# Two\n\n## Details\n\n"
+    + "Filler words here. " * 40
+    + "Then one footnote, late in the section.\n",
+    "notes/three.md": "# Three\n\nFootnotes, in the plural, start with the word.\n",
+    "notes/four.md": "# Four\n\nNothing about notes at the foot of a page.\n",
+    "五.md": "# 五\n\n缩放点积注意力的推导。\n",
+}
+FOOTNOTE_PAGES = {"脚注一", "Two", "Three"}
+
+
+@pytest.fixture(scope="module")
+def search_site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("search")
+    for rel, text in SEARCH_NOTES.items():
+        (root / "vault" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "vault" / rel).write_text(text, encoding="utf-8")
+    assert build_command(root / "vault", str(root / "site"), strict=False) == 0
+    server, base = serve(root / "site")
+    yield base, root
+    server.shutdown()
+
+
+def search_for(page, base: str, query: str, typed: bool = True) -> list[str]:
+    """Type `query` into material's search box as a person does (else paste it); the titles of the pages found."""
+    page.goto(base)
+    box = page.locator(".md-search__input")
+    box.click()
+    if typed:
+        box.press_sequentially(query, delay=30)
+    else:
+        box.fill(query)
+    page.wait_for_function(
+        "q => document.querySelector('.md-search__input').value === q"
+        " && document.querySelectorAll('.md-search-result__item').length > 0",
+        arg=query,
+    )
+    page.wait_for_timeout(300)  # a slower answer to an earlier prefix of the query may not replace it
+    return page.locator(".md-search-result__item h1").all_inner_texts()
+
+
 def test_chinese_search_finds_a_page(served_site, page):
     base, root = served_site
-    page.goto(base)
-    page.evaluate(
-        "(() => { const i = document.querySelector('.md-search__input'); i.focus(); i.value = '注意力';"
-        " i.dispatchEvent(new Event('input', {bubbles: true})); i.dispatchEvent(new KeyboardEvent('keyup')); })()"
-    )
-    page.wait_for_function("document.querySelectorAll('.md-search-result__item').length > 0")
+    titles = search_for(page, base, "注意力")
+    assert "注意力公式" in titles
+    assert "<mark>注意力</mark>" in page.locator(".md-search-result__item").first.inner_html()
     page.screenshot(path=root / "search.png")
+
+
+def test_a_word_finds_every_page_that_has_it_and_no_other(search_site, page):
+    base, root = search_site
+    assert set(search_for(page, base, "footnote")) == FOOTNOTE_PAGES
+    page.screenshot(path=root / "footnote.png")
+
+
+def test_a_word_typed_in_part_finds_the_words_it_starts(search_site, page):
+    base, _ = search_site
+    assert set(search_for(page, base, "footn")) == FOOTNOTE_PAGES
+    assert search_for(page, base, "推导") == ["五"]
+
+
+def test_a_query_fetches_pieces_of_the_index_not_all_of_it(search_site, page):
+    base, root = search_site
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url))  # the search worker's too
+    search_for(page, base, "footnote", typed=False)
+    terms = [url for url in fetched if "/search/terms/" in url]
+    shards = len(list((root / "site" / "search" / "terms").iterdir()))
+    assert 1 <= len(terms) < shards
+    assert len([url for url in fetched if "/search/page/" in url]) == len(FOOTNOTE_PAGES)  # the results' alone
 
 
 def test_typing_chinese_into_search_returns_results(bundled_site, page, tmp_path):

@@ -130,3 +130,33 @@ def test_clean_ignores_the_cache(tmp_path, capsys):
     seed(tmp_path)
     build(tmp_path, "site", capsys)
     assert "6 of 6 pages rendered" in build(tmp_path, "site", capsys, clean=True, verbose=True)[2]
+
+
+def test_counting_the_notes_with_diagrams_keeps_no_note_parsed(tmp_path):
+    """At the end of a build without mermaid.min.js, the notes with diagrams are counted; their
+    tokens must not stay in memory (at 6,570 notes, some 800 MB), those parsed before do."""
+    from vaultkit.model.vault import Vault
+    from vaultkit.renderers.site.mermaid import notes_with_diagrams
+
+    (tmp_path / "a.md").write_text("# A\n\n```mermaid\ngraph LR\n  x --> y\n```\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("# B\n\nmermaid, in words only\n", encoding="utf-8")
+    (tmp_path / "c.md").write_text("# C\n\n```mermaid\ngraph LR\n  p --> q\n```\n", encoding="utf-8")
+    vault = Vault.load(tmp_path)
+    notes = vault.notes
+    assert notes["c.md"].tokens  # parsed before, by someone who still needs it
+    assert notes_with_diagrams(notes.values()) == ["a.md", "c.md"]
+    assert notes["a.md"].kept_parse() is None and notes["b.md"].kept_parse() is None
+    assert notes["c.md"].kept_parse() is not None
+
+
+def test_a_build_counts_the_notes_with_diagrams_once(tmp_path, monkeypatch, capsys):
+    from vaultkit.renderers.site import mermaid, plugin
+
+    monkeypatch.delenv(mermaid.ENV_VAR, raising=False)
+    monkeypatch.setattr(plugin, "find_mermaid_js", lambda start: None)
+    counted = []
+    monkeypatch.setattr(plugin, "notes_with_diagrams", lambda notes: counted.append(1) or ["a.md"])
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.md").write_text("# A\n\n```mermaid\ngraph LR\n  x --> y\n```\n", encoding="utf-8")
+    assert build_command(tmp_path / "notes", str(tmp_path / "site"), strict=False) == 0
+    assert counted == [1] and "1 note with mermaid diagrams" in capsys.readouterr().err

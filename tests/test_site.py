@@ -378,31 +378,23 @@ def test_pages_drafted_while_checking_have_the_bytes_of_pages_rendered_after(tmp
     assert folders and not any(folder.exists() for folder in folders)  # removed with the build
 
 
-def test_a_build_loads_the_word_segmenter_once_before_its_page_workers_only_when_words_are_cut(tmp_path, monkeypatch):
-    """jieba's dictionary (about 1.5 s) is loaded by the building process while the notes are
-    checked, so page workers share it; a vault without Han text, or a site without search,
-    never loads it."""
+def test_a_build_never_cuts_chinese_into_words(tmp_path, monkeypatch):
+    """jieba's dictionary (about 1.5 s and 100 MB to load) is not needed: the search index cuts
+    Han text into pairs of characters."""
+    import jieba
+    import pytest
+
     from vaultkit.commands.build import load_site_config, site_state
-    from vaultkit.renderers.site import mkdocs_glue
     from vaultkit.renderers.site.render import build_site
 
-    loads = []
-    monkeypatch.setattr(mkdocs_glue, "load_segmenter", lambda: loads.append(1))
-    cases = {
-        "zh": ("# 注意力\n\n正文\n", "plugins: [search, vaultkit]"),
-        "en": ("# Attention\n\nText\n", "plugins: [search, vaultkit]"),
-        "nosearch": ("# 注意力\n\n正文\n", "plugins: [vaultkit]"),
-    }
-    counts = {}
-    for name, (text, plugins) in cases.items():
-        vault = tmp_path / name / "notes"
-        vault.mkdir(parents=True)
-        for i in range(3):
-            (vault / f"n{i}.md").write_text(text, encoding="utf-8")
-        (tmp_path / name / "mkdocs.yml").write_text(
-            f"site_name: t\ndocs_dir: notes\ntheme: {{name: material}}\n{plugins}\n", encoding="utf-8"
-        )
-        loads.clear()
-        build_site(config := load_site_config(vault, str(tmp_path / name / "site")), site_state(config), jobs=1)
-        counts[name] = len(loads)
-    assert counts == {"zh": 1, "en": 0, "nosearch": 0}
+    monkeypatch.setattr(jieba, "cut", lambda *args, **kwargs: pytest.fail("jieba cut words"))
+    monkeypatch.setattr(jieba, "initialize", lambda *args, **kwargs: pytest.fail("jieba loaded its dictionary"))
+    vault = tmp_path / "notes"
+    vault.mkdir()
+    for i in range(3):
+        (vault / f"n{i}.md").write_text("# 注意力\n\n正文\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\ndocs_dir: notes\ntheme: {name: material}\nplugins: [search, vaultkit]\n", encoding="utf-8"
+    )
+    build_site(config := load_site_config(vault, str(tmp_path / "site")), site_state(config), jobs=1)
+    assert "正文" in (tmp_path / "site" / "search" / "page" / "1.json").read_text(encoding="utf-8")

@@ -39,7 +39,7 @@ from vaultkit.renderers.site.render import SiteRenderer
 from vaultkit.state import VaultState
 
 RELOAD_PATH = ".vaultkit/reload"  # a dotfile path: never a file of the site
-SEARCH_PATH = "search/search_index.json"
+SEARCH_DIR = "search/"  # the search index, in pieces (renderers/site/search_index.py)
 RELOAD_WAIT = 25.0  # seconds a reload poll is held open
 RELOAD_SCRIPT = (
     '<script>(()=>{{const v={version};const poll=()=>fetch("/' + RELOAD_PATH + '?since="+v)'
@@ -106,6 +106,7 @@ class ServedSite:
         self.lock = threading.RLock()
         self.passed = threading.Condition(self.lock)
         self.version = 0
+        self.search_kept: tuple[int, dict[str, bytes]] = (-1, {})  # (version, search files) of the last pass asked
         self.stopping = False
         config = config or load_site_config(self.root, str(site_dir))  # site_dir: never written
         # before any thread starts: the notes checked on every core, as check
@@ -167,16 +168,20 @@ class ServedSite:
             self.cache[file.dest_uri] = rendered
             return rendered
 
-    def search_index(self) -> bytes:
-        """The search index of every page, rendering (one page per hold of the lock) the ones
-        whose cache is stale, so page requests are answered meanwhile."""
+    def search_files(self) -> dict[str, bytes]:
+        """The search index's files of every page, rendering (one page per hold of the lock) the
+        ones whose cache is stale, so page requests are answered meanwhile; made once per pass."""
         while True:
             with self.lock:
                 version, doc_files = self.version, self.renderer.doc_files
+                if self.search_kept[0] == version:
+                    return self.search_kept[1]
             rendered = [self.page(file) for file in doc_files]
             with self.lock:
                 if version == self.version:  # else a pass came meanwhile: check again
-                    return self.renderer.search_json([entry for page in rendered for entry in page.search_entries])
+                    files = self.renderer.search_files([page.search_entries for page in rendered])
+                    self.search_kept = (version, files)
+                    return files
 
     # -- requests ------------------------------------------------------------------------
 
@@ -199,8 +204,8 @@ class ServedSite:
                 urls = {rel: self.renderer.files.get_file_from_path(rel).url for rel in model.published}
                 feed = pages.feed_xml(model, self.config.site_name, self.config.site_url or "", urls)
                 return 200, "application/rss+xml", feed.encode("utf-8")
-        if path == SEARCH_PATH and self.renderer.search is not None:
-            return 200, "application/json", self.search_index()
+        if path.startswith(SEARCH_DIR) and self.renderer.search is not None and path in self.search_files():
+            return 200, "application/json", self.search_files()[path]
         with self.lock:
             return 404, "text/html", self.renderer.template("404.html")
 

@@ -24,7 +24,7 @@ theme:
       primary: deep purple
       accent: amber
 plugins:
-  - search  # with language zh, material segments Chinese words with jieba
+  - search  # material's search box; vaultkit writes its index in pieces (search_index.py)
   - vaultkit
 validation:
   links:

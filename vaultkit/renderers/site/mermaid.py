@@ -41,10 +41,15 @@ def missing_note(notes: int) -> str:
 
 
 def notes_with_diagrams(notes) -> list[str]:
-    """Vault paths of the notes that have a ```mermaid fence."""
-    return [
-        note.rel
-        for note in notes
-        if "mermaid" in note.text
-        and any(tok.type == "fence" and tok.info.strip().split(" ")[0] == "mermaid" for tok in note.tokens)
-    ]
+    """Vault paths of the notes that have a ```mermaid fence. A note parsed here is not kept
+    parsed: at the end of a large build, the tokens of every note with a diagram would stay."""
+    found = []
+    for note in notes:
+        if "mermaid" not in note.text:
+            continue
+        kept = note.kept_parse() is not None
+        if any(tok.type == "fence" and tok.info.strip().split(" ")[0] == "mermaid" for tok in note.tokens):
+            found.append(note.rel)
+        if not kept:
+            note.release_tokens()
+    return found

@@ -9,11 +9,12 @@ material 9, and needs of them what their public API does not give:
 - material's search parses each page's HTML into sections: `TokenSearch` gives it the sections
   read from the tokens instead (material's `Section`, `Element` and `create_entry_for_section`
   make the entries, so they are the entries material makes: title fallback, tags, boost), and
-  segments Chinese words as material's `_segment_chinese` does (jieba on each run of Han
-  characters), each distinct run once;
+  leaves Chinese text as it is (material's `_segment_chinese` marks jieba's words in it; the
+  index of `search_index.py` needs no words);
 - material's search keeps the entries of the pages it saw in `search_index.entries` and writes
-  them in `on_post_build` (a page rendered in a worker sends its entries back); `vaultkit build`
-  writes the index itself, entry by entry, in the bytes material writes (`write_search_index`);
+  them in `on_post_build` (a page rendered in a worker sends its part of the index back);
+  vaultkit writes its own index in pieces (`search_index.py`) with material's `config` at its
+  head (`search_config`);
 - MkDocs' `Page.update_date` feeds the sitemap; `Page.title` is None until the page's source is
   read, unless set (`pin_title`);
 - a page keeps its source, HTML and sections after it is written (`Page.markdown`, `content`,
@@ -37,10 +38,8 @@ import json
 import os
 import re
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import partial
 
-import jieba
-from backrefs import bre
 from jinja2 import TemplateNotFound
 from material.plugins.search.plugin import Element, SearchIndex, SearchPlugin
 from material.plugins.search.plugin import Section as MaterialSection
@@ -103,53 +102,17 @@ class TokenSearch(SearchIndex):
             self.create_entry_for_section(found, page.toc, page.url, page)
 
     def _segment_chinese(self, data: str) -> str:
-        return _HAN.sub(lambda match: _segmented(match.group(0)), data).strip("\u200b")
+        return data  # vaultkit's index cuts Han text into pairs of characters itself: no words to mark
 
 
-_HAN = bre.compile(r"(\p{script: Han}+)", bre.UNICODE)  # material's pattern
-
-
-def segments(text: str) -> bool:
-    """Whether material's search would cut words of `text` with jieba (it has Han characters)."""
-    return _HAN.search(text) is not None
-
-
-def load_segmenter() -> None:
-    """Load jieba's dictionary in this process now (about 1.5 s, else at its first word):
-    page workers forked after share it instead of each loading it again."""
-    jieba.initialize()
-
-
-@lru_cache(maxsize=1 << 16)
-def _segmented(run: str) -> str:
-    """A run of Han characters cut into words, each word between zero-width spaces."""
-    return "\u200b" + "\u200b".join(jieba.cut(run.encode("utf-8"))) + "\u200b"
-
-
-def encoded_entries(entries: list) -> bytes:
-    """Search entries as the index holds them: each `json.dumps`ed as material does, comma-separated."""
-    return b",".join(json.dumps(entry, separators=(",", ":"), default=str).encode("utf-8") for entry in entries)
-
-
-def write_search_index(search: SearchPlugin, pages: list[bytes], site_dir: str) -> None:
-    """Write the search index of the pages' entries (`encoded_entries` of each page, in page
-    order) where material writes it, in the bytes it writes (`json.dumps` of its config and the
-    entries), a page at a time: the index of a large vault is never held as one string."""
+def search_config(search: SearchPlugin) -> dict:
+    """The `config` material writes at the head of its search index (language, separator, ...)."""
     index = search.search_index
-    index.entries = []
-    frame = index.generate_search_index(None)  # material's own {"config": …, "docs": []}
-    if not frame.endswith(',"docs":[]}'):
-        raise RuntimeError("material's search index is not {config, docs} as vaultkit expects")
-    path = os.path.join(site_dir, "search", "search_index.json")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as out:
-        out.write(frame[:-2].encode("utf-8"))
-        first = True
-        for entries in pages:
-            if entries:
-                out.write(entries if first else b"," + entries)
-                first = False
-        out.write(b"]}")
+    kept, index.entries = index.entries, []
+    try:
+        return json.loads(index.generate_search_index(None))["config"]
+    finally:
+        index.entries = kept
 
 
 def searches(config) -> list[SearchPlugin]:
@@ -160,6 +123,11 @@ def searches(config) -> list[SearchPlugin]:
         if index is not None and not isinstance(index, TokenSearch):
             plugin.search_index = TokenSearch(**index.config)
     return found
+
+
+def is_search_worker(src_uri: str) -> bool:
+    """Whether a theme file is material's search worker (its name holds a hash of its bytes)."""
+    return src_uri.startswith("assets/javascripts/workers/search.") and src_uri.endswith(".min.js")
 
 
 def page_entries(search: SearchPlugin) -> list:

@@ -9,7 +9,7 @@ the rest, and `mkdocs_glue` holds what vaultkit needs of MkDocs' and material's 
 
 from __future__ import annotations
 
-import logging
+import itertools
 import os
 import sys
 from pathlib import Path
@@ -17,11 +17,11 @@ from pathlib import Path
 from mkdocs.config import config_options as opt
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from pymdownx.slugs import slugify as pymdownx_slugify
 
-from vaultkit.renderers.site import meta, mkdocs_glue, pages
+from vaultkit.renderers.site import meta, mkdocs_glue, pages, search_index
 from vaultkit.renderers.site.callout_css import callout_css, property_css
 from vaultkit.renderers.site.drafts import Drafts
 from vaultkit.renderers.site.katex import SITE_DIR as KATEX_DIR
@@ -53,15 +53,6 @@ class Progress:
             sys.stderr.write("\n")
 
 
-def _quiet_jieba() -> None:
-    """Material's Chinese search loads jieba, which logs its dictionary loading at DEBUG."""
-    try:
-        import jieba
-    except ImportError:
-        return
-    jieba.setLogLevel(logging.WARNING)
-
-
 ASSETS = Path(__file__).parent / "assets"
 CSS_PATH = "assets/vaultkit/vaultkit.css"
 JS_PATH = "assets/vaultkit/vaultkit.js"
@@ -88,9 +79,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         self.mermaid_js: Path | None = None
         self.katex: dict[str, Path] = {}  # site path -> file, when KaTeX was found
         self.drafts: Drafts | None = None  # a build's pages, drafted while its notes are checked
+        self.diagrams: tuple[SiteModel | None, int] = (None, 0)  # the model, and its notes with mermaid diagrams
 
     def on_config(self, config):
-        _quiet_jieba()
         self._configure_markdown(config)
         config.site_url = meta.site_url(config.site_url)  # the sitemap's and the feed's addresses
         state = self.state
@@ -114,11 +105,7 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
                 for rel in [*model.published, *filter(model.publishes, model.attachments), self.config.tags_page]
             }
             self.drafts = Drafts(model, mermaid=bool(self.mermaid_js))
-            searched = mkdocs_glue.searches(config) and any(
-                mkdocs_glue.segments(note.title) or mkdocs_glue.segments(note.text) for note in model.published.values()
-            )
-            warm = [mkdocs_glue.load_segmenter] if searched else []  # once here, not in each page worker
-            state.compute_notes(then=self.drafts.write, meanwhile=warm)  # on all cores when worth it
+            state.compute_notes(then=self.drafts.write)  # on all cores when worth it
         self.use_model(model, config)
         self._prune_navigation(config)
         config.extra_css.append(CSS_PATH)  # mermaid and KaTeX: only on the pages that need them (render_page)
@@ -207,6 +194,9 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         for site_path, path in self.katex.items():
             files.append(File.generated(config, site_path, abs_src_path=str(path)))
         files.append(File.generated(config, JS_PATH, abs_src_path=str(ASSETS / "vaultkit.js")))
+        for worker in [file for file in files if mkdocs_glue.is_search_worker(file.src_uri)]:
+            files.remove(worker)  # material's, which loads the whole index: vaultkit's reads it in pieces
+            files.append(File.generated(config, worker.src_uri, abs_src_path=str(ASSETS / "search-worker.js")))
         self.files = files
         model.page_urls = {file.src_uri: file.url for file in files}
         self.progress = Progress(len(files.documentation_pages()), self.show_progress)
@@ -266,11 +256,18 @@ class VaultkitPlugin(BasePlugin[VaultkitConfig]):
         """The note for the end of a build whose mermaid diagrams are shown as code, if any."""
         if self.mermaid_js or self.model is None:
             return None
-        notes = notes_with_diagrams(self.model.published.values())
-        return missing_note(len(notes)) if notes else None
+        if self.diagrams[0] is not self.model:  # once per model: each note with a diagram is parsed again
+            self.diagrams = (self.model, len(notes_with_diagrams(self.model.published.values())))
+        return missing_note(self.diagrams[1]) if self.diagrams[1] else None
 
+    @event_priority(-100)  # after material's search has written its index
     def on_post_build(self, config):
         self.progress.done()
+        for search in mkdocs_glue.searches(config):  # under `mkdocs build`: the pages' entries, in pieces
+            if entries := mkdocs_glue.page_entries(search):
+                by_page = itertools.groupby(entries, key=lambda entry: entry["location"].split("#", 1)[0])
+                parts = [search_index.page_search(list(group)) for _, group in by_page]
+                search_index.write_index(config.site_dir, mkdocs_glue.search_config(search), parts)
         self._remove_drafts()
         if note := self.mermaid_shown_as_code():
             log.info(note)  # `vaultkit build` prints it itself, last

@@ -30,7 +30,7 @@ from mkdocs.exceptions import Abort
 from mkdocs.structure.files import File, Files, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
 
-from vaultkit.renderers.site import mkdocs_glue, reuse
+from vaultkit.renderers.site import mkdocs_glue, reuse, search_index
 from vaultkit.renderers.site.plugin import Progress
 from vaultkit.workers import collector, cpu_count, fork_map, usable_jobs
 
@@ -109,14 +109,10 @@ class SiteRenderer:
         output = config.plugins.on_post_template(template.render(context), template_name=name, config=config)
         return output.encode("utf-8")
 
-    def search_json(self, entries: list) -> bytes:
-        """The search index of `entries` (all pages', in page order), as the search plugin writes it."""
-        index = self.search.search_index
-        index.entries = entries
-        try:
-            return index.generate_search_index(None).encode("utf-8")
-        finally:
-            index.entries = []
+    def search_files(self, entries: list[list]) -> dict[str, bytes]:
+        """The search index of the pages' `entries` (each page's, in page order), by site path, as a build writes it."""
+        config = mkdocs_glue.search_config(self.search)
+        return dict(search_index.index_files(config, [search_index.page_search(page) for page in entries]))
 
 
 def renders_alike(config) -> bool:
@@ -149,10 +145,12 @@ class WarningCount(logging.Handler):
 @dataclass
 class Built:
     """What a build leaves for the next one: the config's digest its pages were rendered with,
-    a record of each page (by its file's site path), and the pages it rendered (not kept)."""
+    a record of each page (by its file's site path), the search index's files, and the pages
+    it rendered (not kept)."""
 
     config: str
     pages: dict[str, reuse.PageRecord]
+    index: dict[str, bytes] = field(default_factory=dict)  # the search index's files: site path -> head or b""
     rendered: list[str] = field(default_factory=list)
 
 
@@ -186,16 +184,22 @@ def _build_site(config, state, jobs: int | None, kept: Built | None) -> Built:
             if name not in records:  # `mkdocs build` writes templates first: a page of that name wins
                 written |= _write_template(renderer, name)
         config.plugins.on_post_build(config=config)  # material's search writes an empty index ...
-        if renderer.search is not None:  # ... and vaultkit the whole one, streamed
-            mkdocs_glue.write_search_index(
-                renderer.search, [records[f.dest_uri].entries for f in renderer.doc_files], config.site_dir
+        index: dict[str, bytes] = {}  # ... and vaultkit its own, in pieces
+        if renderer.search is not None and previous is not None and not rendered and records.keys() == previous.keys():
+            index = kept.index  # the same pages: the same index, but for the head material wrote over
+            search_index.write_head(config.site_dir, index)
+        elif renderer.search is not None:
+            config_shown = mkdocs_glue.search_config(renderer.search)
+            index = search_index.write_index(
+                config.site_dir, config_shown, [records[f.dest_uri].search for f in renderer.doc_files]
             )
+        written |= index.keys()
         if previous is not None:
             _remove_stale(config.site_dir, written, started)
         if config.strict and warnings.logged:
             counts = ", ".join(f"{n} {level.lower()}s" for level, n in sorted(warnings.counts.items()))
             raise Abort(f"Aborted with {counts} in strict mode!")
-        return Built(digest, records, rendered)
+        return Built(digest, records, index, rendered)
     except Exception as error:
         config.plugins.on_build_error(error=error)
         raise
@@ -324,7 +328,7 @@ def _render_page(renderer: SiteRenderer, inputs: reuse.Inputs, i: int) -> reuse.
         reads=frozenset(recorder.reads),
         asked=frozenset(recorder.asked),
         update_date=file.page.update_date,
-        entries=mkdocs_glue.encoded_entries(entries),
+        search=search_index.page_search(entries),
         warnings=(),
         written=reuse.written(file.abs_dest_path) if html.strip() else None,
     )
