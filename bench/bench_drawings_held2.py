@@ -22,6 +22,7 @@ runs it. Then:
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -33,6 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 GROUND = ROOT / "tests" / "fixtures" / "drawings-held2"
 CACHE = Path("/work/cache/drawings-held2")
+_spec = importlib.util.spec_from_file_location("make_held2", GROUND / "make_held2.py")
+maker = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(maker)  # the drawings' maker: it counts a string's occurrences as planting does
 NOTE = "# Attention, worked by hand\n\n![[x.svg]]\n"
 
 
@@ -73,10 +77,7 @@ def fixed(svg: str) -> str:
 
 def plant(svg: str, original: str, occurrences: list[int], wrong: str) -> str:
     """`svg` with the given occurrences of `original` replaced by `wrong`."""
-    starts, at = [], svg.find(original)
-    while at >= 0:
-        starts.append(at)
-        at = svg.find(original, at + len(original))
+    starts = maker.find_all(svg, original)
     out = svg
     for i in sorted(occurrences, reverse=True):
         start = starts[i]
