@@ -1,8 +1,9 @@
 """How right the arithmetic-claims checker is on public notes nobody here wrote, judged by hand.
 
-Run: .venv/bin/python bench/bench_claims_ground.py [--repos DIR] [--half tune|held|held3|both|all]
+Run: .venv/bin/python bench/bench_claims_ground.py [--repos DIR] [--half tune|held|held3|held4|both|all]
 
-The ground is `bench/ground/claims-tune.jsonl`, `claims-held.jsonl` and `claims-held3.jsonl`: one judged line a row
+The ground is `bench/ground/claims-tune.jsonl`, `claims-held.jsonl`, `claims-held3.jsonl` and the
+`claims-held4-*.jsonl` files (one half, judged in parts): one judged line a row
 (repository, commit, path, line, the claim, `right`/`wrong`/`not_arithmetic`, why; see
 `bench/ground/README.md`). Each repository is read from `DIR/<owner>+<name>/`, the files of its
 recorded commit (`git archive <commit>` of the fetched snapshot); a file whose git blob differs
@@ -19,8 +20,9 @@ in the judged files are scored. Printed per half:
   `--explain` gives.
 
 The shared public ground (`../shared/corpus/public` with its `truth-dev.jsonl`) is scored the
-same way when present. The tuning half is `tune`; `held` and `held3` are measured once, at the end.
-`held3` is read from `/work/cache/ground3` unless `--repos` is given; `both` is tune and held, `all` adds held3.
+same way when present. The tuning half is `tune`; `held`, `held3` and `held4` are measured once, at the end.
+`held3` is read from `/work/cache/ground3` and `held4` from `/work/cache/ground4` unless `--repos` is
+given; `both` is tune and held, `all` adds held3 and held4.
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ from pathlib import Path
 GROUND = Path(__file__).resolve().parent / "ground"
 PUBLIC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
 DEFAULT_REPOS = Path("/work/cache/ground")
-HALF_REPOS = {"held3": Path("/work/cache/ground3")}  # where a half's repositories are when --repos is not given
-HALVES = {"both": ("tune", "held"), "all": ("tune", "held", "held3")}
+HALF_REPOS = {"held3": Path("/work/cache/ground3"), "held4": Path("/work/cache/ground4")}  # where a half's repositories are when --repos is not given
+HALVES = {"both": ("tune", "held"), "all": ("tune", "held", "held3", "held4")}
 ERRORS = ("VK301", "VK303")
 WARNINGS = ("VK302",)
 CLAIM_CODES = ERRORS + WARNINGS
@@ -269,7 +271,7 @@ def public_rows(public: Path) -> dict[str, list[dict]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repos", type=Path, help="folder of the fetched repositories (default: per half)")
-    parser.add_argument("--half", choices=("tune", "held", "held3", "both", "all"), default="tune")
+    parser.add_argument("--half", choices=("tune", "held", "held3", "held4", "both", "all"), default="tune")
     parser.add_argument("--public", type=Path, default=PUBLIC, help="the shared public ground")
     args = parser.parse_args()
     halves = HALVES.get(args.half, (args.half,))
@@ -279,7 +281,8 @@ def main() -> int:
         print(f"no repositories at {absent}: nothing to score (fetch them, see bench/ground/README.md)")
         return 0
     for half in halves:
-        rows = load_ground(GROUND / f"claims-{half}.jsonl")
+        parts = [GROUND / f"claims-{half}.jsonl", *sorted(GROUND.glob(f"claims-{half}-*.jsonl"))]
+        rows = [row for path in parts if path.is_file() for row in load_ground(path)]
         s = score_repos(rows, folders[half]) if folders[half].is_dir() else None
         if s is None:
             print(f"== {half}: none of its repositories is at {folders[half]}")
