@@ -38,7 +38,8 @@ from pathlib import Path
 GROUND = Path(__file__).resolve().parent / "ground"
 PUBLIC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
 DEFAULT_REPOS = Path("/work/cache/ground")
-HALF_REPOS = {"held3": Path("/work/cache/ground3"), "held4": Path("/work/cache/ground4")}  # where a half's repositories are when --repos is not given
+# where a half's repositories are when --repos is not given
+HALF_REPOS = {"held3": Path("/work/cache/ground3"), "held4": Path("/work/cache/ground4")}
 HALVES = {"both": ("tune", "held"), "all": ("tune", "held", "held3", "held4")}
 ERRORS = ("VK301", "VK303")
 WARNINGS = ("VK302",)
