@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from vaultkit.checks.claims import check_markdown
+from vaultkit.checks.claims import DESIGN_SIZE, check_markdown
 from vaultkit.checks.claims.parser import SYMBOLIC
 
 OK, SKIP = "ok", "skipped"
@@ -411,3 +411,81 @@ def test_a_value_counting_other_things_after_the_result():
     assert _read("| Effective batch: 4 \\* 4 = 16 sequences = 65,536 tokens/step. |")[0] == []
     assert _read("| Effective batch: 4 \\* 4 = 18 sequences = 65,536 tokens/step. |")[0] == ["VK301"]
     assert _read("2 × 8 = 16 GPUs = 16 GPUs")[0] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # kipply/blog 1dd66d03 blog/content/endorsed/transformer_inference_arithmetic.md:290
+        # (FLOPs over FLOP/s are seconds; the result is written in a smaller unit, spelled out)
+        ("one matmul takes 512x4x5120^2x2/312e12 = 344 microseconds here", []),
+        ("the projection takes 512x5120^2x2/312e12 = 86 microseconds", []),
+        ("the projection takes 512x5120^2x2/312e12 = 86 milliseconds", ["VK301"]),
+        ("a step of 3 x 10^6 x 2 / 1e12 = 6 nanoseconds", ["VK301"]),
+    ],
+)
+def test_time_units_spelled_out(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # ttsugriy/distributed-training-book 31ba8245 docs/collectives/13-collective-cost-model.md:514
+        # (the terms are seconds, written bare in the ms that ends the chain)
+        (
+            "$$T_1 = (4-1) \\times 10^{-5} + \\frac{3}{4} \\times \\frac{10^8}{10^{11}} = 0.03 + 0.75 = 0.78 \\text{ ms}$$",
+            [],
+        ),
+        (
+            "$$T_1 = (4-1) \\times 10^{-5} + \\frac{3}{4} \\times \\frac{10^8}{10^{11}} = 0.3 + 0.75 = 0.78 \\text{ ms}$$",
+            ["VK301"],
+        ),
+        # no unit written near: bare values are compared as they are
+        ("$$T_1 = (4-1) \\times 10^{-5} + \\frac{3}{4} \\times \\frac{10^8}{10^{11}} = 0.03 + 0.75$$", ["VK301"]),
+    ],
+)
+def test_a_bare_result_in_the_unit_written_near_it(line, codes):
+    assert _read(line)[0] == codes
+
+
+def test_a_chain_middle_reading_is_said():
+    line = "$$T = (4-1) \\times 10^{-5} + \\frac{3}{4} \\times \\frac{10^8}{10^{11}} = 0.03 + 0.75 = 0.78 \\text{ ms}$$"
+    note = _read(line)[1][0][1]
+    assert note.startswith("computed 0.78;") and "the result in ms" in note
+
+
+# ttsugriy/distributed-training-book 31ba8245 docs/collectives/13-collective-cost-model.md:195 and :203
+# (T₁ rounds 5.83 ms to 5.8 in its chain; T₃, the same expression, carries the 5.81 of T₁)
+T1 = "$$T_1 = 7 \\times 10^{-6} + \\frac{7}{8} \\times \\frac{2 \\times 10^9}{3 \\times 10^{11}} = 7\\mu s + 5.8\\text{ms} = 5.81\\text{ms}$$"
+T3 = "$$T_3 = 7 \\times 10^{-6} + \\frac{7}{8} \\times \\frac{2 \\times 10^9}{3 \\times 10^{11}} = 5.81\\text{ms}$$"
+
+
+def test_the_value_written_for_the_same_expression_above():
+    report = check_markdown(f"{T1}\n\nand again\n\n{T3}\n", "n.md")
+    assert report.diagnostics == []
+    assert "the same expression on line 1" in report.explained[-1].note
+    assert [d.code for d in check_markdown(f"{T3}\n", "n.md").diagnostics] == ["VK301"]
+    # another value than the one that held above is judged on its own
+    other = T3.replace("5.81", "5.71")
+    assert [d.code for d in check_markdown(f"{T1}\n\n{other}\n", "n.md").diagnostics] == ["VK301"]
+
+
+@pytest.mark.parametrize(
+    ("line", "codes", "skipped"),
+    [
+        # Tongyun1/from-minimind-to-more dce47755 架构篇：混合专家模型（MoE）…md:166 (a hidden size
+        # chosen as 43 × 256 near two thirds of 16384)
+        ("中间层维度是 11008 —— 因为 $11008 \\approx \\frac{2}{3} \\times 16384$。", [], True),
+        # CCODING04/diy-llm-notes e230ae4c docs/chapter5/c/数值理解.md:172 (1.999 taken as 2)
+        ("  最大值 ≈ 2¹⁶ × 1.999 ≈ 131072  → 比 65504 大一倍", [], True),
+        # further off than a few %, or not a multiple of 256, or `=`: judged as written
+        ("因为 $12800 \\approx \\frac{2}{3} \\times 16384$。", ["VK301"], False),
+        ("因为 $10950 \\approx \\frac{2}{3} \\times 16384$。", ["VK301"], False),
+        ("因为 $11008 = \\frac{2}{3} \\times 16384$。", ["VK301"], False),
+    ],
+)
+def test_approximately_a_size_chosen_by_design(line, codes, skipped):
+    found, entries = _read(line)
+    assert found == codes
+    assert ((SKIP, DESIGN_SIZE) in entries) == skipped

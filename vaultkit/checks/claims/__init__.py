@@ -17,12 +17,12 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from vaultkit import diagnostics
-from vaultkit.checks.claims.compare import ERROR, PASS, Verdict, judge
-from vaultkit.checks.claims.expr import Binary, ParseFail, Uncertain, divisor_grouped, written_leaf
+from vaultkit.checks.claims.compare import ERROR, ERROR_REL, PASS, Verdict, judge
+from vaultkit.checks.claims.expr import Binary, Node, ParseFail, Uncertain, divisor_grouped, written_leaf
 from vaultkit.checks.claims.finder import (
     Found,
     Side,
@@ -193,6 +193,28 @@ def _best_verdict(found: Found, exact: set[int], floor: bool, near=None) -> tupl
     return best or reason
 
 
+DESIGN_SIZE = "≈ a size rounded to a multiple of 256 a few % off: a design choice, not a computed result"
+DESIGN_MULTIPLE = 256
+
+
+def _design_size(value: Node) -> bool:
+    """`2/3 × 16384 ≈ 11008`, `2¹⁶ × 1.999 ≈ 131072`: a whole number that is a multiple of 256
+    written after `≈` may be the size chosen near the computed one (a hidden size, a power of two)."""
+    leaf = written_leaf(value)
+    return leaf is value and leaf.mantissa >= DESIGN_MULTIPLE and leaf.mantissa % DESIGN_MULTIPLE == 0
+
+
+def _settled_above(found: Found, best: tuple[Verdict, Side], texts: list[str], value: str, settled: dict):
+    """`T₃ = <the expression of T₁> = 5.81 ms`: the same expression written with the same value
+    on a line above, where it held (rounding carried in a chain there), holds here too."""
+    for (side, _, _), text in zip(found.alternatives, texts):
+        line = settled.get((text, value))
+        if line is not None:
+            reading = f"the value written for the same expression on line {line}"
+            return replace(best[0], level=PASS, reading=reading), side
+    return best
+
+
 # A number and the word after it: `109 hours`, `35,000MB`, `4.5 天`
 _NUMBER_UNIT = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?([ ]?)([A-Za-zµμ]+|[\u4e00-\u9fff]+)")
 NEAR_LINES = 2  # lines above a claim whose units its bare inputs may be in
@@ -223,12 +245,14 @@ def _computed_in_written_units(found: Found, verdict: Verdict, logical: Logical)
 
 
 def _check_logical(
-    logical: Logical, rel: str, above=None, results: list | None = None
+    logical: Logical, rel: str, above=None, results: list | None = None, settled: dict | None = None
 ) -> tuple[ClaimReport, list[Side]]:
     """The claims and shape claims of a logical line, explained in the order of their lines, and
     the values of its claims read; a line with a sign between numbers and nothing read on it is
     listed as skipped, with why. `above`: gives the lines just above it; `results`: (value
-    as written, as computed) of the claims read above it, to which this line's are added."""
+    as written, as computed) of the claims read above it, to which this line's are added;
+    `settled`: the line of each (expression, value) as written that held above, to which this
+    line's are added."""
     report = ClaimReport()
     claims = find_claims(logical.text, logical.arrows, logical.code, logical.maths)
     shapes = check_shapes(logical.text)
@@ -247,7 +271,8 @@ def _check_logical(
 
     def near():
         if not near_units:
-            near_units.append(units_near([*(above() if above else []), logical.raw]))
+            lines = [readable(line)[0] for line in above()] if above else []
+            near_units.append(units_near([*lines, " ".join(logical.text.split())]))
         return near_units[0]
 
     for found in claims.found:
@@ -259,11 +284,16 @@ def _check_logical(
                 best = _best_verdict(found, exact, floor, near)
         value = logical.span(found.value.start, found.value.end)
         line, col = logical.where(found.value.start)
+        texts = [logical.span(side.start, side.end) for side, _, _ in found.alternatives]
+        if settled and not isinstance(best, str) and best[0].level != PASS:
+            best = _settled_above(found, best, texts, value, settled)
         if not isinstance(best, str) and best[0].level != PASS:  # not certain enough to be wrong
             if found.pass_only:
                 best = found.pass_only
             elif found.not_far and best[0].factor > FAR:
                 best = found.not_far
+            elif found.rel != "=" and best[0].factor <= 1 + ERROR_REL and _design_size(found.value.node):
+                best = DESIGN_SIZE
         if isinstance(best, str):
             report.skipped += 1
             start = min([side.start for side, _, _ in found.alternatives] + [found.value.start])
@@ -274,6 +304,9 @@ def _check_logical(
         verdict, expr_side = best
         if verdict.level == PASS and not verdict.tolerated:
             exact.add(id(expr_side))
+        if settled is not None and verdict.level == PASS:
+            for text in texts:
+                settled.setdefault((text, value), line)
         leaf = written_leaf(found.value.node)
         if results is not None and verdict.level == PASS and leaf is not None and math.isfinite(verdict.value):
             results[:] = [*results[1 - MAX_RESULTS :], (leaf.mantissa, verdict.value)]
@@ -366,6 +399,7 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     report = ClaimReport()
     parts: list[tuple[int, Side]] = []  # (line, value) of the lines just above, each with one result
     results: list[tuple[float, float]] = []  # (written, computed) of the last claims read
+    settled: dict[tuple[str, str], int] = {}  # (expression, value) as written that held -> its line
     other = -1  # the last line with arithmetic that was not read as one of the parts
     lines: list[str] | None = None
     for count, logical in enumerate(_logical_lines(note_lines(text, only_signs=True))):
@@ -382,7 +416,7 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
             lines = lines if lines is not None else text.split("\n")
             return lines[max(0, number - 1 - NEAR_LINES) : number - 1]
 
-        line_report, values = _check_logical(logical, rel, above, results)
+        line_report, values = _check_logical(logical, rel, above, results, settled)
         report.add(line_report)
         total = _TOTAL.match(logical.text) if parts and len(logical.starts) == 1 else None
         if total is not None and other == parts[0][0] - 1:

@@ -61,6 +61,7 @@ IMPLICIT = {
 }
 MAX_IMPLICIT_DIGITS = 3
 CONTEXT = "in the unit "  # the mode of a reading in a unit written near the claim
+RESULT_IN = "the result in "  # the mode of a bare result in a unit written near, its inputs in base units
 IN_BITS = "in bits"  # the mode of bare inputs counted in bits for a result in bytes
 ERROR_REL = 0.05
 _EPS = 1e-12
@@ -332,10 +333,19 @@ def judge(
         if plain_expr and q.dims == NONE and written[0].dims == BYTE:  # `2^{16} × 8 = 64 KB`: 8 bits a word
             candidates.append((Quantity(q.value / 8, q.lo / 8, q.hi / 8, BYTE), IN_BITS, written[0]))
         for name, dims, *factors in context if plain_expr and q.dims == NONE else ():
+            factor = factors[reading.binary]
             if dims == written[0].dims:
-                factor = factors[reading.binary]
                 scaled = Quantity(q.value * factor, q.lo * factor, q.hi * factor, dims)
                 candidates.append((scaled, CONTEXT + name, written[0]))
+            elif bare and dims != NONE and factor != 1.0:  # `10^{-5} + … = 0.03 + 0.75 = 0.78 ms`: s in ms
+                w = written[0]
+                candidates.append(
+                    (
+                        q,
+                        RESULT_IN + name,
+                        replace(w, value=w.value * factor, unit=w.unit * factor, factor=w.factor * factor),
+                    )
+                )
         for q, mode, w in candidates:
             if mode not in ("base", IN_BITS) and not mode.startswith(CONTEXT) and q.dims != NONE:
                 continue  # only a result that no input unit fixes is labelled by its own
@@ -348,7 +358,7 @@ def judge(
             if exact and q.value == int(q.value):
                 w.unit = 0.0
             level = _level(q, w, loose, tolerance, floor)
-            if level != PASS and (mode in IMPLICIT or mode.startswith(CONTEXT) or mode == IN_BITS):
+            if level != PASS and (mode in IMPLICIT or mode.startswith((CONTEXT, RESULT_IN)) or mode == IN_BITS):
                 continue  # a reading that is only allowed because it makes the claim right
             tolerated = tolerance and level < _level(q, w, loose, False, floor)
             closeness = abs(q.value - w.value) / (w.unit or 1.0)
@@ -372,6 +382,8 @@ def judge(
         reading = "the inputs counted in bits, 8 to a byte"
     elif best[5].startswith(CONTEXT):
         reading = f"the inputs in {best[5][len(CONTEXT) :]}, the unit written near it"
+    elif best[5].startswith(RESULT_IN):
+        reading = f"the inputs in base units, the result in {best[5][len(RESULT_IN) :]} (the unit written near it)"
     else:
         reading = BINARY if binary else ""
     return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], reading, best[6])

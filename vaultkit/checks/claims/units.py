@@ -95,10 +95,16 @@ YEAR = 365 * 86400.0
 # Time units in seconds.
 TIME_UNITS = {
     "ns": 1e-9,
+    "nanosecond": 1e-9,
+    "nanoseconds": 1e-9,
     "us": 1e-6,
+    "microsecond": 1e-6,
+    "microseconds": 1e-6,
     "µs": 1e-6,
     "μs": 1e-6,
     "ms": 1e-3,
+    "millisecond": 1e-3,
+    "milliseconds": 1e-3,
     "s": 1.0,
     "sec": 1.0,
     "secs": 1.0,
