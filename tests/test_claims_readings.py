@@ -489,3 +489,36 @@ def test_approximately_a_size_chosen_by_design(line, codes, skipped):
     found, entries = _read(line)
     assert found == codes
     assert ((SKIP, DESIGN_SIZE) in entries) == skipped
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # kipply/blog 1dd66d03 blog/content/endorsed/transformer_inference_arithmetic.md:102 (MathJax
+        # delimiters escaped for Markdown; 56 / 0.002 is 28,000) and :197 (`312\text{e}12`)
+        ("With four cards we'd get \\\\(56/0.002 \\approx 23000\\\\) tokens.", ["VK301"]),
+        ("With four cards we'd get \\\\(56/0.002 \\approx 28000\\\\) tokens.", []),
+        ("\\\\(312\\text{e}12 \\div 300\\text{e}9 = 1040\\\\), the flops per byte", []),
+        ("\\\\(312\\text{e}12 \\div 300\\text{e}9 = 1400\\\\), the flops per byte", ["VK301"]),
+        ("and \\(2 \\times 24 = 48\\) here", []),
+        ("or \\[2 \\times 24 = 46\\]", ["VK301"]),
+        # an escaped bracket is no arithmetic
+        ("see \\[1\\] and \\[2\\]", []),
+    ],
+)
+def test_mathjax_delimiters_and_exponents(line, codes):
+    assert _read(line)[0] == codes
+
+
+@pytest.mark.parametrize(
+    ("body", "codes"),
+    [
+        # kipply/blog 1dd66d03 (same note):86, LaTeX in a Zola `katex` block (no `$`): 104e12 bytes
+        # are 104 TB, not 104 GB
+        ("52\\text{e}12 \\cdot 2 = 104\\text{e}12 \\text{bytes} \\approx 104\\text{GB}\\\\", ["VK301"]),
+        ("52\\text{e}9 \\cdot 2 = 104\\text{e}9 \\text{bytes} \\approx 104\\text{GB}\\\\", []),
+    ],
+)
+def test_latex_without_delimiters(body, codes):
+    text = f"{{% katex(block=true) %}}\n{body}\n{{% end %}}\n"
+    assert [(d.line, d.code) for d in check_markdown(text, "n.md").diagnostics] == [(2, c) for c in codes]

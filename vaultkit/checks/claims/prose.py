@@ -42,6 +42,9 @@ _TEX_BLANK = re.compile(
     r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|left(?![A-Za-z])|right(?![A-Za-z])|[Bb]ig+[lr]?(?![A-Za-z]))|\\\\|&"
 )
 _TEX_WRAP = re.compile(r"\\(?:text|mathrm|textrm|mathbf|textbf|boldsymbol|bm|operatorname|mbox)\{([^{}]*)\}")
+_TEX_EXPONENT = re.compile(r"(?<=\d)\\(?:text|mathrm|rm)\{[eE]\}(?=[-−]?\d)")  # `312\text{e}12` is 312·10¹²
+_BARE_TEX = re.compile(r"\\(?:times|cdot|div|frac|approx|sqrt|text\{)")
+_DELIMITED = re.compile(r"\$|\\[(\[]")
 _ESCAPED_STAR = re.compile(r"\\\*")
 _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
 _TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
@@ -81,7 +84,8 @@ class ProseLine:
     def _read(self) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
         if self._readable is None:
             raw = self.raw.replace("＝", "=")  # a full-width equals sign reads as one
-            if self.math:
+            if self.math or "`" not in raw and _BARE_TEX.search(raw) and not _DELIMITED.search(raw):
+                # a display block, or LaTeX with no delimiter we know (`{% katex() %}` blocks)
                 self._readable = (_tex(raw.replace("$", " ")), [], _math_parts(raw, 0, len(raw)))
             else:
                 self._readable = readable(raw)
@@ -150,6 +154,7 @@ def _tex(text: str) -> str:
     text = _TEX_FRACTION.sub(
         lambda m: "(" + " " * (m.start(1) - m.start() - 4) + "(" + m.group(1) + ")/(" + m.group(2) + "))", text
     )  # `\\frac{2 \\times 7}{3 \\times 4}`: any numerator over any denominator without braces
+    text = _TEX_EXPONENT.sub(lambda m: " " * (len(m.group()) - 8) + "\\cdot10^", text)
     text = _TEX_WRAP.sub(lambda m: " " * (m.start(1) - m.start()) + m.group(1) + " ", text)
     for sign, plain in _TEX_SIGNS.items():
         text = text.replace(sign, plain)
@@ -186,6 +191,23 @@ def _math_spans(line: str, taken: list[tuple[int, int]]) -> list[tuple[int, int,
     return spans
 
 
+_BRACKET_MATH = re.compile(r"(\\\\?)\((.+?)\1\)|(\\\\?)\[(.+?)\3\]")
+
+
+def _bracket_math_spans(line: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(start, end, delimiter length) of math written `\\(…\\)` or `\\[…\\]` (MathJax), or
+    `\\\\(…\\\\)` where Markdown escapes its backslash; inside `$…$` or code it is no delimiter."""
+    return [
+        (m.start(), m.end(), len(m.group(1) or m.group(3)) + 1)
+        for m in _BRACKET_MATH.finditer(line)
+        if not any(a <= m.start() < b for a, b in taken) and not _in_dollars(line, m.start())
+    ]
+
+
+def _in_dollars(line: str, at: int) -> bool:
+    return line.count("$", 0, at) % 2 == 1
+
+
 def _mask_quotes(chars: list[str], taken: list[tuple[int, int]], line: str) -> None:
     """Blank the quotes that open or close a quotation in `chars` (`line` made readable so far,
     the same length: its quotes are where `line` has them, or inside `taken`)."""
@@ -213,7 +235,13 @@ def _math_parts(line: str, start: int, end: int) -> list[tuple[int, int]]:
 def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
     """The line made readable for arithmetic (same length), its code spans and its math spans."""
     if not (
-        "`" in line or "$" in line or "](" in line or "http" in line or "\\*" in line or any(q in line for q in _QUOTES)
+        "`" in line
+        or "$" in line
+        or "\\" in line
+        or "](" in line
+        or "http" in line
+        or "\\*" in line
+        or any(q in line for q in _QUOTES)
     ):
         return line, [], []
     if in_math:
@@ -235,8 +263,8 @@ def readable(line: str, in_math: bool = False) -> tuple[str, list[tuple[int, int
             chars[m.start() : m.end()] = "a" * (m.end() - m.start())
             taken.append((m.start(), m.end()))
     maths: list[tuple[int, int]] = []
-    if "$" in line:
-        for start, end, delim in _math_spans(line, taken + code):
+    if "$" in line or "\\(" in line or "\\[" in line:
+        for start, end, delim in _math_spans(line, taken + code) + _bracket_math_spans(line, taken + code):
             inner = _tex(line[start + delim : end - delim])
             chars[start:end] = " " * delim + inner + " " * delim
             taken.append((start, end))
