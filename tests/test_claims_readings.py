@@ -522,3 +522,50 @@ def test_mathjax_delimiters_and_exponents(line, codes):
 def test_latex_without_delimiters(body, codes):
     text = f"{{% katex(block=true) %}}\n{body}\n{{% end %}}\n"
     assert [(d.line, d.code) for d in check_markdown(text, "n.md").diagnostics] == [(2, c) for c in codes]
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # joqk12345/llm-inference-optimization 7770ad10 docs/table-of-contents-v7.0-detailed.md:334
+        # (144,000 TFLOPS are 144 PFLOPS, 0.144 exaFLOPS)
+        ("- 72 cards × ~2000 TFLOPS: ~144,000 TFLOPS = 144 exaFLOPS", ["VK301"]),
+        ("- 72 cards × ~2000 TFLOPS: ~144,000 TFLOPS = 144 petaFLOPS", []),
+        ("- 2 × 1.5 gigabytes = 3 gigabytes, or 3000 megabytes = 3 gigabytes", []),
+        ("- 2 × 1.5 gigabytes = 3 terabytes", ["VK301"]),
+    ],
+)
+def test_spelled_out_prefixes(line, codes):
+    assert _read(line)[0] == codes
+
+
+# chberclaz/MyPT dc62a0ca docs/model/TOKENIZATION_COMPARISON.md:15-16 (a total column after its
+# parts: 19.3 + 19.3 + 10.7 is 49.3, not ~40); ttsugriy/distributed-training-book 31ba8245
+# docs/memory/19-memory-equation.md:989 (the unit in the headers; the first column is a label)
+PARTS_TABLE = """| Tokenizer | vocab | Token Emb | LM Head | Other | **Total** |
+|---|---|---|---|---|---|
+| **BPE** | 50,304 | 19.3M | 19.3M | 10.7M | **~{total}** |
+"""
+GB_TABLE = """| Seq Len | Linear (GB) | Quadratic (GB) | Total (GB) | Quad % |
+|---------|-------------|----------------|------------|--------|
+| 512 | 4.56 | 0.54 | {total} | 10.5% |
+"""
+
+
+@pytest.mark.parametrize(
+    ("table", "total", "codes"),
+    [
+        (PARTS_TABLE, "40M", ["VK301"]),
+        (PARTS_TABLE, "49M", []),
+        (GB_TABLE, "5.10", []),
+        (GB_TABLE, "6.10", ["VK301"]),
+        # a total that is the product of the cells before it is no sum
+        ("| run | GPUs | hours | total |\n|---|---|---|---|\n| a | 8 | 20 | {total} |\n", "160", []),
+        # cells in other units than the total are not its parts
+        ("| run | GPUs | per GPU | total |\n|---|---|---|---|\n| a | 8 | 80 GB | {total} |\n", "640 GB", []),
+    ],
+)
+def test_a_total_column_after_its_parts(table, total, codes):
+    report = check_markdown(table.format(total=total), "n.md")
+    assert [(d.line, d.code) for d in report.diagnostics] == [(3, code) for code in codes]
+    assert len(report.explained) == report.verified + report.skipped

@@ -36,7 +36,7 @@ from vaultkit.checks.claims.finder import (
     svg_pieces,
 )
 from vaultkit.checks.claims.parser import Parser
-from vaultkit.checks.claims.prose import ProseLine, note_lines, readable
+from vaultkit.checks.claims.prose import ProseLine, TableCell, note_lines, readable, table_totals
 from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.checks.claims.tokens import tokenize
 from vaultkit.checks.claims.units import UNITS, read_cjk, read_word
@@ -432,7 +432,45 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
             parts = []
             if _ARITHMETIC.search(logical.text):
                 other = logical.starts[-1][1]
+    for number, line, cells, total in table_totals(text):
+        _check_row_total(number, line, cells, total, rel, report)
+    report.explained.sort(key=lambda entry: entry.line)
     return report
+
+
+def _check_row_total(number: int, line: str, cells: list[TableCell], total: TableCell, rel: str, report) -> None:
+    """A table row whose total column follows its parts (`| 19.3M | 19.3M | 10.7M | ~40M |`):
+    checked as their sum; a total that is their product (`| 8 | 80 | 640 |`) is no finding."""
+    try:
+        tokens = tokenize(line)
+        starts = {tok.start: k for k, tok in enumerate(tokens)}
+        parser = Parser(tokens, line)
+        parts = [parser.operand(starts[cell.start])[0] for cell in cells]
+        value = parser.operand(starts[total.start])[0]
+    except (Uncertain, KeyError, ParseFail):
+        return
+    loose = total.about or any(cell.about for cell in cells)
+    verdicts = []
+    for op in ("+", "*"):
+        expr = parts[0]
+        for part in parts[1:]:
+            expr = Binary(op, expr, part)
+        try:
+            verdicts.append(judge(expr, value, loose=loose))
+        except Uncertain:
+            return
+    verdict = min(verdicts, key=lambda v: v.level)
+    if verdict is not verdicts[0]:
+        return  # the total column holds a product
+    claim = f"{' + '.join(cell.text for cell in cells)} {'≈' if loose else '='} {total.text}"
+    col, computed = total.start + 1, verdict.computed + total.unit
+    report.verified += 1
+    report.explained.append(
+        Explained(rel, number, VERDICTS.get(verdict.level, "warning"), claim, f"computed {computed}", col)
+    )
+    if verdict.level != PASS:
+        rule = CLAIM_WRONG if verdict.level == ERROR else CLAIM_IMPRECISE
+        report.diagnostics.append(rule.at(rel, number, col, claim=claim, written=total.text, computed=computed))
 
 
 # `Total: ~40.0M`, `总计 ≈ 3 TB` under the lines of its parts

@@ -361,3 +361,82 @@ def _note_lines(text: str, wanted: set[int] | None = None) -> Iterator[tuple[int
         if IGNORE_MARK in line:
             continue
         yield number, masked, math_line
+
+
+_TABLE_TOTAL = re.compile(r"\b(?:total|sum)\b|总计|合计|总和|总共|共计", re.I)
+_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*\Z")
+_CELL = re.compile(
+    r"[ \t]*(?:\*\*)?(?P<body>(?P<about>[~≈][ ]?)?(?P<number>\d[\d,]*(?:\.\d+)?)[ ]?(?P<unit>[A-Za-z%]*))(?:\*\*)?[ \t]*\Z"
+)
+_HEADER_UNIT = re.compile(r"[(（]([^()（）]+)[)）]")
+
+
+class TableCell:
+    """A cell of a pipe table that holds one number: `19.3M`, `**~40M**`, `5.6 ms`."""
+
+    __slots__ = ("text", "about", "unit", "start", "end")
+
+    def __init__(self, m: re.Match, offset: int):
+        self.text = m.group("body").strip("~≈ ")
+        self.about = m.group("about") is not None  # `~40M`: about
+        self.unit = m.group("unit")
+        self.start, self.end = offset + m.start("number"), offset + m.end("body")
+
+
+def table_totals(text: str) -> Iterator[tuple[int, str, list[TableCell], TableCell]]:
+    """(line number, line, parts, total) of each row of a pipe table whose header names a total
+    column (`Total`, `Sum`, `总计`, …): the parts are the cells just left of the total, in the same
+    unit as it (the unit its header names in brackets, or the one its cells are written in), not
+    the first column (a row's label). Only rows with two parts or more."""
+    if "|" not in text or _TABLE_TOTAL.search(text) is None:
+        return
+    header: list[str] | None = None
+    previous = None
+    for number, line, _ in _note_lines(text):
+        if "|" not in line:
+            header = previous = None
+            continue
+        if header is None:
+            if previous is not None and _TABLE_RULE.match(line):
+                header = _cells(previous[1])
+            previous = (number, line)
+            continue
+        yield from _row_totals(number, line, header)
+
+
+def _cells(line: str) -> list[tuple[str, int]]:
+    """The cells of a table line with their offsets, the outer pipes dropped."""
+    out, start = [], 0
+    body = line.rstrip()
+    for k, part in enumerate(body.split("|")):
+        if part.strip() or 0 < k < body.count("|"):
+            out.append((part, start))
+        start += len(part) + 1
+    return out
+
+
+def _row_totals(number: int, line: str, header: list[tuple[str, int]]):
+    cells = _cells(line)
+    if len(cells) != len(header):
+        return
+    for t, (name, _) in enumerate(header):
+        if t < 3 or not _TABLE_TOTAL.search(name):
+            continue
+        total = _table_cell(cells[t])
+        if total is None:
+            continue
+        unit = _HEADER_UNIT.search(name)
+        parts = []
+        for k in range(t - 1, 0, -1):
+            cell = _table_cell(cells[k])
+            same_header = (_HEADER_UNIT.search(header[k][0]) or ["", ""])[1] == (unit[1] if unit else "")
+            if cell is None or cell.unit != total.unit or unit is not None and not same_header:
+                break
+            parts.append(cell)
+        if len(parts) >= 2:
+            yield number, line, parts[::-1], total
+
+
+def _table_cell(cell: tuple[str, int]) -> TableCell | None:
+    m = _CELL.match(cell[0])
+    return TableCell(m, cell[1]) if m else None

@@ -62,6 +62,9 @@ class Unit:
     bits: bool = False  # an eighth of a byte each
 
 
+SPELLED_PREFIXES = {"kilo": "K", "mega": "M", "giga": "G", "tera": "T", "peta": "P", "exa": "E"}
+
+
 def _units() -> dict[str, Unit]:
     units: dict[str, Unit] = {}
     rate_b = sub(BYTE, SECOND)
@@ -85,6 +88,11 @@ def _units() -> dict[str, Unit]:
             units[f"{p}{plural}"] = Unit(dec, dec, FLOP, flop_ambiguous=True)
         units[f"{p}W"] = Unit(dec, dec, WATT)
         units[f"{p}Wh"] = Unit(dec * 3600, dec * 3600, add(WATT, SECOND))
+    for word, p in SPELLED_PREFIXES.items():  # `144 exaFLOPS`, `3 gigabytes`
+        for unit in ("B", "b", "FLOP", "FLOPs", "FLOPS", "flops"):
+            spelled = {"B": ("bytes", "byte"), "b": ("bits", "bit")}.get(unit, (unit,))
+            for name in spelled:
+                units[word + name] = units[f"{p}{unit}"]
     units["kW"] = Unit(1e3, 1e3, WATT)
     units["kWh"] = Unit(3.6e6, 3.6e6, add(WATT, SECOND))
     return units
