@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from vaultkit.checks.claims import check_markdown, claim_like
+from vaultkit.checks.claims.prose import IN_WORDS, SIGN_NOT_READ, TABLE_ROW
 from vaultkit.commands.cli import main
 
 NOTE = """# 两个词的注意力
@@ -64,3 +67,42 @@ def test_a_line_only_continued_below_is_listed_where_its_sign_is():
     text = "总量 = 2 × 80 × 64 × seq_len × 2 bytes\n  = 2,621,440 bytes/token\n"
     [entry] = check_markdown(text, "n.md").explained
     assert (entry.line, entry.verdict) == (2, "skipped")
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        # CurryTang/MLSYS_tutorial 635f4f7f notes/Mlsys/MLSYS13 Quantization and precision.md:1461
+        # (a speedup cell derived from two time cells of its row)
+        ("| 1 | 4096×4096 | 4 | 0.052 ms | 0.117 ms | 0.052 ms | **2.25×** |", TABLE_ROW),
+        # the same repository, notes/Mlsys/MLSYS10 parallelism.md:164 (a shape's size after `=`)
+        ("> - each device holds `bf16[512, 8192]` = 8.4 MB, 33.6 MB in all", SIGN_NOT_READ),
+        # a sum stated in words (the row of chberclaz/MyPT dc62a0ca TOKENIZATION_COMPARISON.md:15)
+        ("the parts 19.3M + 19.3M + 10.7M sum to 49.3M here", IN_WORDS),
+    ],
+)
+def test_a_claim_like_line_no_reading_reached_is_listed(line, why):
+    report = check_markdown(line + "\n", "n.md")
+    assert [(e.line, e.verdict, e.note) for e in report.explained] == [(1, "skipped", why)]
+    assert report.skipped == 1 and report.diagnostics == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "server 10.1.1.23:80 weight=50 max_fails=3;",  # options
+        "T-24h → notify → T-2h → check → T+10",  # a flow's arrows
+        "| GPU | memory |\n|---|---|\n| A100 | 80 GB |",  # a row of one number
+        "accuracy rose to 85% this week",  # a percent alone
+    ],
+)
+def test_lines_that_are_no_claims_are_not_listed(line):
+    assert check_markdown(line + "\n", "n.md").explained == []
+
+
+def test_a_boxed_result_is_read():
+    # ttsugriy/distributed-training-book 31ba8245 docs/collectives/13-collective-cost-model.md:629
+    line = "    $$T_{\\text{TP}} = 40 \\times 4 \\times 14.9 = \\boxed{2,384 \\text{ ms}}$$"
+    assert [e.verdict for e in check_markdown(line, "n.md").explained] == ["ok"]
+    wrong = line.replace("2,384", "2,584")
+    assert [d.code for d in check_markdown(wrong, "n.md").diagnostics] == ["VK301"]

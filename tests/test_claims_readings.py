@@ -569,3 +569,14 @@ def test_a_total_column_after_its_parts(table, total, codes):
     report = check_markdown(table.format(total=total), "n.md")
     assert [(d.line, d.code) for d in report.diagnostics] == [(3, code) for code in codes]
     assert len(report.explained) == report.verified + report.skipped
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "结果 1110K × 3 ≈ 3328K",  # a scale: no hidden size (the layouts' property test found it)
+        "结果 1110 × 3 ≈ 3328",  # a whole number computed: no size chosen near it
+    ],
+)
+def test_a_multiple_of_256_is_no_design_size_by_itself(line):
+    assert _read(line)[0] == ["VK301"]

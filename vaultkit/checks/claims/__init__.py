@@ -36,7 +36,7 @@ from vaultkit.checks.claims.finder import (
     svg_pieces,
 )
 from vaultkit.checks.claims.parser import Parser
-from vaultkit.checks.claims.prose import ProseLine, TableCell, note_lines, readable, table_totals
+from vaultkit.checks.claims.prose import ProseLine, TableCell, note_lines, readable, table_totals, unread_lines
 from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.checks.claims.tokens import tokenize
 from vaultkit.checks.claims.units import UNITS, read_cjk, read_word
@@ -197,11 +197,16 @@ DESIGN_SIZE = "≈ a size rounded to a multiple of 256 a few % off: a design cho
 DESIGN_MULTIPLE = 256
 
 
-def _design_size(value: Node) -> bool:
-    """`2/3 × 16384 ≈ 11008`, `2¹⁶ × 1.999 ≈ 131072`: a whole number that is a multiple of 256
-    written after `≈` may be the size chosen near the computed one (a hidden size, a power of two)."""
+def _design_size(value: Node, verdict: Verdict) -> bool:
+    """`2/3 × 16384 ≈ 11008`, `2¹⁶ × 1.999 ≈ 131072`: a bare whole number that is a multiple of
+    256, written after `≈` a few % from a computed value that is no whole number, may be the size
+    chosen near it (a hidden size, a power of two); not `1110K × 3 ≈ 3328K`."""
     leaf = written_leaf(value)
-    return leaf is value and leaf.mantissa >= DESIGN_MULTIPLE and leaf.mantissa % DESIGN_MULTIPLE == 0
+    if leaf is not value or leaf.has_scale or leaf.has_unit or leaf.percent:
+        return False
+    computed = verdict.value
+    near = verdict.factor <= 1 + ERROR_REL and math.isfinite(computed) and computed != int(computed)
+    return near and leaf.mantissa >= DESIGN_MULTIPLE and leaf.mantissa % DESIGN_MULTIPLE == 0
 
 
 def _settled_above(found: Found, best: tuple[Verdict, Side], texts: list[str], value: str, settled: dict):
@@ -292,7 +297,7 @@ def _check_logical(
                 best = found.pass_only
             elif found.not_far and best[0].factor > FAR:
                 best = found.not_far
-            elif found.rel != "=" and best[0].factor <= 1 + ERROR_REL and _design_size(found.value.node):
+            elif found.rel != "=" and _design_size(found.value.node, best[0]):
                 best = DESIGN_SIZE
         if isinstance(best, str):
             report.skipped += 1
@@ -434,6 +439,9 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
                 other = logical.starts[-1][1]
     for number, line, cells, total in table_totals(text):
         _check_row_total(number, line, cells, total, rel, report)
+    for number, line, why in unread_lines(text, {entry.line for entry in report.explained}):
+        report.skipped += 1
+        report.explained.append(Explained(rel, number, "skipped", " ".join(line.split())[:120], why))
     report.explained.sort(key=lambda entry: entry.line)
     return report
 

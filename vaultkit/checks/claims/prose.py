@@ -50,6 +50,7 @@ _TEX_SIGNS = {"\\%": " %", "\\$": " $"}
 _TEX_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
 _TEX_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([\d.,]+(?:\^\{?\d+\}?)?)\}")
 _BRACED = r"((?:[^{}]|\{[^{}]*\})*)"  # braces one deep: `10^{12}`
+_TEX_BOXED = re.compile(rf"\\boxed\{{{_BRACED}\}}")  # `\boxed{2,384 \text{ ms}}`: what it holds
 _TEX_FRACTION = re.compile(rf"\\[dt]?frac\{{{_BRACED}\}}\{{{_BRACED}\}}")
 _QUOTES = "'\"‘’“”"
 _QUOTE = re.compile(f"[{_QUOTES}]")
@@ -154,6 +155,7 @@ def _tex(text: str) -> str:
     text = _TEX_FRACTION.sub(
         lambda m: "(" + " " * (m.start(1) - m.start() - 4) + "(" + m.group(1) + ")/(" + m.group(2) + "))", text
     )  # `\\frac{2 \\times 7}{3 \\times 4}`: any numerator over any denominator without braces
+    text = _TEX_BOXED.sub(lambda m: " " * (m.start(1) - m.start()) + m.group(1) + " ", text)
     text = _TEX_EXPONENT.sub(lambda m: " " * (len(m.group()) - 8) + "\\cdot10^", text)
     text = _TEX_WRAP.sub(lambda m: " " * (m.start(1) - m.start()) + m.group(1) + " ", text)
     for sign, plain in _TEX_SIGNS.items():
@@ -440,3 +442,55 @@ def _row_totals(number: int, line: str, header: list[tuple[str, int]]):
 def _table_cell(cell: tuple[str, int]) -> TableCell | None:
     m = _CELL.match(cell[0])
     return TableCell(m, cell[1]) if m else None
+
+
+# What makes a line claim-like though no claim was read on it: numbers combined (`40 × 4`,
+# `2 \\times 3`) and then a result stated in words (`sum to 49.3M`, `得 1948`), or a table row with
+# three numbers or more where one cell is a multiple, a percent or numbers combined (`2.25×`, `~30%`).
+_STATED = re.compile(  # `A × B gives 12`, `2 + 2 + 4 + 4 + 4 合计 16`: the result right after its arithmetic
+    r"\d[A-Za-z%]{0,4}[ \t]*(?:[×*/÷+]|\\times|\\cdot|\\div)[ \t]*[\d(][\dA-Za-z% ×*/÷+().,\-−]{0,80}?[ \t]*"
+    r"(?:\b(?:sums? to|add(?:s|ing)? up to|gives?|giving|yields?|makes?|totals?|totaling|equals?|is|are|comes? to)\b"
+    r"|得到|得|为|是|约|共|合计|总计|即|等于)[ \t:：]*[~≈约]?[ \t]*\d"
+)
+_DERIVED_CELL = re.compile(r"\d(?:\.\d+)?[ ]?(?:[×%]|倍|x(?![A-Za-z0-9]))|\d[ \t]*(?:[×*÷]|\\times)[ \t]*\d")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
+# `[64, 256] = 32 kB`, `(≈2.66×)` (not an option's `weight=50`, code's `==`, nor the arrows of a flow)
+_SIGN_AMID_NUMBERS = re.compile(
+    r"\d[^\n\d=≈]{0,12}(?:(?<![\w\"'$\]=!<>:+\-*/%|&^])=(?![=>~])|≈|\\approx)[^\n\d]{0,12}\d"
+)
+SIGN_NOT_READ = "a sign between numbers, but no expression and value read around it"
+TABLE_ROW = "a table row: a cell derived from others is read only in a total column"
+IN_WORDS = "numbers combined and a result stated in words, not after `=` or `≈`"
+UNREAD = (TABLE_ROW, IN_WORDS, SIGN_NOT_READ)  # why a claim-like line no reading reached is listed
+MIN_ROW_NUMBERS = 2
+
+
+def unread_lines(text: str, listed: set[int]) -> Iterator[tuple[int, str, str]]:
+    """(number, line, why) of each claim-like line of a note not in `listed` (the lines an
+    entry of `--explain` already names) that no claim was read from: numbers combined with a
+    result stated in words, or a table row that may hold a derived cell."""
+    candidates: set[int] = set()
+    signed: set[int] = set()
+    for pattern, found in ((_DERIVED_CELL, candidates), (_STATED, candidates), (_SIGN_AMID_NUMBERS, signed)):
+        line, last = 1, 0
+        for m in pattern.finditer(text):
+            line += text.count("\n", last, m.start())
+            last = m.start()
+            if line not in listed:
+                found.add(line)
+    candidates |= signed
+    if not candidates:
+        return
+    wanted = candidates | _lines_with(text, _STATE_MARKS)
+    for number, raw, _ in _note_lines(text, wanted):
+        if number not in candidates:
+            continue
+        raw = mask_marker(raw)
+        if raw.lstrip().startswith("|"):
+            cells = [cell for cell in raw.split("|") if _NUMBER.search(cell)]
+            if len(cells) >= MIN_ROW_NUMBERS and any(_DERIVED_CELL.search(cell) for cell in cells):
+                yield number, raw, TABLE_ROW
+        elif _STATED.search(raw):
+            yield number, raw, IN_WORDS
+        elif number in signed:
+            yield number, raw, SIGN_NOT_READ
