@@ -36,7 +36,17 @@ from vaultkit.checks.claims.finder import (
     svg_pieces,
 )
 from vaultkit.checks.claims.parser import Parser
-from vaultkit.checks.claims.prose import ProseLine, TableCell, note_lines, readable, table_totals, unread_lines
+from vaultkit.checks.claims.prose import (
+    SIGN_NOT_READ,
+    ProseLine,
+    TableCell,
+    note_lines,
+    readable,
+    sign_amid_numbers,
+    table_lines,
+    table_totals,
+    unread_lines,
+)
 from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.checks.claims.tokens import tokenize
 from vaultkit.checks.claims.units import UNITS, read_cjk, read_word
@@ -370,6 +380,16 @@ def _account_for_lines(logical: Logical, rel: str, quiet, report: ClaimReport) -
         report.explained.append(Explained(rel, number, "skipped", text, reason))
 
 
+def _account_for_signs(logical: Logical, rel: str, report: ClaimReport) -> None:
+    """A line with a sign amid numbers that nothing was read or skipped on (`SGD=8B/param`,
+    `2²⁵ bytes → 2¹⁵ KB`): listed, with why."""
+    listed = {entry.line for entry in report.explained}
+    for number, raw in logical.lines():
+        if number not in listed and sign_amid_numbers(raw):
+            report.skipped += 1
+            report.explained.append(Explained(rel, number, "skipped", " ".join(raw.split())[:120], SIGN_NOT_READ))
+
+
 def _logical_lines(lines: Iterator[ProseLine]) -> Iterator[Logical]:
     """The logical lines that may hold a claim: a line with the lines that continue it."""
     group: list[ProseLine] | None = None  # the logical line being read, if claim-like
@@ -422,6 +442,7 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
             return lines[max(0, number - 1 - NEAR_LINES) : number - 1]
 
         line_report, values = _check_logical(logical, rel, above, results, settled)
+        _account_for_signs(logical, rel, line_report)
         report.add(line_report)
         total = _TOTAL.match(logical.text) if parts and len(logical.starts) == 1 else None
         if total is not None and other == parts[0][0] - 1:
@@ -437,9 +458,10 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
             parts = []
             if _ARITHMETIC.search(logical.text):
                 other = logical.starts[-1][1]
-    for number, line, cells, total in table_totals(text):
+    rows = table_lines(text)
+    for number, line, cells, total in table_totals(text, rows):
         _check_row_total(number, line, cells, total, rel, report)
-    for number, line, why in unread_lines(text, {entry.line for entry in report.explained}):
+    for number, line, why in unread_lines(text, {entry.line for entry in report.explained}, rows):
         report.skipped += 1
         report.explained.append(Explained(rel, number, "skipped", " ".join(line.split())[:120], why))
     report.explained.sort(key=lambda entry: entry.line)

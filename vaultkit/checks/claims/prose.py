@@ -385,25 +385,49 @@ class TableCell:
         self.start, self.end = offset + m.start("number"), offset + m.end("body")
 
 
-def table_totals(text: str) -> Iterator[tuple[int, str, list[TableCell], TableCell]]:
+def table_totals(text: str, rows: set[int]) -> Iterator[tuple[int, str, list[TableCell], TableCell]]:
     """(line number, line, parts, total) of each row of a pipe table whose header names a total
     column (`Total`, `Sum`, `总计`, …): the parts are the cells just left of the total, in the same
     unit as it (the unit its header names in brackets, or the one its cells are written in), not
-    the first column (a row's label). Only rows with two parts or more."""
-    if "|" not in text or _TABLE_TOTAL.search(text) is None:
+    the first column (a row's label). Only rows with two parts or more; `rows`: the table lines
+    (`table_lines`)."""
+    if not rows or _TABLE_TOTAL.search(text) is None:
         return
-    header: list[str] | None = None
-    previous = None
-    for number, line, _ in _note_lines(text):
-        if "|" not in line:
-            header = previous = None
+    header: list[tuple[str, int]] | None = None
+    previous: tuple[int, str] | None = None
+    for number, line, _ in _note_lines(text, rows | _lines_with(text, _STATE_MARKS)):
+        if number not in rows or previous is not None and previous[0] != number - 1:
+            header = None
+            previous = (number, line) if number in rows else None
             continue
         if header is None:
             if previous is not None and _TABLE_RULE.match(line):
                 header = _cells(previous[1])
             previous = (number, line)
             continue
+        previous = (number, line)
         yield from _row_totals(number, line, header)
+
+
+_TABLE_LINE = re.compile(r"^[ \t>]*\|", re.M)
+
+
+def table_lines(text: str) -> set[int]:
+    """The numbers of the lines that start with `|` (in a quote too): a pipe table's."""
+    return _line_numbers(text, _TABLE_LINE) if "|" in text else set()
+
+
+def _line_numbers(text: str, pattern: re.Pattern) -> set[int]:
+    """The numbers of the lines `pattern` is found on (looked for once a line)."""
+    numbers, line, last, pos = set(), 1, 0, 0
+    while (m := pattern.search(text, pos)) is not None:
+        line += text.count("\n", last, m.start())
+        last = m.start()
+        numbers.add(line)
+        pos = text.find("\n", m.end()) + 1
+        if pos == 0:
+            break
+    return numbers
 
 
 def _cells(line: str) -> list[tuple[str, int]]:
@@ -446,12 +470,14 @@ def _table_cell(cell: tuple[str, int]) -> TableCell | None:
 
 # What makes a line claim-like though no claim was read on it: numbers combined (`40 × 4`,
 # `2 \\times 3`) and then a result stated in words (`sum to 49.3M`, `得 1948`), or a table row with
-# three numbers or more where one cell is a multiple, a percent or numbers combined (`2.25×`, `~30%`).
+# two numbers or more where one cell is a multiple, a percent or numbers combined (`2.25×`, `~30%`); or a
+# sign between numbers that no claim was read around.
 _STATED = re.compile(  # `A × B gives 12`, `2 + 2 + 4 + 4 + 4 合计 16`: the result right after its arithmetic
     r"\d[A-Za-z%]{0,4}[ \t]*(?:[×*/÷+]|\\times|\\cdot|\\div)[ \t]*[\d(][\dA-Za-z% ×*/÷+().,\-−]{0,80}?[ \t]*"
     r"(?:\b(?:sums? to|add(?:s|ing)? up to|gives?|giving|yields?|makes?|totals?|totaling|equals?|is|are|comes? to)\b"
     r"|得到|得|为|是|约|共|合计|总计|即|等于)[ \t:：]*[~≈约]?[ \t]*\d"
 )
+_COMBINED = re.compile(r"\d[A-Za-z%]{0,4}[ \t]*(?:[×*/÷+]|\\times|\\cdot|\\div)[ \t]*[\d(]")
 _DERIVED_CELL = re.compile(r"\d(?:\.\d+)?[ ]?(?:[×%]|倍|x(?![A-Za-z0-9]))|\d[ \t]*(?:[×*÷]|\\times)[ \t]*\d")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 # `[64, 256] = 32 kB`, `(≈2.66×)` (not an option's `weight=50`, code's `==`, nor the arrows of a flow)
@@ -465,32 +491,28 @@ UNREAD = (TABLE_ROW, IN_WORDS, SIGN_NOT_READ)  # why a claim-like line no readin
 MIN_ROW_NUMBERS = 2
 
 
-def unread_lines(text: str, listed: set[int]) -> Iterator[tuple[int, str, str]]:
+def unread_lines(text: str, listed: set[int], rows: set[int]) -> Iterator[tuple[int, str, str]]:
     """(number, line, why) of each claim-like line of a note not in `listed` (the lines an
     entry of `--explain` already names) that no claim was read from: numbers combined with a
-    result stated in words, or a table row that may hold a derived cell."""
-    candidates: set[int] = set()
-    signed: set[int] = set()
-    for pattern, found in ((_DERIVED_CELL, candidates), (_STATED, candidates), (_SIGN_AMID_NUMBERS, signed)):
-        line, last = 1, 0
-        for m in pattern.finditer(text):
-            line += text.count("\n", last, m.start())
-            last = m.start()
-            if line not in listed:
-                found.add(line)
-    candidates |= signed
+    result stated in words, or a table row (of `rows`) that may hold a derived cell. A sign
+    amid numbers is the reader's to say (`sign_amid_numbers`): its lines are read already."""
+    rows = rows - listed
+    combined = _line_numbers(text, _COMBINED) - listed
+    candidates = rows | combined
     if not candidates:
         return
-    wanted = candidates | _lines_with(text, _STATE_MARKS)
-    for number, raw, _ in _note_lines(text, wanted):
+    for number, raw, _ in _note_lines(text, candidates | _lines_with(text, _STATE_MARKS)):
         if number not in candidates:
             continue
         raw = mask_marker(raw)
-        if raw.lstrip().startswith("|"):
+        if number in rows:
             cells = [cell for cell in raw.split("|") if _NUMBER.search(cell)]
             if len(cells) >= MIN_ROW_NUMBERS and any(_DERIVED_CELL.search(cell) for cell in cells):
                 yield number, raw, TABLE_ROW
         elif _STATED.search(raw):
             yield number, raw, IN_WORDS
-        elif number in signed:
-            yield number, raw, SIGN_NOT_READ
+
+
+def sign_amid_numbers(line: str) -> bool:
+    """`[64, 256] = 32 kB`, `(≈2.66×)`: a sign with numbers close on both sides."""
+    return _SIGN_AMID_NUMBERS.search(line) is not None
