@@ -580,3 +580,29 @@ def test_a_total_column_after_its_parts(table, total, codes):
 )
 def test_a_multiple_of_256_is_no_design_size_by_itself(line):
     assert _read(line)[0] == ["VK301"]
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # joqk12345/llm-inference-optimization 7770ad10 docs/table-of-contents-v7.0-detailed.md:651,
+        # :605, :649 and :5294 (a step and the change it makes)
+        ("- compute 4 → 10 PFLOPS, 2.5×", []),
+        ("- memory 80 GB → 141 GB, +76%", []),
+        ("- bandwidth 3.35 → 8 TB/s, 2.4×", []),
+        ("- hit rate 30% → 60% (+30%)", []),
+        # aaronzhfeng/llm_TII f5147975 docs/45_mfu_gold_standard_refactoring.md:236 (2.5 / 0.5 is 5)
+        ("the ratio went 2.50 → 0.50 (8× reduction)", ["VK301"]),
+        ("the ratio went 2.50 → 0.50 (5× reduction)", []),
+        # bearbearyu1223/chinese-online-content-for-llm 3c2832d9 _cs336/…tinystories-transformer.md:482
+        # (an unsigned percent on a fall is how much it fell)
+        ("loss 8.58 → 3.11 (63.8%)", []),
+        ("cost 100 → 70, -30%", []),
+        ("cost 100 → 70, -50%", ["VK301"]),
+        # a multiple of another quantity is read only to pass; a ratio after a colon is no change
+        ("seq 2K → 4K, 4× attention FLOPs", []),
+        ("weight=90 + weight=10 → 90% : 10%", []),
+    ],
+)
+def test_the_change_a_step_makes(line, codes):
+    assert _read(line)[0] == codes

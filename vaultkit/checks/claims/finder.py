@@ -24,6 +24,7 @@ from vaultkit.checks.claims.expr import (
     BEYOND_FLOAT,
     FUNCTIONS,
     Binary,
+    Neg,
     Node,
     ParseFail,
     Reading,
@@ -550,6 +551,10 @@ def find_claims(
                 )
                 continue
             if not has_operator(lhs.node) and not _bare_conversion(lhs.node, rhs.node):
+                change = _step_change(line, tokens, lhs, rhs)
+                if change is not None:
+                    found.append(change)
+                    continue
                 quiet.append(
                     Skipped(
                         *_span(left, right),
@@ -675,6 +680,56 @@ def find_claims(
         if rhs.whole and more:
             ref = chain_ref if chained else (expr, loose)
     return LineClaims(found, skipped, quiet)
+
+
+# After a step `a → b`: the change it makes, `, 2.5×`, `(8× reduction)`, `, -50%`, `(+76%)`
+_CHANGE = re.compile(r"[ \t]*[,，(（]?[ \t]*(?P<sign>[+\-−])?(?P<number>\d+(?:\.\d+)?)[ ]?(?P<kind>[×xX倍]|%)")
+
+_CHANGE_TAIL = re.compile(
+    r"[ \t]*(?:[)）,，;；。.|]|\Z|(?:reduction|smaller|less|fewer|faster|speedup|speed-up|larger|bigger|more|"
+    r"increase|improvement|growth|lower|higher|减少|降低|提升|加速|增长|增加|更快|更小|更大)(?![A-Za-z]))"
+)
+
+
+def _step_change(line: str, tokens: list[Token], lhs: Side, rhs: Side) -> Found | None:
+    """`4 → 10 PFLOPS, 2.5×`, `80 GB → 141 GB, +76%`: a step between two values of one unit (or
+    a bare one before the unit) followed by the multiple or the percent it changes by, read as
+    b / a (a / b when it falls), or (b - a) / a, or b - a between two percents."""
+    m = _CHANGE.match(line, rhs.end)
+    a, b = written_leaf(lhs.node), written_leaf(rhs.node)
+    if m is None or a is not lhs.node or b is not rhs.node or a.mantissa <= 0 or b.mantissa <= 0:
+        return None
+    if a.has_unit and _units_written(a) != _units_written(b) or a.has_scale != b.has_scale or a.percent != b.percent:
+        return None  # `1,568 KB → 448 字节`: the numbers alone do not compare
+    k = next((n for n, tok in enumerate(tokens) if tok.start == m.start("number")), None)
+    if k is None:
+        return None
+    try:
+        value, _ = Parser(tokens, line).operand(k)
+    except (ParseFail, Uncertain):
+        return None
+    plain_a, plain_b = (replace(x, suffixes=[], per=[], percent=False, labels=[]) for x in (a, b))
+    alternatives: list[tuple[Side, Node, bool]] = []
+    if m.group("kind") == "%":
+        minus = m.group("sign") in ("-", "−")
+        written: Node = Neg(value) if minus else value
+        change = Binary("/", Binary("-", plain_b, plain_a), plain_a)
+        alternatives.append((Side(change, lhs.start, rhs.end, False), written, True))
+        if m.group("sign") is None and b.mantissa < a.mantissa:  # `8.58 → 3.11 (63.8%)`: how much it falls
+            fall = Binary("/", Binary("-", plain_a, plain_b), plain_a)
+            alternatives.append((Side(fall, lhs.start, rhs.end, False), written, True))
+        if a.percent and b.percent:  # `30% → 60% (+30%)`: percentage points
+            points = Binary("-", replace(b, labels=[]), replace(a, labels=[]))
+            alternatives.append((Side(points, lhs.start, rhs.end, False), written, True))
+    elif m.group("sign") is None:
+        ratio = Binary("/", plain_b, plain_a) if b.mantissa >= a.mantissa else Binary("/", plain_a, plain_b)
+        alternatives.append((Side(ratio, lhs.start, rhs.end, False), replace(value, times=False, labels=[]), True))
+    else:
+        return None
+    tail = _CHANGE_TAIL.match(line, m.end())
+    other = "" if tail else "the multiple or percent after a step may be of another quantity (`2K → 4K, 4× FLOPs`)"
+    start = m.start("sign") if m.group("sign") else m.start("number")
+    return Found("≈", Side(value, start, m.end(), False), alternatives, pass_only=other)
 
 
 _WRITTEN_NUMBER = re.compile(r"(?<![\w.])\d+\.\d+(?:[eE][-+]?\d+)?")
