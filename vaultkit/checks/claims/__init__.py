@@ -383,6 +383,8 @@ def _account_for_lines(logical: Logical, rel: str, quiet, report: ClaimReport) -
 def _account_for_signs(logical: Logical, rel: str, report: ClaimReport) -> None:
     """A line with a sign amid numbers that nothing was read or skipped on (`SGD=8B/param`,
     `2²⁵ bytes → 2¹⁵ KB`): listed, with why."""
+    if not sign_amid_numbers(logical.raw):
+        return
     listed = {entry.line for entry in report.explained}
     for number, raw in logical.lines():
         if number not in listed and sign_amid_numbers(raw):

@@ -391,7 +391,12 @@ def table_totals(text: str, rows: set[int]) -> Iterator[tuple[int, str, list[Tab
     unit as it (the unit its header names in brackets, or the one its cells are written in), not
     the first column (a row's label). Only rows with two parts or more; `rows`: the table lines
     (`table_lines`)."""
-    if not rows or _TABLE_TOTAL.search(text) is None:
+    if not rows:
+        return
+    lines = text.split("\n")
+    starts = [n for n in rows if n - 1 not in rows and n + 1 in rows and _TABLE_TOTAL.search(lines[n - 1])]
+    rows = {n for start in starts for n in range(start, _table_end(start, rows))}
+    if not rows:
         return
     header: list[tuple[str, int]] | None = None
     previous: tuple[int, str] | None = None
@@ -410,6 +415,14 @@ def table_totals(text: str, rows: set[int]) -> Iterator[tuple[int, str, list[Tab
 
 
 _TABLE_LINE = re.compile(r"^[ \t>]*\|", re.M)
+
+
+def _table_end(start: int, rows: set[int]) -> int:
+    """The number of the first line after the table whose first line is `start`."""
+    end = start
+    while end in rows:
+        end += 1
+    return end
 
 
 def table_lines(text: str) -> set[int]:
@@ -477,7 +490,6 @@ _STATED = re.compile(  # `A × B gives 12`, `2 + 2 + 4 + 4 + 4 合计 16`: the r
     r"(?:\b(?:sums? to|add(?:s|ing)? up to|gives?|giving|yields?|makes?|totals?|totaling|equals?|is|are|comes? to)\b"
     r"|得到|得|为|是|约|共|合计|总计|即|等于)[ \t:：]*[~≈约]?[ \t]*\d"
 )
-_COMBINED = re.compile(r"\d[A-Za-z%]{0,4}[ \t]*(?:[×*/÷+]|\\times|\\cdot|\\div)[ \t]*[\d(]")
 _DERIVED_CELL = re.compile(r"\d(?:\.\d+)?[ ]?(?:[×%]|倍|x(?![A-Za-z0-9]))|\d[ \t]*(?:[×*÷]|\\times)[ \t]*\d")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 # `[64, 256] = 32 kB`, `(≈2.66×)` (not an option's `weight=50`, code's `==`, nor the arrows of a flow)
@@ -496,8 +508,11 @@ def unread_lines(text: str, listed: set[int], rows: set[int]) -> Iterator[tuple[
     entry of `--explain` already names) that no claim was read from: numbers combined with a
     result stated in words, or a table row (of `rows`) that may hold a derived cell. A sign
     amid numbers is the reader's to say (`sign_amid_numbers`): its lines are read already."""
+    combined = _line_numbers(text, _STATED) - listed - rows
     rows = rows - listed
-    combined = _line_numbers(text, _COMBINED) - listed
+    if rows:
+        lines = text.split("\n")
+        rows = {n for n in rows if _DERIVED_CELL.search(lines[n - 1])}
     candidates = rows | combined
     if not candidates:
         return
@@ -509,7 +524,7 @@ def unread_lines(text: str, listed: set[int], rows: set[int]) -> Iterator[tuple[
             cells = [cell for cell in raw.split("|") if _NUMBER.search(cell)]
             if len(cells) >= MIN_ROW_NUMBERS and any(_DERIVED_CELL.search(cell) for cell in cells):
                 yield number, raw, TABLE_ROW
-        elif _STATED.search(raw):
+        else:
             yield number, raw, IN_WORDS
 
 
