@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from vaultkit import diagnostics
-from vaultkit.checks.claims.compare import ERROR, ERROR_REL, PASS, Verdict, judge
-from vaultkit.checks.claims.expr import Binary, Node, ParseFail, Uncertain, divisor_grouped, written_leaf
+from vaultkit.checks.claims.compare import ERROR, ERROR_REL, PASS, WARNING, Verdict, judge
+from vaultkit.checks.claims.expr import Binary, Node, Operand, ParseFail, Uncertain, divisor_grouped, written_leaf
 from vaultkit.checks.claims.finder import (
     Found,
     Side,
@@ -34,6 +34,7 @@ from vaultkit.checks.claims.finder import (
     has_sign,
     may_have_claim,
     svg_pieces,
+    unit_kind,
 )
 from vaultkit.checks.claims.parser import Parser
 from vaultkit.checks.claims.prose import (
@@ -49,7 +50,7 @@ from vaultkit.checks.claims.prose import (
 )
 from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.checks.claims.tokens import tokenize
-from vaultkit.checks.claims.units import UNITS, read_cjk, read_word
+from vaultkit.checks.claims.units import BYTE, UNITS, Suffix, read_cjk, read_word
 from vaultkit.diagnostics import Diagnostic, Rule
 from vaultkit.explain import Explained
 
@@ -219,6 +220,26 @@ def _design_size(value: Node, verdict: Verdict) -> bool:
     return near and leaf.mantissa >= DESIGN_MULTIPLE and leaf.mantissa % DESIGN_MULTIPLE == 0
 
 
+ELEMENT_SIZE = "a count of elements written as a size: right at 2 or 4 bytes an element, which is not written"
+ELEMENT_BYTES = (2.0, 4.0)
+
+
+def _sized_elements(expr: Node, found: Found) -> bool:
+    """`128K × 8K ≈ 2GB`: counts (no unit on any input) whose result is written in bytes, near but
+    off as a count of bytes, and right at 2 or 4 bytes an element (bf16, fp32)."""
+    if any(op.has_unit or op.percent for op in expr.operands()) or unit_kind(found.value.node) != BYTE:
+        return False
+    loose = found.rel != "="
+    for size in ELEMENT_BYTES:
+        element = Operand("", 0, 0, size, 1.0, False, suffixes=[Suffix(unit="bytes")])
+        try:
+            if judge(Binary("*", expr, element), found.value.node, loose=loose).level == PASS:
+                return True
+        except Uncertain:
+            continue
+    return False
+
+
 def _settled_above(found: Found, best: tuple[Verdict, Side], texts: list[str], value: str, settled: dict):
     """`T₃ = <the expression of T₁> = 5.81 ms`: the same expression written with the same value
     on a line above, where it held (rounding carried in a chain there), holds here too."""
@@ -309,6 +330,8 @@ def _check_logical(
                 best = found.not_far
             elif found.rel != "=" and _design_size(found.value.node, best[0]):
                 best = DESIGN_SIZE
+            elif best[0].level == WARNING and _sized_elements(best[1].node, found):
+                best = ELEMENT_SIZE
         if isinstance(best, str):
             report.skipped += 1
             start = min([side.start for side, _, _ in found.alternatives] + [found.value.start])

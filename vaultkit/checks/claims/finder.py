@@ -322,7 +322,7 @@ def parse_suffix(seg: list[Token], line: str) -> Side | None:
     return None
 
 
-def _unit_kind(node: Node) -> tuple | None:
+def unit_kind(node: Node) -> tuple | None:
     """The dimension of a value written with a unit (`12 GB`, `85.9ms`), None without one."""
     leaf = written_leaf(node)
     if leaf is None or not leaf.has_unit:
@@ -335,8 +335,8 @@ def _bare_conversion(lhs: Node, rhs: Node) -> bool:
     written differently."""
     if has_operator(lhs) or has_operator(rhs):
         return False
-    kind = _unit_kind(lhs)
-    if kind is None or kind != _unit_kind(rhs) or lhs.percent or rhs.percent:
+    kind = unit_kind(lhs)
+    if kind is None or kind != unit_kind(rhs) or lhs.percent or rhs.percent:
         return False
     return _units_written(lhs) != _units_written(rhs)
 
@@ -399,8 +399,8 @@ def _is_range(tokens: list[Token], rels: list[int], k: int) -> bool:
 def _different_quantity(previous: Node, value: Node) -> bool:
     """`= 640 GB ≈ 8 张卡`: after a value in a unit, a value in another (or none) is something else;
     so is one counting other things (`= 16 sequences = 65,536 tokens`)."""
-    kind = _unit_kind(previous)
-    if kind is not None and _unit_kind(value) != kind:
+    kind = unit_kind(previous)
+    if kind is not None and unit_kind(value) != kind:
         return True
     leaves = written_leaf(previous), written_leaf(value)
     if None in leaves:
@@ -601,8 +601,8 @@ def find_claims(
             expr, loose = ref_side, ref_loose or loose
             if (
                 not has_operator(lhs.node)
-                and _unit_kind(lhs.node) is None
-                and _unit_kind(rhs.node) == BYTE
+                and unit_kind(lhs.node) is None
+                and unit_kind(rhs.node) == BYTE
                 and not any(op.has_unit for op in ref_side.node.operands())
             ):
                 # `= 56B ≈ 112 GB (FP16)`: a size first written after a count may be its memory
