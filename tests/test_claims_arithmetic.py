@@ -152,3 +152,17 @@ def test_a_table_of_5000_rows_is_bounded():
     assert report.verified == 800 and report.diagnostics == []
     assert report.skipped == 4_200
     assert report.explained[-1].note == "the note's first 800 lines with a sign were read, not more"
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # the property test's own case: a power's exponent is not the mantissa of `2 × 10^2`
+        ("0**2 × 10^2 + 0 = 0", []),
+        ("3**2 × 10^2 = 900", []),
+        ("3**2 × 10^2 = 800", ["VK301"]),
+        ("3^2 × 10^2 = 800", ["VK301"]),
+    ],
+)
+def test_an_exponent_before_scientific_notation(line, codes):
+    assert [d.code for d in check_markdown(line, "n.md").diagnostics] == codes

@@ -41,6 +41,7 @@ _TOKEN = re.compile(
     r"|(?P<cjk>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)"
     r"|(?P<other>.)"
 )
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _X_TIMES = re.compile(r"[xX](?=[ ]?[\d(])")
 _TIMES_AFTER = ("num", "rp", "pow", "annot")
 _X_AFTER_UNIT = re.compile(r"[ ][xX×][ ](?=\d)")  # `256KiB x 132`: times, after a unit
@@ -148,6 +149,8 @@ def tokenize(line: str, code: list[tuple[int, int]] = (), maths: list[tuple[int,
         elif kind == "hex":
             kind = "word"
         elif kind in ("sci", "frac"):
+            if kind == "sci" and (line.endswith("**", 0, pos) or line.endswith("^", 0, pos)):
+                m = _PLAIN_NUMBER.match(line, pos)  # `0**2 × 10^2`: the exponent is 2, not 2 × 10²
             kind = "num"
         elif kind == "multi":
             kind = "other"
