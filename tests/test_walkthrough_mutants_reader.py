@@ -63,7 +63,7 @@ def test_a_paragraph_with_a_percent_goes_on_a_step_one_with_neither_ends_it():
 
 HEADINGS = (
     "[ “甲”, “乙”, “丙” ]\n\n### 第 1 步\n\nQ1 匹配到 K1\n\n#### 细节\n\n说明。\n\nK1、V1 新算出来。\n\n"
-    "### 第 2 步\n\n{between}Q2 匹配到 K1、K2\n\n说明。\n\nK2、V2 新算出来。\n\n{after}\n\nQ3 匹配到 K1、K2、K3\n"
+    "{between}### 第 2 步\n\nQ2 匹配到 K1、K2\n\n说明。\n\nK2、V2 新算出来。\n\n{after}\n\nQ3 匹配到 K1、K2、K3\n"
 )
 
 
@@ -368,3 +368,33 @@ ROUNDS = (
 
 def test_a_round_without_input_does_not_stop_the_rounds_after_it():
     assert [[r.number for r in g] for g in read(ROUNDS).rounds] == [[1, 2]]
+
+
+def test_earlier_steps_are_read_in_the_remark_right_after_the_list_only():
+    def earlier(text):
+        [cached] = [x for x in reader.read_lists(line(text)) if x.role == "cached"]
+        return cached.earlier_steps
+
+    assert earlier("（注）K1、V1 读缓存（前 2 步）") == 2
+    assert earlier("K1、V1 读缓存（见上）前 2 步（完）") is None
+    assert earlier("(note) K1, V1 are read from the cache (the previous 2 steps)") == 2
+    assert earlier("K1, V1 are read from the cache (see above) the previous 2 steps (all)") is None
+
+
+def test_a_step_after_steps_named_by_their_tokens_is_placed_by_its_q():
+    text = (
+        "- 第 1 步：处理“甲”\n  K1、V1 新算\n- 第 2 步：处理“乙”\n  K2、V2 新算\n"
+        "- 第 3 步：看下一个\n  Q3 匹配到 K1、K2、K3\n"
+    )
+    assert [s[:3] for s in steps(text)] == [(1, 1, "the step's token"), (2, 2, "the step's token"), (3, 3, "its query")]
+
+
+def test_a_token_list_on_the_first_step_line_is_not_the_walkthroughs():
+    text = "- 第 1 步：[ “甲”, “乙” ] 中的“甲”\n  K1、V1 新算\n- 第 2 步：“乙”\n  K2、V2 新算\n"
+    assert read(text).walkthroughs == []
+    assert len(read("[ “甲”, “乙” ]\n\n" + text).walkthroughs) == 1
+
+
+def test_an_unclosed_fence_of_spaced_rows_is_read_to_its_last_row():
+    text = "```\nthe █ █\nthe cat █\nthe cat sat"
+    assert [[r.text for r in p.rows] for p in read(text).masks] == [["the █ █", "the cat █", "the cat sat"]]
