@@ -1,11 +1,12 @@
-"""The held2 drawings checked as a user checks them: how many one-number slips are found on their line.
+"""A held-out drawing set checked as a user checks it: how many one-number slips are found on their line.
 
-Run: PYTHONPATH=$PWD /work/main/.venv/bin/python bench/bench_drawings_held2.py [--only NAME] [--verbose]
+Run: PYTHONPATH=$PWD /work/main/.venv/bin/python bench/bench_drawings_held2.py [--set held2|held3] [--only NAME] [--verbose]
 
-The ground is `tests/fixtures/drawings-held2/`: drawings made apart from the readers, each right,
-and `manifest.jsonl`, one row per drawing (kind `right`), per planted slip (the exact string to
-replace, which of its occurrences, the wrong string, the SVG line) and per public drawing (kind
-`public`, read from /work/cache/drawings-held2, skipped when absent; never committed).
+The ground is `tests/fixtures/drawings-<set>/` (default held2): drawings made apart from the readers,
+each right, drawn by `make_<set>.py`, and `manifest.jsonl`, one row per drawing (kind `right`), per
+planted slip (the exact string to replace, which of its occurrences, the wrong string, the SVG line)
+and per public drawing (kind `public`, read from /work/cache/drawings-<set>, skipped when absent;
+never committed).
 
 Each variant is written as `assets/x.svg`, embedded by `note.md` (`![[x.svg]]`) in a fresh
 folder, and `vaultkit check <folder> --format json --explain` runs in a subprocess, as a user
@@ -32,12 +33,17 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GROUND = ROOT / "tests" / "fixtures" / "drawings-held2"
-CACHE = Path("/work/cache/drawings-held2")
-_spec = importlib.util.spec_from_file_location("make_held2", GROUND / "make_held2.py")
-maker = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(maker)  # the drawings' maker: it counts a string's occurrences as planting does
+SETS = ("held2", "held3")
 NOTE = "# Attention, worked by hand\n\n![[x.svg]]\n"
+
+
+def load_set(name: str):
+    """(the set's folder, its public cache, its maker module: it counts a string's occurrences as planting does)."""
+    ground = ROOT / "tests" / "fixtures" / f"drawings-{name}"
+    spec = importlib.util.spec_from_file_location(f"make_{name}", ground / f"make_{name}.py")
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    return ground, Path(f"/work/cache/drawings-{name}"), maker
 
 
 def vaultkit(*args: str) -> subprocess.CompletedProcess:
@@ -57,7 +63,7 @@ def folder(root: Path, svg: str) -> Path:
 
 def check(svg: str) -> tuple[list[dict], list[str]]:
     """(diagnostics of the check, its --explain lines about the drawing)."""
-    with tempfile.TemporaryDirectory(prefix="held2-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="held-") as tmp:
         done = vaultkit("check", str(folder(Path(tmp), svg)), "--format", "json", "--explain")
     try:
         report = json.loads(done.stdout)
@@ -69,14 +75,14 @@ def check(svg: str) -> tuple[list[dict], list[str]]:
 
 def fixed(svg: str) -> str:
     """The drawing after `vaultkit fix`."""
-    with tempfile.TemporaryDirectory(prefix="held2-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="held-") as tmp:
         root = folder(Path(tmp), svg)
         vaultkit("fix", str(root))
         return (root / "assets" / "x.svg").read_text(encoding="utf-8")
 
 
-def plant(svg: str, original: str, occurrences: list[int], wrong: str) -> str:
-    """`svg` with the given occurrences of `original` replaced by `wrong`."""
+def plant(maker, svg: str, original: str, occurrences: list[int], wrong: str) -> str:
+    """`svg` with the given occurrences of `original` (as `maker` finds them) replaced by `wrong`."""
     starts = maker.find_all(svg, original)
     out = svg
     for i in sorted(occurrences, reverse=True):
@@ -99,10 +105,12 @@ def said(explained: list[str]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--set", choices=SETS, default="held2", help="which held-out set (default held2)")
     parser.add_argument("--only", help="one drawing (file name)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in (GROUND / "manifest.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    ground, cache, maker = load_set(args.set)
+    rows = [json.loads(line) for line in (ground / "manifest.jsonl").read_text(encoding="utf-8").splitlines() if line]
     if args.only:
         rows = [r for r in rows if args.only in (r.get("file"), r.get("path"))]
     rights = {r["file"]: r for r in rows if r["kind"] == "right"}
@@ -112,7 +120,7 @@ def main() -> None:
     baseline: dict[str, tuple[list[dict], list[str]]] = {}
     false_alarms, warnings_right, changed_right, told = [], [], [], Counter()
     for name in rights:
-        svg = (GROUND / name).read_text(encoding="utf-8")
+        svg = (ground / name).read_text(encoding="utf-8")
         diags, explained = check(svg)
         baseline[name] = (diags, explained)
         told[said(explained)] += 1
@@ -130,8 +138,8 @@ def main() -> None:
     missed = []
     for slip in slips:
         name = slip["file"]
-        right = (GROUND / name).read_text(encoding="utf-8")
-        wrong = plant(right, slip["original"], slip["occurrences"], slip["wrong"])
+        right = (ground / name).read_text(encoding="utf-8")
+        wrong = plant(maker, right, slip["original"], slip["occurrences"], slip["wrong"])
         assert wrong != right, slip
         diags, _ = check(wrong)
         before = {(d["code"], d["line"], d["message"]) for d in baseline[name][0]}
@@ -159,7 +167,7 @@ def main() -> None:
     public_read = public_alarms = public_skipped = 0
     public_told: Counter = Counter()
     for row in public:
-        path = CACHE / row["repository"].replace("/", "+") / row["path"]
+        path = cache / row["repository"].replace("/", "+") / row["path"]
         if not path.is_file():
             public_skipped += 1
             continue
@@ -176,7 +184,7 @@ def main() -> None:
                 print(f"    {d['code']} line {d['line']}: {d['message'][:160]}")
 
     n = len(slips)
-    print(f"held2: {len(rights)} right drawings, {n} planted slips, {len(public)} public drawings")
+    print(f"{args.set}: {len(rights)} right drawings, {n} planted slips, {len(public)} public drawings")
     print(f"slips found on their line: {found}/{n}" + (f" ({100 * found / n:.0f} %)" if n else ""))
     print(f"slips found, but not on their line: {found_elsewhere}/{n}")
     print(f"slips missed (silent): {len(missed)}/{n}")
@@ -199,7 +207,7 @@ def main() -> None:
     for what, count in told.most_common():
         print(f"  {count:2}  {what}")
     if public_skipped == len(public) and public:
-        print(f"public drawings: skipped ({CACHE} absent)")
+        print(f"public drawings: skipped ({cache} absent)")
     else:
         print(
             f"public drawings read: {public_read} (skipped {public_skipped}); false alarms (VK4xx errors): {public_alarms}"
