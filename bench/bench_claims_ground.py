@@ -52,6 +52,12 @@ def load_ground(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def load_half(half: str) -> list[dict]:
+    """A half's rows: `claims-<half>.jsonl`, or its parts `claims-<half>-*.jsonl` (held4 was judged in two)."""
+    parts = [GROUND / f"claims-{half}.jsonl", *sorted(GROUND.glob(f"claims-{half}-*.jsonl"))]
+    return [row for path in parts if path.is_file() for row in load_ground(path)]
+
+
 def folder_name(repo: str) -> str:
     return repo.replace("/", "+")
 
@@ -282,8 +288,7 @@ def main() -> int:
         print(f"no repositories at {absent}: nothing to score (fetch them, see bench/ground/README.md)")
         return 0
     for half in halves:
-        parts = [GROUND / f"claims-{half}.jsonl", *sorted(GROUND.glob(f"claims-{half}-*.jsonl"))]
-        rows = [row for path in parts if path.is_file() for row in load_ground(path)]
+        rows = load_half(half)
         s = score_repos(rows, folders[half]) if folders[half].is_dir() else None
         if s is None:
             print(f"== {half}: none of its repositories is at {folders[half]}")

@@ -1,5 +1,5 @@
 """The hand-judged ground of the claims checker (`bench/ground/`) is well-formed, its halves
-(tune, held and the third batch held3) are kept apart, and the bench's scoring counts a toy example right."""
+(tune, held and the later batches held3 and held4) are kept apart, and the bench's scoring counts a toy example right."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUND = ROOT / "bench" / "ground"
-HALVES = ("tune", "held", "held3")
+HALVES = ("tune", "held", "held3", "held4")
 # Kept back to judge the result (COMMON.md), and the two repositories already in ../shared.
 HELD_BACK = {
     "wdndev/llm_interview_note",
@@ -48,7 +48,7 @@ bench = _bench()
 
 @pytest.fixture(scope="module")
 def halves() -> dict[str, list[dict]]:
-    return {half: bench.load_ground(GROUND / f"claims-{half}.jsonl") for half in HALVES}
+    return {half: bench.load_half(half) for half in HALVES}
 
 
 @pytest.mark.parametrize("half", HALVES)
@@ -88,6 +88,7 @@ def test_no_repository_in_two_halves_nor_held_back(halves):
     repos = {half: {row["repo"] for row in rows} for half, rows in halves.items()}
     assert not repos["tune"] & repos["held"]
     assert not repos["held3"] & (repos["tune"] | repos["held"])
+    assert not repos["held4"] & (repos["tune"] | repos["held"] | repos["held3"])
     assert not set().union(*repos.values()) & HELD_BACK
 
 
