@@ -457,3 +457,26 @@ def test_a_drawings_wrong_arithmetic_is_one_finding(tmp_path):
     (tmp_path / "note.md").write_text("# N\n\n![[x.svg]]\n", encoding="utf-8")
     found = [d for d in Pipeline(Vault.load(tmp_path)).report()[0].diagnostics if d.path == "assets/x.svg"]
     assert [d.code for d in found] == ["VK447"]
+
+
+# A halving series, two running sums and a restatement (tests/fixtures/drawings-held2's
+# hand-series-zh, in other words).
+SERIES_RIGHT = ("1.0 → 0.5 → 0.25 → 0.125", "10 + 3 = 13", "13 + 3 = 16", "最后重新算出 16 个")
+
+
+@pytest.mark.parametrize(
+    "line, wrong, code",
+    [(0, "1.0 → 0.5 → 0.3 → 0.125", "VK444"), (3, "最后重新算出 17 个", "VK445"), (1, "10 + 3 = 14", "VK447")],
+)
+def test_an_exact_series_and_the_last_of_several_sums_are_held_to_what_they_restate(line, wrong, code):
+    right = _texts(*SERIES_RIGHT)
+    assert check_numbers(read_svg(right), "a.svg").diagnostics == []
+    svg = _texts(*(wrong if n == line else t for n, t in enumerate(SERIES_RIGHT)))
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert [(d.code, d.line) for d in report.diagnostics] == [(code, line + 2)]
+    assert report.fixed(svg) == right
+
+
+@pytest.mark.parametrize("series", ["1 → 0.5 → 0.25 → 0.13", "2.25 → 3.38 → 5.06 → 7.59", "0.25 → 0.125 → 0.06"])
+def test_a_series_rounded_as_written_stands(series):
+    assert check_numbers(read_svg(_texts(series)), "a.svg").diagnostics == []

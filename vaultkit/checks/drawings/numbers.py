@@ -764,7 +764,16 @@ class _Reader:
         candidates += [float(b[0]) / float(a[0]) for a, b in zip(terms, terms[1:]) if float(a[0]) != 0]
 
         def misses(factor: float) -> list[int]:
-            return [i for i, (t, _) in enumerate(terms) if i and not _fits(t, first * factor**i)]
+            exact = [math.isclose(float(t), first * factor**i, abs_tol=1e-12) for i, (t, _) in enumerate(terms)]
+            out = []
+            for i, (t, _) in enumerate(terms):
+                value = first * factor**i
+                later = max((_decimals(u) for u, _ in terms[i + 1 :]), default=0)
+                # a series written exactly (1.0 → 0.5 → … → 0.125) holds a term to the places a later one shows
+                held = later > _decimals(t) and all(e for k, e in enumerate(exact) if k != i)
+                if i and not (math.isclose(float(t), value, abs_tol=1e-12) if held else _fits(t, value)):
+                    out.append(i)
+            return out
 
         factor = min(candidates, key=lambda f: (len(misses(f)), f not in candidates[:1]))
         wrong = misses(factor)
@@ -794,15 +803,19 @@ class _Reader:
             offset = run.start + at
             value = first * factor**i
             if i in wrong:
+                new = _styled(value, written)
+                if _fits(written, value):  # off only at the places a later term shows
+                    places = max(_decimals(u) for u, _ in terms[i + 1 :])
+                    new = f"{value:.{places}f}".rstrip("0").rstrip(".")
                 self.finding(
                     SERIES_STEP_WRONG,
                     offset,
-                    fix=(offset, offset + len(written), _styled(value, written)),
+                    fix=(offset, offset + len(written), new),
                     text=text,
                     step=i,
                     written=written,
                     factor=shown,
-                    computed=_styled(value, written),
+                    computed=new,
                 )
                 self.explain(offset, "error", text, f"step {i}: {first:g} × {shown}^{i} = {value:g}, written {written}")
             elif i:
@@ -827,10 +840,18 @@ class _Reader:
         worked = [(run, m) for run in self.runs for m in WORKED_AGAIN.finditer(run.text)]
         if not worked:
             return
-        results = {m.group(2) for run in self.runs for m in SUM.finditer(run.text) if self._holds(run)}
+        sums = [(r, m.group(2)) for r in self.runs for m in SUM.finditer(r.text) if self._holds(r)]
+        results = {result for _, result in sums}
         for run, m in worked:
-            if len(results) == 1 and _decimals(m.group(1)) == _decimals(result := next(iter(results))):
-                self._restated(run, m, result, f"the drawing's sum gives {result}", " ".join(run.text.split()))
+            above = [(r, result) for r, result in sums if r.cy < run.cy]  # several: the one worked last above it
+            if len(results) == 1:
+                result, against = next(iter(results)), "the drawing's sum gives {}"
+            elif above:
+                result, against = max(above, key=lambda s: s[0].cy)[1], "the sum above it gives {}"
+            else:
+                continue
+            if _decimals(m.group(1)) == _decimals(result):
+                self._restated(run, m, result, against.format(result), " ".join(run.text.split()))
 
     def _holds(self, run: TextRun) -> bool:
         """The claims checker reads the arithmetic of the run, and it holds (a wrong sum is its finding,
