@@ -461,12 +461,23 @@ def test_a_drawings_wrong_arithmetic_is_one_finding(tmp_path):
 
 # A halving series, two running sums and a restatement (tests/fixtures/drawings-held2's
 # hand-series-zh, in other words).
-SERIES_RIGHT = ("1.0 → 0.5 → 0.25 → 0.125", "10 + 3 = 13", "13 + 3 = 16", "最后重新算出 16 个")
+SERIES_RIGHT = (
+    "1.0 → 0.5 → 0.25 → 0.125",
+    "10 + 3 = 13",
+    "13 + 3 = 16",
+    "最后重新算出 16 个",
+    "只剩 12.5%（0.125 / 1.0）",
+)
 
 
 @pytest.mark.parametrize(
     "line, wrong, code",
-    [(0, "1.0 → 0.5 → 0.3 → 0.125", "VK444"), (3, "最后重新算出 17 个", "VK445"), (1, "10 + 3 = 14", "VK447")],
+    [
+        (0, "1.0 → 0.5 → 0.3 → 0.125", "VK444"),
+        (3, "最后重新算出 17 个", "VK445"),
+        (1, "10 + 3 = 14", "VK447"),
+        (4, "只剩 25%（0.125 / 1.0）", "VK445"),
+    ],
 )
 def test_an_exact_series_and_the_last_of_several_sums_are_held_to_what_they_restate(line, wrong, code):
     right = _texts(*SERIES_RIGHT)

@@ -227,6 +227,9 @@ ATTENTION_WORD = re.compile(r"注意力|[Aa]ttention|Score|K\^T|Kᵀ")
 SERIES = re.compile(r"-?\d+(?:\.\d+)?(?:\s*→\s*-?\d+(?:\.\d+)?){3,}")
 FACTOR = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)x(?![\w])")
 LEFT_AFTER = re.compile(r"(?<![\d.])(\d+)\s*层后[^%]*?剩\s*(\d+(?:\.\d+)?)\s*%")
+PERCENT_OF = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s*%\s*[（(]\s*(\d*\.?\d+)\s*/\s*(\d*\.?\d+)\s*[)）]"
+)  # `12.5%（0.125 / 1.0）`
 RESULT = re.compile(r"=\s*(-?\d+(?:\.\d+)?)\s*$")
 RESTATES_RESULT = re.compile(r"是\s*(-?\d+(?:\.\d+)?)(?![\d.])")
 WORKED_AGAIN = re.compile(r"(?:算出|得到|得出)\s*(-?\d+(?:\.\d+)?)(?![\d.]|\s*[×x*])")
@@ -837,6 +840,13 @@ class _Reader:
                     if _decimals(m.group(1)) == _decimals(found.group(1)):
                         against = f"the line above works it out as {found.group(1)}"
                         self._restated(run, m, found.group(1), against, " ".join(run.text.split()))
+        for run in self.runs:
+            for m in PERCENT_OF.finditer(run.text):
+                if float(m.group(3)):
+                    value = 100 * float(m.group(2)) / float(m.group(3))
+                    share = m.group(1) if _fits(m.group(1), value) else f"{value:.4f}".rstrip("0").rstrip(".")
+                    against = f"{m.group(2)} / {m.group(3)} is {value:g}%"
+                    self._restated(run, m, share, against, " ".join(run.text.split()))
         worked = [(run, m) for run in self.runs for m in WORKED_AGAIN.finditer(run.text)]
         if not worked:
             return
