@@ -491,3 +491,21 @@ def test_an_exact_series_and_the_last_of_several_sums_are_held_to_what_they_rest
 @pytest.mark.parametrize("series", ["1 → 0.5 → 0.25 → 0.13", "2.25 → 3.38 → 5.06 → 7.59", "0.25 → 0.125 → 0.06"])
 def test_a_series_rounded_as_written_stands(series):
     assert check_numbers(read_svg(_texts(series)), "a.svg").diagnostics == []
+
+
+def _drawio(*labels: str) -> str:
+    """Labels as draw.io exports them: an HTML div in a foreignObject, a `<text>` fallback beside it."""
+    cells = "".join(
+        f'<switch><foreignObject width="100%" height="100%"><div xmlns="http://www.w3.org/1999/xhtml" '
+        f'style="width: 158px; padding-top: {30 + 40 * i}px; margin-left: 11px;"><div>{t}</div></div>'
+        f'</foreignObject><text x="90" y="{34 + 40 * i}" font-size="12px">{t}</text></switch>\n'
+        for i, t in enumerate(labels)
+    )
+    return f'<svg xmlns="http://www.w3.org/2000/svg">\n{cells}</svg>'
+
+
+def test_a_fix_in_a_drawio_label_rewrites_both_of_its_copies():
+    right = _drawio("Q (32, 6, 128)", "K (32, 6, 128)", "V (32, 6, 128)")
+    svg = right.replace("Q (32, 6, 128)", "Q (32, 6, 64)")
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert [d.code for d in report.diagnostics] == ["VK440"] and report.fixed(svg) == right

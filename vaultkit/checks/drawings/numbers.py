@@ -522,6 +522,11 @@ class _Reader:
             start, end, new = fix
             old = self.model.source[start:end]
             self.report.edits.append(fix)
+            for run in self.runs:  # the same label drawn twice (draw.io's HTML and its <text>): both copies
+                if run.start <= start < run.start + len(run.text):
+                    self.report.edits += [
+                        (t.start + start - run.start, t.start + end - run.start, new) for t in run.twins
+                    ]
             self.report.fixes.append(f"line {line}: {old} → {new}")
 
     def explain(self, offset: int, verdict: str, text: str, note: str) -> None:
