@@ -65,12 +65,12 @@ SLIPS = [
     (ARCH, "(11008→4096) = 45M", "(11008→4096) = 54M", True),
     (ARCH, "2×(4096→11008) = 90M", "2×(4096→11008) = 45M", True),
     (ARCH, "(4096→4096) = 17M", "(4096→4096) = 16M", True),
-    # KV sizes: the claims checker's arithmetic, the model's dims here
+    # KV sizes: the claims reader's arithmetic, in the drawing's check; the model's dims here
     (DECODE, "(32 层, 32 头, 128 维, BF16)", "(32 层, 32 头, 64 维, BF16)", True),
     (DECODE, "(32 层, 32 头, 128 维, BF16)", "(32 层, 16 头, 128 维, BF16)", True),
-    (DECODE, "× 2 bytes (BF16) = 16KB", "× 2 bytes (BF16) = 32KB", False),
-    (DECODE, "32 × 16KB = 512KB", "32 × 16KB = 256KB", False),
-    (DECODE, "512KB × 4096 ≈ 2.1 GB", "512KB × 4096 ≈ 4.2 GB", False),
+    (DECODE, "× 2 bytes (BF16) = 16KB", "× 2 bytes (BF16) = 32KB", True),
+    (DECODE, "32 × 16KB = 512KB", "32 × 16KB = 256KB", True),
+    (DECODE, "512KB × 4096 ≈ 2.1 GB", "512KB × 4096 ≈ 4.2 GB", True),
     (DECODE, "32 头 × 128 维 × 2 (K+V)", "32 头 × 64 维 × 2 (K+V)", True),
     # series and restated results
     (RESIDUAL, "0.25 → 0.125 → 0.06", "0.25 → 0.135 → 0.06", True),
@@ -81,7 +81,7 @@ SLIPS = [
     (DERIVED, "注意力分数是 -0.10", "注意力分数是 -0.12", True),
     (SPLIT, "重新算出 13", "重新算出 14", True),
     (DERIVED, "[0.28 0.19 0.18 0.35]", "[0.28 0.19 0.18 0.31]", False),  # 每行加起来 = 1: which one is off?
-    (SPLIT, "10 + 3 = 13", "10 + 3 = 14", False),
+    (SPLIT, "10 + 3 = 13", "10 + 3 = 14", True),  # the claims reader's, in the drawing's check
 ]
 
 
@@ -386,3 +386,126 @@ def test_a_cross_entropy_term_far_from_every_reading_is_reported_and_left_alone(
     report = check_numbers(read_svg(_texts("-log(0.42) = 0.97")), "a.svg")
     [d] = report.diagnostics
     assert "−ln 0.42 is 0.87 (log₂: 1.25, log₁₀: 0.38)" in d.message and report.edits == []
+
+
+# KV sizes as drawings write them (the lines of tests/fixtures/drawings-held2's excalidraw-gqa,
+# inkscape-kv-cache and hand-memory-zh, in other words): `2 B` is two bytes in a size, a line that
+# opens with `×` multiplies the result above it, a count's label may run to several words.
+KV_RIGHT = (
+    "GQA: 32 query heads, 8 KV heads",
+    "KV per layer: 2 × 8 × 128 × 2 B = 4 KB",
+    "× 32 layers = 128 KB per token",
+    "× 4096 tokens of context = 512 MB",
+    "so the cache costs 128 KB for every token",
+)
+
+
+@pytest.mark.parametrize(
+    "line, wrong",
+    [
+        (1, "KV per layer: 2 × 8 × 128 × 2 B = 8 KB"),
+        (2, "× 32 layers = 256 KB per token"),
+        (3, "× 4096 tokens of context = 1024 MB"),
+        (4, "so the cache costs 1 MB for every token"),
+    ],
+)
+def test_a_kv_size_slip_in_a_drawing_is_found_on_its_line_and_fixed(line, wrong):
+    right = _texts(*KV_RIGHT)
+    assert check_numbers(read_svg(right), "a.svg").diagnostics == []
+    svg = _texts(*(wrong if n == line else t for n, t in enumerate(KV_RIGHT)))
+    report = check_numbers(read_svg(svg), "a.svg")
+    [d] = report.diagnostics  # the line after a wrong one is not judged by its wrong result
+    assert d.code == ("VK445" if line == 4 else "VK447") and d.line == line + 2
+    assert report.fixed(svg) == right
+
+
+def test_a_size_of_binary_and_decimal_readings_is_fixed_to_the_one_its_digits_need():
+    right = _texts(
+        "每层 KV：32 头 × 128 维 × 2 × 2 bytes = 16KB", "32 层 × 16KB = 512KB / token", "512KB × 4096 ≈ 2.1 GB"
+    )
+    for wrong in ("= 32KB", "= 256KB", "≈ 4.2 GB"):
+        old = {"= 32KB": "= 16KB", "= 256KB": "= 512KB", "≈ 4.2 GB": "≈ 2.1 GB"}[wrong]
+        svg = right.replace(old, wrong)
+        report = check_numbers(read_svg(svg), "a.svg")
+        assert [d.code for d in report.diagnostics] == ["VK447"] and report.fixed(svg) == right
+
+
+def test_a_shape_product_and_a_count_in_a_drawing_are_the_claims_readers():
+    right = _texts("decode step: 6 tokens cached + 1 new = 7", "weights (1, 7) · V (7, 128) = out (1, 128)")
+    assert check_numbers(read_svg(right), "a.svg").diagnostics == []
+    for old, new in (("= 7", "= 8"), ("out (1, 128)", "out (1, 7)")):
+        svg = right.replace(old, new)
+        report = check_numbers(read_svg(svg), "a.svg")
+        assert [d.code for d in report.diagnostics] == ["VK447"] and report.fixed(svg) == right
+
+
+def test_a_named_dim_without_a_sign_and_the_width_the_heads_give_settle_a_slip():
+    svg = _texts("Llama-2-7B: 32 layers, d_model 4096, 32 heads, head_dim 64")
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert [d.code for d in report.diagnostics] == ["VK440"] and "head_dim 128" in report.fixed(svg)
+    svg = _texts("Q(32,6,128) → 拼成 (6, 2048)", "FFN 上投影：(4096→11008) = 45M 参数")
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert [d.line for d in report.diagnostics] == [2] and "(6, 4096)" in report.fixed(svg)
+
+
+def test_a_drawings_wrong_arithmetic_is_one_finding(tmp_path):
+    from vaultkit.model.vault import Vault
+    from vaultkit.pipeline import Pipeline
+
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "x.svg").write_text(_texts("KV: 32 头 × 128 维 × 2 × 2 bytes = 32KB"), encoding="utf-8")
+    (tmp_path / "note.md").write_text("# N\n\n![[x.svg]]\n", encoding="utf-8")
+    found = [d for d in Pipeline(Vault.load(tmp_path)).report()[0].diagnostics if d.path == "assets/x.svg"]
+    assert [d.code for d in found] == ["VK447"]
+
+
+# A halving series, two running sums and a restatement (tests/fixtures/drawings-held2's
+# hand-series-zh, in other words).
+SERIES_RIGHT = (
+    "1.0 → 0.5 → 0.25 → 0.125",
+    "10 + 3 = 13",
+    "13 + 3 = 16",
+    "最后重新算出 16 个",
+    "只剩 12.5%（0.125 / 1.0）",
+)
+
+
+@pytest.mark.parametrize(
+    "line, wrong, code",
+    [
+        (0, "1.0 → 0.5 → 0.3 → 0.125", "VK444"),
+        (3, "最后重新算出 17 个", "VK445"),
+        (1, "10 + 3 = 14", "VK447"),
+        (4, "只剩 25%（0.125 / 1.0）", "VK445"),
+    ],
+)
+def test_an_exact_series_and_the_last_of_several_sums_are_held_to_what_they_restate(line, wrong, code):
+    right = _texts(*SERIES_RIGHT)
+    assert check_numbers(read_svg(right), "a.svg").diagnostics == []
+    svg = _texts(*(wrong if n == line else t for n, t in enumerate(SERIES_RIGHT)))
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert [(d.code, d.line) for d in report.diagnostics] == [(code, line + 2)]
+    assert report.fixed(svg) == right
+
+
+@pytest.mark.parametrize("series", ["1 → 0.5 → 0.25 → 0.13", "2.25 → 3.38 → 5.06 → 7.59", "0.25 → 0.125 → 0.06"])
+def test_a_series_rounded_as_written_stands(series):
+    assert check_numbers(read_svg(_texts(series)), "a.svg").diagnostics == []
+
+
+def _drawio(*labels: str) -> str:
+    """Labels as draw.io exports them: an HTML div in a foreignObject, a `<text>` fallback beside it."""
+    cells = "".join(
+        f'<switch><foreignObject width="100%" height="100%"><div xmlns="http://www.w3.org/1999/xhtml" '
+        f'style="width: 158px; padding-top: {30 + 40 * i}px; margin-left: 11px;"><div>{t}</div></div>'
+        f'</foreignObject><text x="90" y="{34 + 40 * i}" font-size="12px">{t}</text></switch>\n'
+        for i, t in enumerate(labels)
+    )
+    return f'<svg xmlns="http://www.w3.org/2000/svg">\n{cells}</svg>'
+
+
+def test_a_fix_in_a_drawio_label_rewrites_both_of_its_copies():
+    right = _drawio("Q (32, 6, 128)", "K (32, 6, 128)", "V (32, 6, 128)")
+    svg = right.replace("Q (32, 6, 128)", "Q (32, 6, 64)")
+    report = check_numbers(read_svg(svg), "a.svg")
+    assert [d.code for d in report.diagnostics] == ["VK440"] and report.fixed(svg) == right

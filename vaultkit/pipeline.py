@@ -280,11 +280,13 @@ class Pipeline:
                 changes.append(FileChange(note.rel, note.path, note.source.raw, note.source.encode(result.text)))
         summary.examples = len(self.runner.outcomes)
         figures = self.figures()
+        taken = set()  # (path, line) of the arithmetic a drawing check reports: its claims' finding is that one
         for fig in figures:
             if not wanted(fig.rel):
                 continue
             summary.figures += 1
             report.add(fig.diagnostics)
+            taken |= {(d.path, d.line) for d in fig.diagnostics if d.code == drawn_arithmetic()}
             verdict = (
                 "error"
                 if any(d.severity == "error" for d in fig.diagnostics)
@@ -300,7 +302,7 @@ class Pipeline:
         report.explained += self._unread_svgs(attachments, {fig.rel for fig in figures})
         for rel in attachments:
             svg_claims = self.attachment_claims(rel)
-            report.add(svg_claims.diagnostics)
+            report.add(d for d in svg_claims.diagnostics if (d.path, d.line) not in taken)
             report.explained += svg_claims.explained
             summary.claims += svg_claims.verified
             summary.skipped_claims += svg_claims.skipped
@@ -339,6 +341,13 @@ class Pipeline:
         if read is None or read[1] is None:
             return claims.ClaimReport()
         return claims.check_svg(read[1], rel)
+
+
+def drawn_arithmetic() -> str:
+    """The code of a drawing's wrong arithmetic (imported here: only a vault with figures needs it)."""
+    from vaultkit.checks.drawings.numbers import ARITHMETIC_WRONG
+
+    return ARITHMETIC_WRONG.code
 
 
 def _explained(claim_report: claims.ClaimReport, note: Note, worked) -> tuple[Explained, ...]:

@@ -101,6 +101,16 @@ SUM_NOT_ONE = Rule(
     "weights that no drawn Q and K derive (where most of its rows do), must add up to 1 within the rounding "
     "of the numbers as written; which one is off the drawing cannot say, so `fix` leaves it alone.",
 )
+ARITHMETIC_WRONG = Rule(
+    "VK447",
+    diagnostics.ERROR,
+    "arithmetic a drawing writes does not hold",
+    "{text}: written {written}, its factors give {computed}",
+    "The sums, products, sizes and shape products written in a drawing (`32 头 × 128 维 × 2 × 2 bytes = 16KB`, "
+    "a line `× 32 layers = 128 KB` under the one it multiplies, `weights (1, 7) · V (7, 128) = out (1, 128)`) are "
+    "read by the claims reader in the units and labels the drawing writes (`2 B` is two bytes in a size); a result "
+    "that does not hold is a finding on its line, and `vaultkit fix` rewrites it where one value is determined.",
+)
 RULES = (
     DIMENSION_DISAGREES,
     SHAPES_DO_NOT_COMPOSE,
@@ -109,6 +119,7 @@ RULES = (
     SERIES_STEP_WRONG,
     RESTATED_DIFFERS,
     SUM_NOT_ONE,
+    ARITHMETIC_WRONG,
 )
 
 # Published configurations (config.json of the checkpoints): layers, heads, head dim, width, FFN width.
@@ -168,7 +179,7 @@ CHOSEN = re.compile(r"(?:每\s*个?\s*[Tt]oken|per token|激活|选|[Tt]op)\s*\S
 TOP_K = re.compile(r"[Tt]op-?\s*(\d+)|激活\s*(\d+)\s*个")
 CONCAT = re.compile(r"(?<![\d.])(\d+)\s*[×x]\s*$")  # searched up to a shape: `32 × (S, 128)`
 END = r"(?![\d.]|\s*[-+*/×÷^])"  # a whole number standing alone, not the start of arithmetic
-NAMED = (  # `h = 12`, `d_k = 64`, `8 KV heads`, `group size = 4`: a quantity by its name
+NAMED = (  # `h = 12`, `d_k = 64`, `head_dim 128`, `8 KV heads`, `group size = 4`: a quantity by its name
     ("heads", re.compile(r"(?<![\w/*×÷])(?:h|n_heads?|num_heads|num_attention_heads)\s*=\s*(\d+)" + END)),
     (
         "heads",
@@ -176,10 +187,10 @@ NAMED = (  # `h = 12`, `d_k = 64`, `8 KV heads`, `group size = 4`: a quantity by
             r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:Q|[Qq]uery|查询)\s*(?:头|heads?\b)(?!\s*(?:share|共享|per\b|each|每))"
         ),
     ),
-    ("head_dim", re.compile(r"(?<![\w/*×÷])(?:d_k|d_v|d_head|head_dim|d_h)\s*=\s*(\d+)" + END)),
-    ("d_model", re.compile(r"(?<![\w/*×÷])(?:d_model|hidden_size|d_embed|n_embd)\s*=\s*(\d+)" + END)),
-    ("layers", re.compile(r"(?<![\w/*×÷])(?:n_layers?|num_layers|num_hidden_layers)\s*=\s*(\d+)" + END)),
-    ("ffn", re.compile(r"(?<![\w/*×÷])(?:d_ff|d_ffn|ffn_dim|intermediate_size)\s*=\s*(\d+)" + END)),
+    ("head_dim", re.compile(r"(?<![\w/*×÷])(?:d_k|d_v|d_head|head_dim|d_h)\s*[=:：]?\s*(\d+)" + END)),
+    ("d_model", re.compile(r"(?<![\w/*×÷])(?:d_model|hidden_size|d_embed|n_embd)\s*[=:：]?\s*(\d+)" + END)),
+    ("layers", re.compile(r"(?<![\w/*×÷])(?:n_layers?|num_layers|num_hidden_layers)\s*[=:：]?\s*(\d+)" + END)),
+    ("ffn", re.compile(r"(?<![\w/*×÷])(?:d_ff|d_ffn|ffn_dim|intermediate_size)\s*[=:：]?\s*(\d+)" + END)),
     (
         "kv_heads",
         re.compile(r"(?<![\w/*×÷])(?:n_kv_heads|num_kv_heads|num_key_value_heads|kv_heads)\s*=\s*(\d+)" + END),
@@ -216,6 +227,9 @@ ATTENTION_WORD = re.compile(r"注意力|[Aa]ttention|Score|K\^T|Kᵀ")
 SERIES = re.compile(r"-?\d+(?:\.\d+)?(?:\s*→\s*-?\d+(?:\.\d+)?){3,}")
 FACTOR = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)x(?![\w])")
 LEFT_AFTER = re.compile(r"(?<![\d.])(\d+)\s*层后[^%]*?剩\s*(\d+(?:\.\d+)?)\s*%")
+PERCENT_OF = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s*%\s*[（(]\s*(\d*\.?\d+)\s*/\s*(\d*\.?\d+)\s*[)）]"
+)  # `12.5%（0.125 / 1.0）`
 RESULT = re.compile(r"=\s*(-?\d+(?:\.\d+)?)\s*$")
 RESTATES_RESULT = re.compile(r"是\s*(-?\d+(?:\.\d+)?)(?![\d.])")
 WORKED_AGAIN = re.compile(r"(?:算出|得到|得出)\s*(-?\d+(?:\.\d+)?)(?![\d.]|\s*[×x*])")
@@ -230,6 +244,18 @@ LOG_BASES = {"ln": math.e, "log_e": math.e, "loge": math.e, "log2": 2, "log_2": 
 LOG_BASES["log₁₀"] = 10
 COMPONENT = re.compile(r"[-−]?\d+(?:\.\d+)?")
 UNITS = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
+# the arithmetic of a drawing, as the claims reader is handed it
+SIGN = re.compile(r"\d\s*\)?\s*[=≈]|[=≈]\s*\(?\s*-?\d")
+SIZE_RESULT = re.compile(r"[=≈]\s*\d+(?:\.\d+)?\s*(?:[KMGT]i?B|bytes?|字节)")  # a line whose result is a size
+BARE_BYTES = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(\s*B)(?![\w])")  # `2 B`: two bytes, in a size
+CONTINUED = re.compile(r"\s*[×*·]")  # `× 32 layers = 128 KB`: multiplies the result of the line above
+LAST_RESULT = re.compile(r"[=≈]\s*(\d+(?:\.\d+)?\s*(?:[KMGT]i?B|bytes?)?)[^=≈]*$")
+LABEL_WORDS = re.compile(r"\d\s*[A-Za-z]+((?:\s+[a-z]+)+)(?=\s*[-+×*/=≈])")  # `4096 tokens of context =`
+SHAPE_NAME = re.compile(r"(?<![\w(])[A-Za-z_]\w*(?:ᵀ|\^T)?\s*(?=\(\s*\d+(?:\s*,\s*\d+)+\s*\))")
+SHAPE_TIMES = re.compile(r"(?<=\))\s*·\s*(?=[A-Za-z_]*\s*\()")  # `(1, 7) · V (7, 128)`: a product
+SIZE_SCALE = re.compile(r"\s*([KMGT])i?B")
+PER = r"\s*(?:per|/|for every|for each|each|每个?)\s*(token|layer|head)|\s*(?:每个?)\s*(?:(token)|(层))"
+SIZE_PER = re.compile(rf"(?<![\d.])(\d+(?:\.\d+)?)\s*([KMGT])i?B(?:{PER})")  # `512 KB per token`
 
 
 @dataclass
@@ -294,6 +320,7 @@ class _Reader:
         self.per_head = self._per_head_runs()
         self.decode_scores: list[tuple[TextRun, tuple[int, int]]] = []  # Score(1, m): (run, (m, offset))
         self.weight_counts: list[tuple[TextRun, re.Match]] = []
+        self.held: set[int] = set()  # runs whose arithmetic the claims reader reads and finds right
 
     # where a run stands
 
@@ -495,6 +522,11 @@ class _Reader:
             start, end, new = fix
             old = self.model.source[start:end]
             self.report.edits.append(fix)
+            for run in self.runs:  # the same label drawn twice (draw.io's HTML and its <text>): both copies
+                if run.start <= start < run.start + len(run.text):
+                    self.report.edits += [
+                        (t.start + start - run.start, t.start + end - run.start, new) for t in run.twins
+                    ]
             self.report.fixes.append(f"line {line}: {old} → {new}")
 
     def explain(self, offset: int, verdict: str, text: str, note: str) -> None:
@@ -516,6 +548,8 @@ class _Reader:
         self._check_weight_rows()
         self._check_vector_sums()
         self._check_minus_logs()
+        self._check_arithmetic()
+        self._check_restated_sizes()
         self.report.explained.sort(key=lambda e: (e.line, e.col))
         return self.report
 
@@ -536,9 +570,14 @@ class _Reader:
         for mention in self.mentions:
             groups.setdefault((mention.quantity, mention.model), []).append(mention)
         settled = {}
-        for (quantity, model), mentions in groups.items():
+        later = ("d_model", "q_width")  # the width is also the heads times the head dim, once those are settled
+        for (quantity, model), mentions in sorted(groups.items(), key=lambda item: item[0][0] in later):
             votes = Counter(m.value for m in mentions)
             sources = []
+            heads, dim = settled.get(("heads", model)), settled.get(("head_dim", model))
+            if quantity == "d_model" and heads and dim and len(votes) > 1:
+                votes[heads * dim] += CONFIG_VOTES
+                sources.append(f"{heads} heads × {dim}")
             config = KNOWN_MODELS.get(model, {}).get(quantity) if model else None
             if config is not None:
                 votes[config] += CONFIG_VOTES
@@ -733,7 +772,16 @@ class _Reader:
         candidates += [float(b[0]) / float(a[0]) for a, b in zip(terms, terms[1:]) if float(a[0]) != 0]
 
         def misses(factor: float) -> list[int]:
-            return [i for i, (t, _) in enumerate(terms) if i and not _fits(t, first * factor**i)]
+            exact = [math.isclose(float(t), first * factor**i, abs_tol=1e-12) for i, (t, _) in enumerate(terms)]
+            out = []
+            for i, (t, _) in enumerate(terms):
+                value = first * factor**i
+                later = max((_decimals(u) for u, _ in terms[i + 1 :]), default=0)
+                # a series written exactly (1.0 → 0.5 → … → 0.125) holds a term to the places a later one shows
+                held = later > _decimals(t) and all(e for k, e in enumerate(exact) if k != i)
+                if i and not (math.isclose(float(t), value, abs_tol=1e-12) if held else _fits(t, value)):
+                    out.append(i)
+            return out
 
         factor = min(candidates, key=lambda f: (len(misses(f)), f not in candidates[:1]))
         wrong = misses(factor)
@@ -763,15 +811,19 @@ class _Reader:
             offset = run.start + at
             value = first * factor**i
             if i in wrong:
+                new = _styled(value, written)
+                if _fits(written, value):  # off only at the places a later term shows
+                    places = max(_decimals(u) for u, _ in terms[i + 1 :])
+                    new = f"{value:.{places}f}".rstrip("0").rstrip(".")
                 self.finding(
                     SERIES_STEP_WRONG,
                     offset,
-                    fix=(offset, offset + len(written), _styled(value, written)),
+                    fix=(offset, offset + len(written), new),
                     text=text,
                     step=i,
                     written=written,
                     factor=shown,
-                    computed=_styled(value, written),
+                    computed=new,
                 )
                 self.explain(offset, "error", text, f"step {i}: {first:g} × {shown}^{i} = {value:g}, written {written}")
             elif i:
@@ -793,13 +845,28 @@ class _Reader:
                     if _decimals(m.group(1)) == _decimals(found.group(1)):
                         against = f"the line above works it out as {found.group(1)}"
                         self._restated(run, m, found.group(1), against, " ".join(run.text.split()))
+        for run in self.runs:
+            for m in PERCENT_OF.finditer(run.text):
+                if float(m.group(3)):
+                    value = 100 * float(m.group(2)) / float(m.group(3))
+                    share = m.group(1) if _fits(m.group(1), value) else f"{value:.4f}".rstrip("0").rstrip(".")
+                    against = f"{m.group(2)} / {m.group(3)} is {value:g}%"
+                    self._restated(run, m, share, against, " ".join(run.text.split()))
         worked = [(run, m) for run in self.runs for m in WORKED_AGAIN.finditer(run.text)]
         if not worked:
             return
-        results = {m.group(2) for run in self.runs for m in SUM.finditer(run.text) if self._holds(run)}
+        sums = [(r, m.group(2)) for r in self.runs for m in SUM.finditer(r.text) if self._holds(r)]
+        results = {result for _, result in sums}
         for run, m in worked:
-            if len(results) == 1 and _decimals(m.group(1)) == _decimals(result := next(iter(results))):
-                self._restated(run, m, result, f"the drawing's sum gives {result}", " ".join(run.text.split()))
+            above = [(r, result) for r, result in sums if r.cy < run.cy]  # several: the one worked last above it
+            if len(results) == 1:
+                result, against = next(iter(results)), "the drawing's sum gives {}"
+            elif above:
+                result, against = max(above, key=lambda s: s[0].cy)[1], "the sum above it gives {}"
+            else:
+                continue
+            if _decimals(m.group(1)) == _decimals(result):
+                self._restated(run, m, result, against.format(result), " ".join(run.text.split()))
 
     def _holds(self, run: TextRun) -> bool:
         """The claims checker reads the arithmetic of the run, and it holds (a wrong sum is its finding,
@@ -954,6 +1021,142 @@ class _Reader:
                 self.finding(RESTATED_DIFFERS, offset, fix=fix, text=text, written=written, against=against)
                 self.explain(offset, "error", text, f"written {written}; {against}")
 
+    def _check_arithmetic(self) -> None:
+        """The sums, products and sizes a drawing writes, read by the claims reader as the drawing
+        writes them: a wrong result is a finding on its line (the claims reader's own report of the
+        drawing's text leaves that line to it), fixed where one value is determined."""
+        wrong: set[int] = set()  # runs with a wrong result: a line continuing one cannot be told right or wrong
+        slips = [start for start, _, _ in self.report.edits]  # a factor found wrong: its result is not the slip
+        for run in self.runs:
+            if not SIGN.search(run.text) or any(run.start <= at < run.start + len(run.text) for at in slips):
+                continue
+            text, where = self._as_claim(run, wrong)
+            if text is None:
+                continue
+            checked = claims.check_markdown(text, self.rel)
+            if checked.verified and not checked.diagnostics:
+                self.held.add(run.start)
+            for d in checked.diagnostics:
+                if d.code not in (claims.CLAIM_WRONG.code, claims.SHAPE_WRONG.code) or d.line != 1:
+                    continue
+                at = where[d.col - 1] if d.col - 1 < len(where) else None
+                written = re.match(r"\(?\s*\d+(?:\.\d+)?", run.text[at:]) if at is not None else None
+                if written is None:
+                    continue
+                offset = run.start + at
+                shown = " ".join(run.text.split())
+                wrong.add(run.start)
+                fix = self._arithmetic_fix(run, at, d)
+                self.finding(ARITHMETIC_WRONG, offset, fix=fix, text=shown, written=d.written, computed=d.computed)
+                self.explain(offset, "error", shown, f"written {d.written}, computed {d.computed} (the claims reader)")
+
+    def _check_restated_sizes(self) -> None:
+        """A caption that restates a size worked out per token (or layer, or head) in the drawing
+        (`512 KB for every token` under `… = 512 KB per token`) says the same size, in either
+        reading of its prefix; fixed to the worked one where the drawing works out one."""
+        worked: dict[str, set[tuple[str, str]]] = {}
+        captions = []
+        for run in self.runs:
+            arithmetic = SIGN.search(run.text)
+            for m in SIZE_PER.finditer(run.text):
+                per = next(g for g in m.groups()[2:] if g)
+                per = "layer" if per == "层" else per
+                if not arithmetic:
+                    captions.append((run, m, per))
+                elif re.search(r"[=≈]\s*$", run.text[: m.start()]) and run.start in self.held:
+                    worked.setdefault(per, set()).add((m.group(1), m.group(2)))
+        for run, m, per in captions:
+            results = worked.get(per, set())
+            if len(results) != 1:
+                continue
+            (value, scale), text = next(iter(results)), " ".join(run.text.split())
+            offset = run.start + m.start(1)
+            against = f"the drawing works it out as {value} {scale}B per {per}"
+            if _same_size(m.group(1), m.group(2), value, scale):
+                self.explain(offset, "ok", text, f"restates {value} {scale}B: {against}")
+                continue
+            end = run.start + m.end(2)
+            new = value + self.model.source[offset + len(m.group(1)) : offset + m.start(2) - m.start(1)] + scale
+            self.finding(
+                RESTATED_DIFFERS,
+                offset,
+                fix=(offset, end, new),
+                text=text,
+                written=f"{m.group(1)} {m.group(2)}B",
+                against=against,
+            )
+            self.explain(offset, "error", text, f"written {m.group(1)} {m.group(2)}B; {against}")
+
+    def _as_claim(self, run: TextRun, wrong: set[int]) -> tuple[str | None, list[int | None]]:
+        """A run's text as the claims reader is handed it, and where each of its characters stands
+        in the run (None: added). In a size, `2 B` is two bytes; a line that opens with `×`
+        multiplies the result of the line above; a count's label of several words (`4096 tokens of
+        context`) keeps its first; a shape's name (`V (7, 128)`) is dropped and `·` between shapes
+        is their product. None: the line above, which it continues, is wrong."""
+        text, edits = run.text, []
+        if SIZE_RESULT.search(text):
+            edits += [(m.start(1), m.end(1), " bytes") for m in BARE_BYTES.finditer(text)]
+        edits += [(m.start(1), m.end(1), "") for m in LABEL_WORDS.finditer(text)]
+        if len(SHAPE_NAME.findall(text)) >= 2:
+            edits += [(m.start(), m.end(), "") for m in SHAPE_NAME.finditer(text)]
+            edits += [(m.start(), m.end(), " × ") for m in SHAPE_TIMES.finditer(text)]
+        prefix = ""
+        if CONTINUED.match(text):
+            above = self._above(run)[:1]
+            carried = LAST_RESULT.search(above[0].text) if above else None
+            if carried and above[0].start in wrong:
+                return None, []
+            prefix = f"{carried.group(1).strip()} " if carried else ""
+        out, where, pos = [prefix], [None] * len(prefix), 0
+        for start, end, new in sorted(edits):
+            if start < pos:
+                continue
+            out += [text[pos:start], new]
+            where += [*range(pos, start), *[None] * len(new)]
+            pos = end
+        out.append(text[pos:])
+        where += range(pos, len(text))
+        return "".join(out), where
+
+    def _arithmetic_fix(self, run: TextRun, at: int, d: Diagnostic) -> tuple[int, int, str] | None:
+        """The rewrite of a wrong result where one value is determined: the computed value at the
+        written precision; of a size, under the decimal and the binary reading of its prefix (a whole
+        number written: the one it is exactly, `512 KB`, the power of two of two such; decimals written:
+        the one they are needed for, `2.1 GB`, not 2.0); of a shape, its one wrong dim."""
+        numbers = [n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", d.computed or "")]
+        if d.code == claims.SHAPE_WRONG.code:
+            dims = [(m.group(0), m.start()) for m in re.finditer(r"\d+", run.text[at:])][: len(numbers)]
+            wrong = [(w, k, c) for (w, k), c in zip(dims, numbers) if w != c]
+            if len(dims) != len(numbers) or len(wrong) != 1:
+                return None
+            written, k, computed = wrong[0]
+            return run.start + at + k, run.start + at + k + len(written), computed
+        if not numbers:
+            return None
+        written = re.match(r"\d+(?:\.\d+)?", run.text[at:]).group(0)
+        value = float(numbers[0])
+        scale = SIZE_SCALE.match(run.text, at + len(written))
+        power = "KMGT".index(scale.group(1)) + 1 if scale else 0
+        # the inputs' prefixes and the result's may each be read either way
+        candidates = (value, *(value * 1.024**j for j in range(-2 * power, 2 * power + 1) if j))
+        readings = [_styled(v, written) for v in candidates]
+        if len(set(readings)) == 1:
+            new = readings[0]
+        elif "." in written:
+            new = next((r for r in readings if not r.endswith("0")), None)
+        else:
+            exact = {r for r, v in zip(readings, candidates) if math.isclose(float(r), v)}
+            # sizes of tensors are products of powers of two: of two exact readings, 512 KB, not 500
+            twos = sorted(exact, key=lambda r: (int(r) & -int(r)) if int(r) else 0, reverse=True)
+            new = (
+                twos[0]
+                if len(twos) == 1 or twos and int(twos[0]) & -int(twos[0]) > int(twos[1]) & -int(twos[1])
+                else None
+            )
+        if new is None or new == written:
+            return None
+        return run.start + at, run.start + at + len(written), new
+
     def _vector_result(self, text: str, value: list[float], comps: list, source: str) -> None:
         """A vector that should be `value`: each component at the vector's precision (its most
         decimals: `[0.45, 0]` is written to 0.01), fixed where wrong."""
@@ -1036,6 +1239,18 @@ class _Reader:
             against=against,
         )
         self.explain(offset, "error", text, f"written {left}%; {against}")
+
+
+def _same_size(value: str, scale: str, other: str, other_scale: str) -> bool:
+    """`value scale`B is `other other_scale`B within the rounding written, in the decimal or the
+    binary reading of both prefixes, and within a quarter of it (`1 MB` is no rounding of 512 KB)."""
+    for base in (1000, 1024):
+        unit = base ** ("KMGT".index(scale) + 1)
+        bytes_ = float(other) * base ** ("KMGT".index(other_scale) + 1)
+        off = abs(float(value) * unit - bytes_)
+        if off <= 0.5 * 10 ** -_decimals(value) * unit and off <= bytes_ / 4:
+            return True
+    return False
 
 
 def _vector_sides(text: str, start: int) -> list | None:
