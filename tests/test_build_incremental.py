@@ -160,3 +160,25 @@ def test_a_build_counts_the_notes_with_diagrams_once(tmp_path, monkeypatch, caps
     (tmp_path / "notes" / "a.md").write_text("# A\n\n```mermaid\ngraph LR\n  x --> y\n```\n", encoding="utf-8")
     assert build_command(tmp_path / "notes", str(tmp_path / "site"), strict=False) == 0
     assert counted == [1] and "1 note with mermaid diagrams" in capsys.readouterr().err
+
+
+def test_a_build_from_the_cache_parses_no_unchanged_note_to_count_diagrams(tmp_path, monkeypatch, capsys):
+    """Whether a note has a diagram is kept in the cache with the note: after one note is edited,
+    the count parses that note alone, and still counts them all."""
+    from vaultkit.readers import markdown
+    from vaultkit.renderers.site import mermaid, plugin
+
+    monkeypatch.delenv(mermaid.ENV_VAR, raising=False)
+    monkeypatch.setattr(plugin, "find_mermaid_js", lambda start: None)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    diagram = "# {}\n\n```mermaid\ngraph LR\n  x --> y\n```\n"
+    for name in ("a", "b"):
+        (notes / f"{name}.md").write_text(diagram.format(name), encoding="utf-8")
+    build(tmp_path, "site", capsys)
+    parsed = []
+    parse = markdown.parse_document
+    monkeypatch.setattr(markdown, "parse_document", lambda text: parsed.append(text) or parse(text))
+    (notes / "b.md").write_text(diagram.format("b edited"), encoding="utf-8")
+    assert "2 notes with mermaid diagrams" in build(tmp_path, "site", capsys)[2]
+    assert parsed and diagram.format("a") not in parsed
