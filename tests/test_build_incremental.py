@@ -182,3 +182,25 @@ def test_a_build_from_the_cache_parses_no_unchanged_note_to_count_diagrams(tmp_p
     (notes / "b.md").write_text(diagram.format("b edited"), encoding="utf-8")
     assert "2 notes with mermaid diagrams" in build(tmp_path, "site", capsys)[2]
     assert parsed and diagram.format("a") not in parsed
+
+
+def test_the_config_digest_walks_a_custom_theme_folder_not_the_installed_theme(tmp_path, monkeypatch):
+    """A file of the theme's custom_dir changed is a new digest; the installed theme's files are
+    not listed (its version stands for them)."""
+    import material
+    from mkdocs.config import load_config
+
+    from vaultkit.renderers.site.render import config_digest
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "over").mkdir()
+    (tmp_path / "over" / "main.html").write_text("{% extends 'base.html' %}\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\ntheme: {name: material, custom_dir: over}\n", encoding="utf-8")
+    walked = []
+    rglob = Path.rglob
+    monkeypatch.setattr(Path, "rglob", lambda self, pattern: walked.append(self.resolve()) or rglob(self, pattern))
+    before = config_digest(load_config(str(tmp_path / "mkdocs.yml")))
+    assert walked == [(tmp_path / "over").resolve()]
+    assert not any(folder.is_relative_to(Path(material.__file__).resolve().parent) for folder in walked)
+    (tmp_path / "over" / "main.html").write_text("{% extends 'base.html' %}\n{# changed #}\n", encoding="utf-8")
+    assert config_digest(load_config(str(tmp_path / "mkdocs.yml"))) != before
