@@ -209,8 +209,9 @@ def _build_site(config, state, jobs: int | None, kept: Built | None) -> Built:
 
 def config_digest(config) -> str:
     """A digest of what every page's bytes depend on beside the vault and vaultkit itself:
-    MkDocs' and material's versions, the files of the theme's other folders (a custom_dir), and the config as the plugins left it
-    (theme, extra CSS and JavaScript, the site's URL, each plugin's options, ...)."""
+    MkDocs' and material's versions, the files of the theme's other folders (a custom_dir),
+    and the config as the plugins left it (theme, extra CSS and JavaScript, the site's URL,
+    each plugin's options, ...)."""
     import hashlib
     from importlib.metadata import version
 
