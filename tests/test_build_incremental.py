@@ -204,3 +204,25 @@ def test_the_config_digest_walks_a_custom_theme_folder_not_the_installed_theme(t
     assert not any(folder.is_relative_to(Path(material.__file__).resolve().parent) for folder in walked)
     (tmp_path / "over" / "main.html").write_text("{% extends 'base.html' %}\n{# changed #}\n", encoding="utf-8")
     assert config_digest(load_config(str(tmp_path / "mkdocs.yml"))) != before
+
+
+def test_a_clean_build_counts_the_diagrams_without_parsing_a_note_again(tmp_path, monkeypatch, capsys):
+    """The check's workers read whether each note has a diagram while its tokens are there and
+    send it back: the count at the end of a clean build parses nothing."""
+    from vaultkit import pipeline
+    from vaultkit.readers import markdown
+    from vaultkit.renderers.site import mermaid, plugin
+
+    monkeypatch.delenv(mermaid.ENV_VAR, raising=False)
+    monkeypatch.setattr(plugin, "find_mermaid_js", lambda start: None)
+    monkeypatch.setattr(pipeline, "CHARS_PER_JOB", 1)  # the notes checked in two processes
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for n in range(6):
+        (notes / f"n{n}.md").write_text(f"# N{n}\n\n```mermaid\ngraph LR\n  x{n} --> y\n```\n", encoding="utf-8")
+    counting, parsed = [], []
+    parse, count = markdown.parse_document, plugin.notes_with_diagrams
+    monkeypatch.setattr(markdown, "parse_document", lambda text: (counting and parsed.append(text)) or parse(text))
+    monkeypatch.setattr(plugin, "notes_with_diagrams", lambda notes: counting.append(1) or count(notes))
+    assert "6 notes with mermaid diagrams" in build(tmp_path, "site", capsys, clean=True)[2]
+    assert counting and parsed == []
