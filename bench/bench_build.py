@@ -41,6 +41,13 @@ first round's figures were against c03112d, which already held that first merge.
   this build 1.1), 0.62x / 0.66x / 0.70x the peak RSS (cff3132: 1,956 MB). Target <= 1.05x: met
   at 1x and 8x, not at 45 copies (CPU 1.11x, wall 1.70x). Least squares over the three: 76 MB +
   196 MB per 1,000 notes (**19.7 GB at 100,000 notes**) and 41.8 s CPU per 1,000 notes (4,180 s).
+- second run, at f176ef7 (the diagram count parses nothing at the end of a clean build), the
+  same flags, load 4-5: clean 6.6 / 49.3 / 265.6 s CPU, 106 / 303 / 1,363 MB; against cff3132
+  **0.82x / 1.07x / 1.00x the CPU**, 0.92x / 0.99x / 0.75x the wall time (the load made the
+  wall times of both 1.4-3x those of the first run), 0.62x / 0.66x / 0.70x the peak RSS
+  (cff3132: 1,957 MB). Least squares: 76 MB + 195.9 MB per 1,000 notes (**19.7 GB at 100,000
+  notes**), 1 s + 40.2 s CPU per 1,000 notes (4,023 s at 100,000). Target <= 1.05x: met in CPU
+  at 1x and 45 copies, not at 8x (1.07x); the wall times of the two runs disagree (1.70x, 0.75x).
 - what holds memory (45 copies, clean, /proc/self/status of the building process after each
   step; 222 s in all): 450 MB once the vault is read (4 s); 890 MB once its notes are checked,
   their pages drafted and MkDocs' files and navigation made (109 s, 2 processes); 1,116 MB once
