@@ -48,6 +48,10 @@ first round's figures were against c03112d, which already held that first merge.
   (cff3132: 1,957 MB). Least squares: 76 MB + 195.9 MB per 1,000 notes (**19.7 GB at 100,000
   notes**), 1 s + 40.2 s CPU per 1,000 notes (4,023 s at 100,000). Target <= 1.05x: met in CPU
   at 1x and 45 copies, not at 8x (1.07x); the wall times of the two runs disagree (1.70x, 0.75x).
+  Its incremental part: clean 273.0 s wall, 277.0 s CPU, 1,364 MB; no-op 7.6 s, **2.8 % of the
+  wall time** (2.7 % CPU, 1,068 MB: met); one body edited 22.1 s, **8.1 %** (5.5 % CPU, 1 page,
+  1,344 MB: not met); heading renamed 17.5 s, 6.4 % (5.9 % CPU, exactly the 21 pages); site and
+  search as below; strict / plain 1.14x wall, 1.15x CPU (load falling from 4 to 1 meanwhile).
 - what holds memory (45 copies, clean, /proc/self/status of the building process after each
   step; 222 s in all): 450 MB once the vault is read (4 s); 890 MB once its notes are checked,
   their pages drafted and MkDocs' files and navigation made (109 s, 2 processes); 1,116 MB once
