@@ -29,38 +29,56 @@
 - `--zensical EXE`: vaultkit against `zensical build` (EXE from a separate venv) of a copy of
   VAULT with material, zh search and material's recommended markdown extensions.
 
-Figures of 2026-12-03 (this branch at be92dd0 against main at c03112d, one run of
-`--copies 8 --large 45 --against main --incremental 45 --strict-rounds 3`, TMPDIR on a private
-folder, 2 shared cores at load 4-9, so wall times are noisy and CPU is the steadier ratio):
+Figures of 2026-12-03, second round (branch site-inc at fedea9c, one run of `--copies 8 --large 45
+--against cff3132 --rounds 3 --incremental 45 --strict-rounds 3`, TMPDIR on a private folder, 2
+shared cores at load 2-4, so wall times are noisy and CPU is the steadier ratio). cff3132 is main
+just before issue 41's work was first merged (6fd2b73; the branch started from 394d2e7); the
+first round's figures were against c03112d, which already held that first merge.
 
-- clean, 146 / 1,168 / 6,570 notes: 10.3 / 61.4 / 323.9 s CPU, 119 / 438 / 2,136 MB peak RSS;
-  against main: 0.99x / 1.12x / 1.13x the CPU, 0.69x / 0.92x / 1.04x the peak RSS (target
-  <= 1.05x, <= 1.5 GB: not met at 45 copies). Least squares over the three: 72 MB + 314 MB per
-  1,000 notes (31 GB at 100,000 notes) and 48.7 s CPU per 1,000 notes (4,900 s at 100,000).
-  Where the building process held it (45 copies, /proc/self/status after each step): 460 MB
-  once the vault is read, 880 MB once its notes are checked and the site model made, 1.12 GB
-  once every page is rendered (the records of 6,570 pages, MkDocs' pages and navigation); the
-  rest was the end of the build counting the notes with mermaid diagrams (mermaid.min.js
-  absent): it parsed each of them and kept its tokens (+140 MB at 8 copies). With that fixed
-  (53bd9b5), a second run of `--no-scale --incremental 45`: clean 270.4 s CPU, **1,351 MB**
-  peak RSS (target met); the search index's merge adds some 40 MB at 8 copies (arrays, freed).
-- 45 copies, incremental (20 notes given a link to one heading): no-op 7.3 % of the clean
-  build's wall time (6.4 % of its CPU; target <= 3 %: not met), one body edited 18.3 % (15.6 %;
-  1 page rendered; target <= 5 %: not met), heading renamed 13.2 % (15.0 %; exactly the 21
-  pages, no other). In the second run (53bd9b5) the notes with diagrams were parsed twice at
-  the end (no-op 18.2 % of the clean CPU, one edit 19.3 %, rename 16.1 %); 1a11411 counts them
-  once. Third run, at 1a11411: clean 226.7 s wall, 267.9 s CPU, 1,351 MB; no-op 9.5 % of its
-  wall time (7.9 % CPU), one body edited 14.2 % (11.7 %, 1 page), heading renamed 14.1 %
-  (11.4 %, the 21 pages); peak RSS 1,054 / 1,331 / 1,336 MB. What is left of an incremental build is fixed work: the parse of every note with a
-  mermaid diagram for that count (1,350 notes here, some 15 s), the cache read and written
-  whole, every page's inputs digested, the index merged again (1-2 s).
-- 45 copies, the site: 0.67 GB in 17,741 files (was 2.5 GB in issue 41, 0.84 GB before the
-  index in pieces), largest file tags/index.html 3.9 MB, median page 76 KB.
+- clean, 146 / 1,168 / 6,570 notes: 5.3 / 40.3 / 271.2 s CPU (5.7 / 41.8 / 241.5 s wall),
+  106 / 303 / 1,364 MB peak RSS; against cff3132: 0.78x / 0.85x / 1.11x the CPU, 0.80x / 0.65x
+  / **1.70x the wall time** at 45 copies (cff3132: 142.3 s wall for 244.2 s CPU, 1.7 cores busy;
+  this build 1.1), 0.62x / 0.66x / 0.70x the peak RSS (cff3132: 1,956 MB). Target <= 1.05x: met
+  at 1x and 8x, not at 45 copies (CPU 1.11x, wall 1.70x). Least squares over the three: 76 MB +
+  196 MB per 1,000 notes (**19.7 GB at 100,000 notes**) and 41.8 s CPU per 1,000 notes (4,180 s).
+- second run, at f176ef7 (the diagram count parses nothing at the end of a clean build), the
+  same flags, load 4-5: clean 6.6 / 49.3 / 265.6 s CPU, 106 / 303 / 1,363 MB; against cff3132
+  **0.82x / 1.07x / 1.00x the CPU**, 0.92x / 0.99x / 0.75x the wall time (the load made the
+  wall times of both 1.4-3x those of the first run), 0.62x / 0.66x / 0.70x the peak RSS
+  (cff3132: 1,957 MB). Least squares: 76 MB + 195.9 MB per 1,000 notes (**19.7 GB at 100,000
+  notes**), 1 s + 40.2 s CPU per 1,000 notes (4,023 s at 100,000). Target <= 1.05x: met in CPU
+  at 1x and 45 copies, not at 8x (1.07x); the wall times of the two runs disagree (1.70x, 0.75x).
+  Its incremental part: clean 273.0 s wall, 277.0 s CPU, 1,364 MB; no-op 7.6 s, **2.8 % of the
+  wall time** (2.7 % CPU, 1,068 MB: met); one body edited 22.1 s, **8.1 %** (5.5 % CPU, 1 page,
+  1,344 MB: not met); heading renamed 17.5 s, 6.4 % (5.9 % CPU, exactly the 21 pages); site and
+  search as below; strict / plain 1.14x wall, 1.15x CPU (load falling from 4 to 1 meanwhile).
+- what holds memory (45 copies, clean, /proc/self/status of the building process after each
+  step; 222 s in all): 450 MB once the vault is read (4 s); 890 MB once its notes are checked,
+  their pages drafted and MkDocs' files and navigation made (109 s, 2 processes); 1,116 MB once
+  every page is rendered (85 s: the records of 6,570 pages with their search parts, MkDocs'
+  pages); the diagram count added nothing (15 s of one process, gone since f176ef7); the search
+  index's merge peaks at 1,305 MB (every page's postings as arrays, freed), the cache's save at
+  1,362 MB (pickling the state: each note's bytes and text, the check's results, the link index).
+- 45 copies, incremental (20 notes given a link to one heading): clean 188.2 s wall, 257.6 s
+  CPU, 1,366 MB; no-op 6.7 s: **3.6 % of the clean build's wall time** (2.5 % of its CPU; target
+  <= 3 %: met in CPU, not in wall), 1,066 MB; one body edited 14.0 s: **7.4 %** (5.3 % CPU; 1 page
+  rendered; target <= 5 %: not met), 1,344 MB; heading renamed 15.5 s: 8.2 % (5.6 % CPU; exactly
+  the 21 pages). The first round's third run (1a11411): no-op 9.5 %, one edit 14.2 %.
+- what an incremental build spends (cProfile, 45 copies): before 4043390, 77 of a no-op's 96
+  profiled seconds parsed the 1,350 notes with mermaid diagrams for the count at the end (their
+  fact is now kept in the cache with each note). Left in a no-op (15 s profiled): the cache
+  read (4.1 s; pickle.load of a 289 MB state and 209 MB of page records), the site's files and
+  navigation (4.2 s, of which the tags page's markdown 1.6 s), every page's inputs digested
+  (2.1 s), the vault's files digested (1.1 s), imports (1.2 s), the stale-file walk over 17,741
+  files (0.9 s), the config digest (0.8 s, a1f1c85 lists no installed theme file now). One edit
+  adds the search index merged whole (2.9 s, an argsort of all postings 1.1 s) and the cache
+  written whole (2.4 s, pickle.dump 2.0 s).
+- 45 copies, the site: 0.67 GB in 17,741 files (2.5 GB in issue 41), largest file
+  tags/index.html 3.9 MB, median page 76 KB.
 - 45 copies, search in chromium: `注意力` 495 pages found, 0.22 MB fetched in 12 files;
   `attention` 451 pages, 0.24 MB in 11 files (material's one index was 268 MB). Pagefind 1.5.2
-  (extended) on the same site: 228 s wall, 110 s CPU, 4.7 GB RSS for every run, an 81 MB index:
-  its own pass over every page on each build rules it out for an incremental build.
-- strict / plain on VAULT (medians of 3): 0.98x wall, 0.98x CPU.
+  (extended), first round: 228 s wall, 4.7 GB RSS on every build, ruled out for an incremental one.
+- strict / plain on VAULT (medians of 3): 1.08x wall, 1.04x CPU.
 
 Every vault is copied or generated under a temp dir; builds run in subprocesses. Peak RSS is
 `ru_maxrss` of RUSAGE_CHILDREN in a small process that only runs the build: the largest

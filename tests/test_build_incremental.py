@@ -160,3 +160,69 @@ def test_a_build_counts_the_notes_with_diagrams_once(tmp_path, monkeypatch, caps
     (tmp_path / "notes" / "a.md").write_text("# A\n\n```mermaid\ngraph LR\n  x --> y\n```\n", encoding="utf-8")
     assert build_command(tmp_path / "notes", str(tmp_path / "site"), strict=False) == 0
     assert counted == [1] and "1 note with mermaid diagrams" in capsys.readouterr().err
+
+
+def test_a_build_from_the_cache_parses_no_unchanged_note_to_count_diagrams(tmp_path, monkeypatch, capsys):
+    """Whether a note has a diagram is kept in the cache with the note: after one note is edited,
+    the count parses that note alone, and still counts them all."""
+    from vaultkit.readers import markdown
+    from vaultkit.renderers.site import mermaid, plugin
+
+    monkeypatch.delenv(mermaid.ENV_VAR, raising=False)
+    monkeypatch.setattr(plugin, "find_mermaid_js", lambda start: None)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    diagram = "# {}\n\n```mermaid\ngraph LR\n  x --> y\n```\n"
+    for name in ("a", "b"):
+        (notes / f"{name}.md").write_text(diagram.format(name), encoding="utf-8")
+    build(tmp_path, "site", capsys)
+    parsed = []
+    parse = markdown.parse_document
+    monkeypatch.setattr(markdown, "parse_document", lambda text: parsed.append(text) or parse(text))
+    (notes / "b.md").write_text(diagram.format("b edited"), encoding="utf-8")
+    assert "2 notes with mermaid diagrams" in build(tmp_path, "site", capsys)[2]
+    assert parsed and diagram.format("a") not in parsed
+
+
+def test_the_config_digest_walks_a_custom_theme_folder_not_the_installed_theme(tmp_path, monkeypatch):
+    """A file of the theme's custom_dir changed is a new digest; the installed theme's files are
+    not listed (its version stands for them)."""
+    import material
+    from mkdocs.config import load_config
+
+    from vaultkit.renderers.site.render import config_digest
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "over").mkdir()
+    (tmp_path / "over" / "main.html").write_text("{% extends 'base.html' %}\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\ntheme: {name: material, custom_dir: over}\n", encoding="utf-8")
+    walked = []
+    rglob = Path.rglob
+    monkeypatch.setattr(Path, "rglob", lambda self, pattern: walked.append(self.resolve()) or rglob(self, pattern))
+    before = config_digest(load_config(str(tmp_path / "mkdocs.yml")))
+    assert walked == [(tmp_path / "over").resolve()]
+    assert not any(folder.is_relative_to(Path(material.__file__).resolve().parent) for folder in walked)
+    (tmp_path / "over" / "main.html").write_text("{% extends 'base.html' %}\n{# changed #}\n", encoding="utf-8")
+    assert config_digest(load_config(str(tmp_path / "mkdocs.yml"))) != before
+
+
+def test_a_clean_build_counts_the_diagrams_without_parsing_a_note_again(tmp_path, monkeypatch, capsys):
+    """The check's workers read whether each note has a diagram while its tokens are there and
+    send it back: the count at the end of a clean build parses nothing."""
+    from vaultkit import pipeline
+    from vaultkit.readers import markdown
+    from vaultkit.renderers.site import mermaid, plugin
+
+    monkeypatch.delenv(mermaid.ENV_VAR, raising=False)
+    monkeypatch.setattr(plugin, "find_mermaid_js", lambda start: None)
+    monkeypatch.setattr(pipeline, "CHARS_PER_JOB", 1)  # the notes checked in two processes
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for n in range(6):
+        (notes / f"n{n}.md").write_text(f"# N{n}\n\n```mermaid\ngraph LR\n  x{n} --> y\n```\n", encoding="utf-8")
+    counting, parsed = [], []
+    parse, count = markdown.parse_document, plugin.notes_with_diagrams
+    monkeypatch.setattr(markdown, "parse_document", lambda text: (counting and parsed.append(text)) or parse(text))
+    monkeypatch.setattr(plugin, "notes_with_diagrams", lambda notes: counting.append(1) or count(notes))
+    assert "6 notes with mermaid diagrams" in build(tmp_path, "site", capsys, clean=True)[2]
+    assert counting and parsed == []

@@ -246,3 +246,21 @@ def test_numpy_starts_no_blas_threads_unless_the_user_asks(given):
     assert setting == (given or "1")
     if given is None:
         assert threads == "1"
+
+
+@needs_fork
+def test_what_a_worker_read_off_a_note_comes_back_with_its_result(tmp_path):
+    """A note's `derived` (its links, what `then` read off its tokens) is sent back by the
+    worker that checked it: the parent need not parse the note again to know them."""
+    pipeline = Pipeline(Vault.load(make_vault(tmp_path)))
+    parent = os.getpid()
+
+    def then(rel):
+        pipeline.vault.notes[rel].derived["read by"] = os.getpid()
+        if os.getpid() == parent:
+            time.sleep(0.2)  # the worker takes notes meanwhile
+
+    pipeline.compute_notes(jobs=2, then=then)
+    notes = pipeline.vault.notes.values()
+    assert all("links" in note.derived and "read by" in note.derived for note in notes)
+    assert {note.derived["read by"] for note in notes} - {parent}  # some checked in the worker

@@ -48,8 +48,6 @@ class NoteResult:
     values: int
     claims: int
     skipped_claims: int
-    found_links: tuple = ()  # extract_links of the note, handed back by worker processes
-    found_markdown_links: tuple = ()  # and its markdown_links
     explained: tuple[Explained, ...] = ()  # each claim read or skipped, for `check --explain`
     # The inline `#tags` (the site's tags index) and the headings (the anchors of links to them)
     # of `text`, the note as fix leaves it; None when the pipeline was not asked to read them
@@ -130,19 +128,22 @@ class Pipeline:
         drawn = set(self.runner.figure_paths())  # the examples' figures: checked with their examples
         svgs = [rel for rel in self.vault.attachments if rel.lower().endswith(".svg") and rel not in drawn]
         meanwhile = [*calls, *(partial(self._check_svg, rel) for rel in svgs)]  # this process's share
-        for rel, (result, unchanged) in fork_map(partial(self._shared_note, then), pending, jobs, meanwhile=meanwhile):
+        for rel, (result, unchanged, derived) in fork_map(
+            partial(self._shared_note, then), pending, jobs, meanwhile=meanwhile
+        ):
             note = self.vault.notes[rel]
             if unchanged:
                 result.text = note.text
             self._notes[rel] = result
-            note.derived.setdefault("links", result.found_links)
-            note.derived.setdefault("markdown_links", result.found_markdown_links)
+            for key, value in derived.items():
+                note.derived.setdefault(key, value)
 
-    def _shared_note(self, then: Callable[[str], None] | None, rel: str) -> tuple[NoteResult, bool]:
+    def _shared_note(self, then: Callable[[str], None] | None, rel: str) -> tuple[NoteResult, bool, dict]:
         """A note's result as a worker sends it back (this process, working too, takes it the
-        same way) and whether its text is the note's own, `then(rel)` run, its tokens freed once
-        done (memory stays bounded on large vaults). An unchanged text is not sent: it is most
-        of a result's bytes, and the parent has it."""
+        same way), whether its text is the note's own, and what was read off its tokens (its
+        `derived`: its links, what `then` read), `then(rel)` run, its tokens freed once done
+        (memory stays bounded on large vaults). An unchanged text is not sent: it is most of a
+        result's bytes, and the parent has it."""
         result = self.note(rel)
         if then is not None:
             then(rel)
@@ -150,8 +151,8 @@ class Pipeline:
         note = self.vault.notes[rel]
         note.release_tokens()
         if result.text == note.text:
-            return replace(result, text=""), True
-        return result, False
+            return replace(result, text=""), True, note.derived
+        return result, False, note.derived
 
     def _check_svg(self, rel: str) -> None:
         """Check an SVG attachment ahead of the report: its claims, and it as a drawing."""
@@ -166,6 +167,8 @@ class Pipeline:
         worked = textmatrices.check_markdown(note.text, note.tokens, note.rel)  # rows count as claims
         walk = walkthrough.check_markdown(note.text, note.tokens, note.rel)  # so do a walkthrough's statements
         text = walkthrough.fixed(note.text, outcome.text, walk.fixes)  # its wrong mask rows rewritten
+        links.extract_links(note)  # kept in its `derived`, which a worker sends back
+        links.markdown_links(note)
         fresh = (note.tokens if text == note.text else parse(text)) if self.fresh_outlines else None
         if fresh is not None and fresh is not note.tokens:
             self._fresh_tokens[note.rel] = fresh
@@ -180,8 +183,6 @@ class Pipeline:
             values=outcome.values,
             claims=claim_report.verified + worked.verified + walk.verified,
             skipped_claims=claim_report.skipped + worked.skipped + walk.skipped,
-            found_links=links.extract_links(note),
-            found_markdown_links=links.markdown_links(note),
             explained=_explained(claim_report, note, worked) + tuple(walk.explained),
             tags=None if fresh is None else tuple(inline_tags(fresh)),
             outline=None if fresh is None else tuple(sections(fresh)),

@@ -18,6 +18,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from vaultkit.renderers.site.mermaid import has_diagram
 from vaultkit.renderers.site.model import SiteModel
 from vaultkit.renderers.site.note_html import RenderedNote, render_note
 
@@ -84,6 +85,7 @@ class Drafts:
         is unpublished or needs the whole vault."""
         if rel not in self.paths:
             return
+        has_diagram(self.model.published[rel])  # kept in its `derived`: the build's end counts them
         site = DraftSite(self.model, rel)
         try:
             rendered = render_note(site, rel, mermaid=self.mermaid)

@@ -40,16 +40,24 @@ def missing_note(notes: int) -> str:
     )
 
 
+DIAGRAMS = "mermaid"  # the key of a note's `derived` that says whether it has a diagram
+
+
 def notes_with_diagrams(notes) -> list[str]:
-    """Vault paths of the notes that have a ```mermaid fence. A note parsed here is not kept
-    parsed: at the end of a large build, the tokens of every note with a diagram would stay."""
-    found = []
-    for note in notes:
-        if "mermaid" not in note.text:
-            continue
+    """Vault paths of the notes that have a ```mermaid fence. Whether a note has one is kept in
+    its `derived` (the build cache keeps it with the note's digest): a later build parses only
+    the notes that changed. A note parsed here is not kept parsed: at the end of a large build,
+    the tokens of every note with a diagram would stay."""
+    return [note.rel for note in notes if has_diagram(note)]
+
+
+def has_diagram(note) -> bool:
+    if "mermaid" not in note.text:
+        return False
+    if DIAGRAMS not in note.derived:
         kept = note.kept_parse() is not None
-        if any(tok.type == "fence" and tok.info.strip().split(" ")[0] == "mermaid" for tok in note.tokens):
-            found.append(note.rel)
+        fences = (tok.info.strip().split(" ")[0] for tok in note.tokens if tok.type == "fence")
+        note.derived[DIAGRAMS] = "mermaid" in fences
         if not kept:
             note.release_tokens()
-    return found
+    return note.derived[DIAGRAMS]

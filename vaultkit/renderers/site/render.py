@@ -209,15 +209,22 @@ def _build_site(config, state, jobs: int | None, kept: Built | None) -> Built:
 
 def config_digest(config) -> str:
     """A digest of what every page's bytes depend on beside the vault and vaultkit itself:
-    MkDocs and material, the theme's folders' files, and the config as the plugins left it
-    (theme, extra CSS and JavaScript, the site's URL, each plugin's options, ...)."""
+    MkDocs' and material's versions, the files of the theme's other folders (a custom_dir),
+    and the config as the plugins left it (theme, extra CSS and JavaScript, the site's URL,
+    each plugin's options, ...)."""
     import hashlib
     from importlib.metadata import version
+
+    import material
+    import mkdocs
 
     digest = hashlib.sha256()
     for name in ("mkdocs", "mkdocs-material"):
         digest.update(f"{name} {version(name)}\n".encode())
+    installed = [Path(package.__file__).resolve().parent for package in (mkdocs, material)]
     for folder in config.theme.dirs:
+        if any(Path(folder).resolve().is_relative_to(package) for package in installed):
+            continue  # its files are those of the version above (material's are some 14,000)
         for path in sorted(Path(folder).rglob("*")):
             if path.is_file():
                 stat = path.stat()
