@@ -148,6 +148,28 @@ def _read(line: str) -> tuple[list[tuple[str, str | None, str | None]], list[tup
         ("2 h × 3 = 6 h", [], ("ok", "computed 6 h")),
         ("2 h × 3 = 6 GB", [], ("skipped", "the two sides are in different units")),
         ("1e400 * 2 = 2e400", [], ("skipped", "a number beyond floating point range")),
+        # `≈`: within half a unit passes, within one unit if not 5 % off, two units are wrong
+        ("7 / 2 ≈ 4", [], ("ok", "computed 3.5")),
+        ("1.57 × 1 ≈ 1.5", [], ("ok", "computed 1.57")),
+        ("0.7 × 0.2 ≈ 0.1", [], ("ok", "computed 0.14")),
+        ("50.075 × 2 ≈ 100.0", [("VK302", "100.0", "100.15")], ("warning", "computed 100.15")),
+        ("50.125 × 2 ≈ 100.0", [("VK301", "100.0", "100.25")], ("error", "computed 100.25")),
+        # a quotient floored to 0 is a truncation; one a whole unit below is not
+        (
+            "7 / 10 = 0",
+            [("VK304", None, "0.7")],
+            ("warning", "computed 0.7; holds only if the quotient is floored by hand"),
+        ),
+        ("6.0 / 2.0 = 2", [("VK301", "2", "3")], ("error", "computed 3")),
+        # named quantities: read only when they cancel out, shown beside the number
+        ("每层 2 × 16 × 64 × n_token × 2 bytes ≈ 4096 × n_token bytes", [], ("ok", "computed 4,096 × n_token")),
+        (
+            "每层 2 × 16 × 64 × n_token × 2 bytes ≈ 8192 × n_token bytes",
+            [("VK301", "8192 × n_token bytes", "4,096 × n_token")],
+            ("error", "computed 4,096 × n_token"),
+        ),
+        ("每层 2 × 16 × 64 × seq_len × 2 bytes = 4096 bytes", [], ("skipped", "a named quantity does not cancel out")),
+        ("每层 3 × 1e200 × seq_len = 3e200 × seq_len", [], ("ok", "computed 3e+200 × seq_len")),
         # the computed value as shown
         ("1/3 = 0.333", [], ("ok", "computed 0.3333333")),
         ("123456 × 10 = 1234560", [], ("ok", "computed 1,234,560")),
@@ -220,6 +242,8 @@ def test_level_with_the_inputs_rounding_and_a_floor():
 def test_subsets():
     assert _subsets([]) == [frozenset()]
     assert sorted(map(sorted, _subsets([1, 2]))) == [[], [1], [1, 2], [2]]
+    assert len(_subsets([1, 2, 3, 4, 5])) == 32  # up to five, every choice
+    assert _subsets([1, 2, 3, 4, 5, 6]) == [frozenset(), frozenset([1, 2, 3, 4, 5, 6])]
     many = list(range(20))
     assert _subsets(many) == [frozenset(), frozenset(many)]
 
