@@ -279,3 +279,15 @@ def test_a_product_is_right_and_its_double_wrong(a, b):
     assert _read(f"{a} × {b} = {a * b}")[0] == []
     assert [code for code, *_ in _read(f"{a} × {b} = {2 * a * b}")[0]] == ["VK301"]
     assert math.isfinite(a * b)
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        ("16000 Mb / 1000 / 8 = 2 GB", []),  # megabits to gigabytes: the two factors convert
+        ("16000 Mb / 1000 = 2 GB", ["VK301"]),  # the / 8 forgotten
+        ("16000 Mb / 1000 / 8 = 3 GB", ["VK301"]),
+    ],
+)
+def test_a_conversion_between_bits_and_bytes_of_another_prefix(line, codes):
+    assert [code for code, *_ in _read(line)[0]] == codes
