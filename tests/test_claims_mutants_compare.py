@@ -96,6 +96,13 @@ def _read(line: str) -> tuple[list[tuple[str, str | None, str | None]], list[tup
         ("50% × 200 = 100", [], ("ok", "computed 100")),
         ("50% × 200 = 100%", [("VK301", "100%", "10,000%")], ("error", "computed 10,000%")),
         ("20% + 30% = 50%", [], ("ok", "computed 50%")),
+        ("20 × 5 = 100%", [], ("ok", "computed 100%")),  # a percent on the result only labels it
+        ("20% × 50% = 10%", [], ("ok", "computed 10%")),  # percents on both sides are fractions
+        (
+            "1,000,000 × 3 bytes = 3,000,001 bytes",
+            [("VK301", "3,000,001 bytes", "3,000,000 bytes")],
+            ("error", "computed 3,000,000 bytes"),
+        ),
         ("5 min × 60 = 300 s", [], ("ok", "computed 300 s")),
         ("400 Gbps / 8 = 50 GB/s", [], ("ok", "computed 50 GB/s")),
         ("8 × 2 Gb = 2 GB", [], ("ok", "computed 2 GB")),
