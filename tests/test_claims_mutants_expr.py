@@ -250,3 +250,23 @@ def test_tree_helpers():
 
 def test_a_quantity_is_plain_data():
     assert Quantity(1.0, 0.5, 1.5) == Quantity(1.0, 0.5, 1.5, (0, 0, 0, 0))
+
+
+def test_edges_of_powers_roots_and_signs():
+    """Survivors of the first run: zero and fractional bases, a unit to the power 0, the root of
+    zero and of less than one, dimensions kept through + − and a sign, an overflow below zero."""
+    assert q(Binary("^", num(0), num(0))) == (1, 1, 1, (0, 0, 0, 0))
+    assert q(Binary("^", num(0), num(0.5))) == (0, 0, 0, (0, 0, 0, 0))
+    assert q(Binary("^", num(0.25), num(0.5))) == (0.5, 0.5, 0.5, (0, 0, 0, 0))
+    assert q(Binary("^", num(3, suffixes=[Suffix(seconds=1.0)]), num(0))) == (1, 1, 1, (0, 0, 0, 0))
+    assert q(Binary("^", interval(0.0, 2.0), num(2))) == (1.0, 1.0, 1.0, (0, 0, 0, 0))  # lo at 0: no ends
+    assert q(Sqrt(num(0))) == (0.0, 0.0, 0.0, (0, 0, 0, 0))
+    assert q(Sqrt(interval(0.04, 0.36)))[:3] == pytest.approx((math.sqrt(0.2), 0.2, 0.6))
+    gb = num(2, suffixes=[Suffix(unit="GB")])
+    assert q(Neg(gb))[3] == BYTE
+    assert q(Binary("+", gb, gb))[3] == BYTE and q(Binary("-", gb, gb))[3] == BYTE
+    assert q(Binary("/", gb, interval(-1.0, 3.0)))[3] == BYTE  # a divisor spanning 0 keeps the units
+    with pytest.raises(Uncertain, match="^a number beyond floating point range$"):
+        Binary("*", num(-1e300), num(1e300)).evaluate(PLAIN)
+    assert conversion_factors(Binary("^", Binary("+", num(1), num(1)), num(10))) == []
+    assert conversion_factors(Binary("^", num(2, suffixes=[Suffix(unit="GB")]), num(3))) == []
