@@ -215,11 +215,10 @@ def _conversions(expr: Node, value: Node) -> list[frozenset]:
     and GB. Without them the units would convert twice (`5 min × 60 = 300 s`)."""
     ours, theirs = _unit_factors(expr), _unit_factors(value)
     ratios = {8.0} if {bits for _, _, bits in ours} ^ {bits for _, _, bits in theirs} else set()
-    for dims, a, bits_a in ours:
-        for other, b, bits_b in theirs:
-            if dims == other and a != b:
-                ratio = (a / b) * (8.0 if bits_b and not bits_a else 0.125 if bits_a and not bits_b else 1.0)
-                ratios |= {ratio, 1 / ratio}
+    for dims, a, _ in ours:
+        for other, b, _ in theirs:
+            if dims == other and a != b:  # a bit's factor is already an eighth of a byte
+                ratios |= {a / b, b / a}
     factors = conversion_factors(expr)
     found = [frozenset([id(node)]) for node, v in factors if any(math.isclose(v, r, rel_tol=1e-9) for r in ratios)]
     if len(factors) > 1 and any(math.isclose(math.prod(v for _, v in factors), r, rel_tol=1e-9) for r in ratios):
