@@ -509,3 +509,27 @@ def test_a_fix_in_a_drawio_label_rewrites_both_of_its_copies():
     svg = right.replace("Q (32, 6, 128)", "Q (32, 6, 64)")
     report = check_numbers(read_svg(svg), "a.svg")
     assert [d.code for d in report.diagnostics] == ["VK440"] and report.fixed(svg) == right
+
+
+CACHE_AFTER_STEPS = _drawing(
+    "prefill: 4 prompt tokens",
+    "decode step 1: Score (1, 5)",
+    "decode step 2: Score (1, 6)",
+    "after step 2 the cache holds 6 tokens",
+)
+
+
+def test_the_cache_after_a_step_holds_the_prompt_and_the_steps():
+    """A count after a decode step is the prompt's tokens plus the steps, not the prompt's count
+    (a draw.io decode drawing, tests/fixtures/drawings-held3/drawio-decode-steps.svg: 5 + 3 = 8 was
+    reported as "the drawing says 5" and `fix` rewrote the right 8)."""
+    report = check_numbers(read_svg(CACHE_AFTER_STEPS), "a.svg")
+    assert report.diagnostics == []
+    assert any("decode step 2: 4 prompt tokens + 2 = 6 cached" in e.note for e in report.explained)
+    wrong = CACHE_AFTER_STEPS.replace("holds 6 tokens", "holds 7 tokens")
+    report = check_numbers(read_svg(wrong), "a.svg")
+    [d] = report.diagnostics
+    assert "has 6 cached tokens, written 7" in d.message
+    assert report.fixed(wrong) == CACHE_AFTER_STEPS
+    lower = CACHE_AFTER_STEPS.replace("Score (1, 6)", "Score (1, 7)")  # a lower-case `step` is a step
+    assert [d.code for d in check_numbers(read_svg(lower), "a.svg").diagnostics] == ["VK441"]

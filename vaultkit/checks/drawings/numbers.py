@@ -166,7 +166,7 @@ HEADS = re.compile(r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:头|[Hh]eads?\b)")
 HEAD_DIM_AFTER_HEADS = re.compile(r"(?<![\d.])(\d+)\s*维")
 HEAD_DIM = re.compile(r"(?<![A-Za-z_])dim\s*=\s*(\d+)|(?<![\d.])(\d+)\s*(?:dim\b|维向量)")
 SCALE = re.compile(r"(?:/|除以)\s*√\s*(\d+)(?![\d.])")
-TOKENS = re.compile(r"(?<![\d.~≈约])(\d+)\s*(?:个\s*)?tokens?\b")
+TOKENS = re.compile(r"(?<![\d.~≈约])(\d+)\s*(?:个\s*)?(?:(?:prompt|input|context|cached)\s+)?tokens?\b")
 # a count of tokens in words is the sequence's only where it says so: the input, the prompt, all of them, the cache
 SEQUENCE_WORD = re.compile(r"输入|[Pp]rompt|所有|全部|前\s*\d|存了|[Cc]ache|Embedding|[Ii]nput|序列|sequence")
 SQUARE = re.compile(r"(?<![\d.])(\d+)\s*[×x]\s*(\d+)\s*(?:的\s*)?(?:注意力)?矩阵")
@@ -221,7 +221,8 @@ SUMS_TO_ONE = re.compile(r"(?:Σ|∑|[Ss]um|总和|和为|加起来|相加)\s*(?
 ONE_NUMBER = re.compile(r"\s*(\d*\.\d+|\d+(?:\.\d+)?\s*%)\s*")
 ROW_OF_NUMBERS = re.compile(r"\s*\[?\s*(?:\d*\.\d+[\s,]+){1,}\d*\.\d+\s*\]?\s*")
 PROBABILITY = re.compile(r"\d*\.\d+(?:\s*%)?|\d+\s*%")
-STEP = re.compile(r"\bStep\s*(\d+)")
+STEP = re.compile(r"\b[Ss]tep\s*(\d+)")
+CACHE_WORD = re.compile(r"[Cc]ache|缓存")
 NEW_TOKEN = re.compile(r"新|new|每次|每步")
 ATTENTION_WORD = re.compile(r"注意力|[Aa]ttention|Score|K\^T|Kᵀ")
 SERIES = re.compile(r"-?\d+(?:\.\d+)?(?:\s*→\s*-?\d+(?:\.\d+)?){3,}")
@@ -318,7 +319,8 @@ class _Reader:
         self.models_named = 0
         self.one_model = False  # the drawing names one model: every run is about it
         self.per_head = self._per_head_runs()
-        self.decode_scores: list[tuple[TextRun, tuple[int, int]]] = []  # Score(1, m): (run, (m, offset))
+        # Score(1, m) of a decode step, or the cache's count after it: (run, (m, offset))
+        self.decode_scores: list[tuple[TextRun, tuple[int, int]]] = []
         self.weight_counts: list[tuple[TextRun, re.Match]] = []
         self.held: set[int] = set()  # runs whose arithmetic the claims reader reads and finds right
 
@@ -392,8 +394,12 @@ class _Reader:
             for m in SCALE.finditer(text):
                 self._add("head_dim", run, m, scale=True)
             if not NEW_TOKEN.search(text) and SEQUENCE_WORD.search(text):
+                after_step = STEP.search(text) and CACHE_WORD.search(text)
                 for m in TOKENS.finditer(text):
-                    self._add("tokens", run, m)
+                    if after_step:  # `after step 3 the cache holds 8 tokens`: the prompt and the steps
+                        self.decode_scores.append((run, (int(m.group(1)), m.start(1))))
+                    else:
+                        self._add("tokens", run, m)
             if ATTENTION_WORD.search(text) or self.drawn:
                 for m in SQUARE.finditer(text):
                     self._add("tokens", run, m, 1)
@@ -689,9 +695,7 @@ class _Reader:
                     f"decode step {step}: {tokens} prompt tokens + {step} = {cache} cached",
                 )
                 continue
-            problem = (
-                f"step {step} after a prompt of {tokens} tokens attends to {cache} cached tokens, written {columns}"
-            )
+            problem = f"step {step} after a prompt of {tokens} tokens has {cache} cached tokens, written {columns}"
             self.finding(
                 SHAPES_DO_NOT_COMPOSE,
                 offset,
