@@ -57,6 +57,12 @@ def _written_out() -> dict[str, Unit]:
         table[p + "Wh"] = Unit(dec * 3600, dec * 3600, ENERGY)
     table["kW"] = Unit(1e3, 1e3, WATT)
     table["kWh"] = Unit(3.6e6, 3.6e6, ENERGY)
+    spelled = {"kilo": "K", "mega": "M", "giga": "G", "tera": "T", "peta": "P", "exa": "E"}
+    for word, p in spelled.items():  # `3 gigabytes`, `144 exaFLOPS`: the prefix's unit, written out
+        for name, unit in [("byte", "B"), ("bytes", "B"), ("bit", "b"), ("bits", "b")]:
+            table[word + name] = table[p + unit]
+        for flops in ("FLOP", "FLOPs", "FLOPS", "flops"):
+            table[word + flops] = table[p + flops]
     return table
 
 
