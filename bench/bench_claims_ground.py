@@ -1,9 +1,9 @@
 """How right the arithmetic-claims checker is on public notes nobody here wrote, judged by hand.
 
-Run: .venv/bin/python bench/bench_claims_ground.py [--repos DIR] [--half tune|held|held3|held4|both|all]
+Run: .venv/bin/python bench/bench_claims_ground.py [--repos DIR] [--half tune|held|held3|held4|held5|both|all]
 
 The ground is `bench/ground/claims-tune.jsonl`, `claims-held.jsonl`, `claims-held3.jsonl` and the
-`claims-held4-*.jsonl` files (one half, judged in parts): one judged line a row
+`claims-held4-*.jsonl` and `claims-held5-*.jsonl` files (each one half, judged in parts): one judged line a row
 (repository, commit, path, line, the claim, `right`/`wrong`/`not_arithmetic`, why; see
 `bench/ground/README.md`). Each repository is read from `DIR/<owner>+<name>/`, the files of its
 recorded commit (`git archive <commit>` of the fetched snapshot); a file whose git blob differs
@@ -20,9 +20,9 @@ in the judged files are scored. Printed per half:
   `--explain` gives.
 
 The shared public ground (`../shared/corpus/public` with its `truth-dev.jsonl`) is scored the
-same way when present. The tuning half is `tune`; `held`, `held3` and `held4` are measured once, at the end.
-`held3` is read from `/work/cache/ground3` and `held4` from `/work/cache/ground4` unless `--repos` is
-given; `both` is tune and held, `all` adds held3 and held4.
+same way when present. The tuning half is `tune`; `held`, `held3`, `held4` and `held5` are measured once,
+at the end. `heldN` (N ≥ 3) is read from `/work/cache/groundN` unless `--repos` is given; `both` is
+tune and held, `all` adds held3, held4 and held5.
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ GROUND = Path(__file__).resolve().parent / "ground"
 PUBLIC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
 DEFAULT_REPOS = Path("/work/cache/ground")
 # where a half's repositories are when --repos is not given
-HALF_REPOS = {"held3": Path("/work/cache/ground3"), "held4": Path("/work/cache/ground4")}
-HALVES = {"both": ("tune", "held"), "all": ("tune", "held", "held3", "held4")}
+HELD_BATCHES = ("held3", "held4", "held5")
+HALF_REPOS = {half: Path(f"/work/cache/ground{half[-1]}") for half in HELD_BATCHES}
+HALVES = {"both": ("tune", "held"), "all": ("tune", "held", *HELD_BATCHES)}
 ERRORS = ("VK301", "VK303")
 WARNINGS = ("VK302",)
 CLAIM_CODES = ERRORS + WARNINGS
@@ -278,7 +279,7 @@ def public_rows(public: Path) -> dict[str, list[dict]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repos", type=Path, help="folder of the fetched repositories (default: per half)")
-    parser.add_argument("--half", choices=("tune", "held", "held3", "held4", "both", "all"), default="tune")
+    parser.add_argument("--half", choices=("tune", "held", *HELD_BATCHES, *HALVES), default="tune")
     parser.add_argument("--public", type=Path, default=PUBLIC, help="the shared public ground")
     args = parser.parse_args()
     halves = HALVES.get(args.half, (args.half,))
