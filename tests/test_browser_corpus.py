@@ -10,6 +10,7 @@ note, which Obsidian shows folded. Full-page screenshots go to the folder named 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 from urllib.parse import quote
@@ -107,20 +108,42 @@ def test_a_formula_is_typeset(site_url, page, shots):
     assert fractions >= 1, "no typeset fraction in the article"
 
 
+def mermaid_labels(note: Path) -> list[str]:
+    """The node labels of the note's first mermaid block, each up to its first line break."""
+    source = note.read_text(encoding="utf-8").split("```mermaid", 1)[1].split("```", 1)[0]
+    return [label.strip() for label in re.findall(r"\[([^\]<]+)", source)]
+
+
 def test_a_mermaid_diagram_is_drawn(site_url, page, shots):
     if not MERMAID_JS.is_file():
         pytest.skip(f"mermaid is not installed at {MERMAID_JS} (npm install mermaid)")
+    labels = mermaid_labels(CORPUS / (MERMAID_NOTE.rstrip("/") + ".md"))
+    # material draws the diagram into a closed shadow root of <div class="mermaid">: open it, so
+    # that the test reads what was drawn
+    page.add_init_script(
+        "const attach = Element.prototype.attachShadow;"
+        " Element.prototype.attachShadow = function (init) { return attach.call(this, {...init, mode: 'open'}); };"
+    )
     open_note(page, site_url, MERMAID_NOTE)
-    # material swaps the diagram's source for a <div class="mermaid"> holding the SVG in a closed
-    # shadow root: a drawn diagram is that div with a real height
     try:
         page.wait_for_function(
             "(() => { const d = document.querySelector('article div.mermaid');"
-            " return d && d.getBoundingClientRect().height > 100; })()",
+            " return d && d.shadowRoot && d.shadowRoot.querySelector('svg g.node'); })()",
             timeout=20000,
+        )
+        drawn = page.evaluate(
+            "(() => { const d = document.querySelector('article div.mermaid'); const svg = d.shadowRoot.querySelector('svg');"
+            " return {text: svg.textContent, nodes: svg.querySelectorAll('g.node').length,"
+            " edges: svg.querySelectorAll('path.flowchart-link, g.edgePaths path').length,"
+            " height: svg.getBoundingClientRect().height}; })()"
         )
     finally:
         page.screenshot(path=shots / "mermaid.png", full_page=True)
+    assert len(labels) >= 10, f"the note's diagram has {len(labels)} labels"
+    missing = [label for label in labels if label not in drawn["text"]]
+    assert not missing, f"labels of the source not drawn: {missing}"
+    assert drawn["nodes"] >= len(labels) and drawn["edges"] >= len(labels) - 1, drawn
+    assert drawn["height"] > 100, drawn
 
 
 def test_the_attention_drawings_are_shown(site_url, page, shots):
