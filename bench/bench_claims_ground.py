@@ -39,7 +39,7 @@ GROUND = Path(__file__).resolve().parent / "ground"
 PUBLIC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
 DEFAULT_REPOS = Path("/work/cache/ground")
 # where a half's repositories are when --repos is not given
-HELD_BATCHES = ("held3", "held4", "held5")
+HELD_BATCHES = ("held3", "held4", "held5", "held6")
 HALF_REPOS = {half: Path(f"/work/cache/ground{half[-1]}") for half in HELD_BATCHES}
 HALVES = {"both": ("tune", "held"), "all": ("tune", "held", *HELD_BATCHES)}
 ERRORS = ("VK301", "VK303")
