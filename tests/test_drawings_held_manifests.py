@@ -1,4 +1,4 @@
-"""The held drawing sets (`tests/fixtures/drawings-held2/`, `drawings-held3/`, `drawings-held4/`) are
+"""The held drawing sets (`tests/fixtures/drawings-held2/`, `drawings-held3/`, `drawings-held4/`, `drawings-held5/`) are
 what their manifests say: the committed drawings are the maker's, every planted slip replaces a string
 that is there, on the line recorded, by a different one, and held3 and held4 have the size and spread
 their READMEs promise.
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SETS = ("held2", "held3", "held4")
+SETS = ("held2", "held3", "held4", "held5")
 KINDS = {"shape", "head_dim", "scale", "param_count", "kv_size", "series", "restated", "score", "weight", "output"}
 
 
