@@ -64,3 +64,17 @@ def test_a_bare_result_may_leave_its_scale_off_when_the_inputs_have_one(line, co
 )
 def test_a_side_that_counts_something_else_is_no_result(line, codes):
     assert _codes(line) == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        # prskid1000/micro-Omni 1749f81f study/17-mixture-of-experts.md:281-283 and
+        # study/22-vision-encoder.md:111-113 (the total line computes its own sum or product)
+        ("Gate: 256 × 8 = 2K\nBlocks: 8 × (256×512 + 512×256) = 2.1M each\nTotal: 2K + 8 × 2.1M = 16.8M weights", []),
+        ("Across: 224 ÷ 16 = 14 patches\nDown: 224 ÷ 16 = 14 patches\nTotal: 14 × 14 = 196 patches", []),
+        ("Gate: 2 × 3 = 6\nBlocks: 4 × 5 = 20\n\nTotal: = 36", ["VK301"]),  # a total under its parts still read
+    ],
+)
+def test_a_total_line_with_its_own_arithmetic_is_no_sum_of_the_lines_above(text, codes):
+    assert _codes(text + "\n") == codes
