@@ -78,3 +78,17 @@ def test_a_side_that_counts_something_else_is_no_result(line, codes):
 )
 def test_a_total_line_with_its_own_arithmetic_is_no_sum_of_the_lines_above(text, codes):
     assert _codes(text + "\n") == codes
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        # kallisaysra1/ai-infra-learning 9a44017e specializations/performance-engineering/modules/
+        # mod-001-gpu-fundamentals/lecture-notes/05-roofline-model.md:329 (0.083 is 1/12 rounded:
+        # 169.7 is fair although 2039 has as many digits as the result)
+        ("Peak: 2039 GB/s * 0.083 FLOP/byte = 169.7 GFLOPS", []),
+        ("Peak: 2039 GB/s * 0.083 FLOP/byte = 172.7 GFLOPS", ["VK301"]),
+    ],
+)
+def test_the_coarsest_rounded_input_gives_the_tolerance(line, codes):
+    assert _codes(line) == codes

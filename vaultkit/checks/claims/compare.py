@@ -143,8 +143,8 @@ def _written(value: Node, reading: Reading, mode: str, loose: bool) -> _Written:
 
 def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
     """Whether the rounding of the inputs (`134M`, `0.0294`) gives the result its tolerance:
-    only for a result written more precisely than every rounded input (in digits, or relative
-    to its size: `109M × 4 bytes = 437 MB`), since it was then
+    only for a result written more precisely than every rounded input in digits, or than the
+    coarsest relative to its size (`109M × 4 bytes = 437 MB`, `2039 GB/s × 0.083 = 169.7`), since it was then
     computed from values those inputs round (`128 × 134M = 17,179,869,184`). A 7-digit
     integer computed from the written numbers themselves (`65,536 × 268M = 17,563,713M`, in
     the inputs' own scale) must be exact."""
@@ -156,7 +156,7 @@ def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
         plain = Reading()
         unit = leaf.factor(plain)
         return all(unit < op.unit_digit * op.factor(plain) for op in rounded)
-    coarsest = min(op.unit_digit / abs(op.mantissa) for op in rounded)
+    coarsest = max(op.unit_digit / abs(op.mantissa) for op in rounded)
     finer = leaf.mantissa != 0 and leaf.unit_digit / abs(leaf.mantissa) < coarsest
     return leaf.digits > max(op.digits for op in rounded) or finer
 
