@@ -535,6 +535,7 @@ _TOTAL = re.compile(
 )
 MIN_PARTS = 2
 PART_MISSING = "a total under its parts, but the line above them has arithmetic and no result read"
+_MORE_ARITHMETIC = set("+-−×*/÷=≈^·")  # after the first number of a total line: it is an expression
 _ARITHMETIC = re.compile(r"[\d\])][ \t]*[×*+/][ \t]*[\d(\[]")
 
 
@@ -545,6 +546,8 @@ def _check_total(parts, total: re.Match, logical: Logical, lines: list[str], rel
     gap = number - parts[-1][0]
     if len(parts) < MIN_PARTS or gap > 2 or gap == 2 and lines[number - 2].strip():
         return
+    if logical.text[total.end("value") :].lstrip()[:1] in _MORE_ARITHMETIC:
+        return  # `Total: 2K + 8 × 2.1M = 16.8M`: the line computes its own total, read as a claim
     value_text = total.group("value").lstrip("~")
     start = total.start("value") + (len(total.group("value")) - len(value_text))
     try:

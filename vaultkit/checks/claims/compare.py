@@ -40,6 +40,7 @@ from vaultkit.checks.claims.expr import (
     Reading,
     Uncertain,
     conversion_factors,
+    has_bare_log,
     substituted,
     written_leaf,
 )
@@ -60,6 +61,7 @@ IMPLICIT = {
     "units of 2⁴⁰": 2.0**40,
 }
 MAX_IMPLICIT_DIGITS = 3
+LOG_BASES = (math.e, 2.0, 10.0)  # `2*log(128) = 14` in bits: a bare log may be in any of them
 CONTEXT = "in the unit "  # the mode of a reading in a unit written near the claim
 RESULT_IN = "the result in "  # the mode of a bare result in a unit written near, its inputs in base units
 IN_BITS = "in bits"  # the mode of bare inputs counted in bits for a result in bytes
@@ -86,7 +88,11 @@ def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
     b_bytes = _subsets([id(leaf) for leaf in leaves if any(s.scale == "B" for s in leaf.suffixes)])
     fraction = [True, False] if percent_label else [True]
     rates = _subsets([id(leaf) for leaf in leaves if leaf.flop_ambiguous])
-    return [Reading(*combo[:3], rates=combo[3]) for combo in itertools.product(binary, b_bytes, fraction, rates)]
+    bases = LOG_BASES if any(has_bare_log(node) for node in nodes) else (math.e,)
+    return [
+        Reading(*combo[:3], rates=combo[3], log_base=combo[4])
+        for combo in itertools.product(binary, b_bytes, fraction, rates, bases)
+    ]
 
 
 def _subsets(ids: list[int]) -> list[frozenset]:
@@ -137,8 +143,8 @@ def _written(value: Node, reading: Reading, mode: str, loose: bool) -> _Written:
 
 def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
     """Whether the rounding of the inputs (`134M`, `0.0294`) gives the result its tolerance:
-    only for a result written more precisely than every rounded input (in digits, or relative
-    to its size: `109M × 4 bytes = 437 MB`), since it was then
+    only for a result written more precisely than every rounded input in digits, or than the
+    coarsest relative to its size (`109M × 4 bytes = 437 MB`, `2039 GB/s × 0.083 = 169.7`), since it was then
     computed from values those inputs round (`128 × 134M = 17,179,869,184`). A 7-digit
     integer computed from the written numbers themselves (`65,536 × 268M = 17,563,713M`, in
     the inputs' own scale) must be exact."""
@@ -150,7 +156,7 @@ def _input_tolerance(expr: Node, value: Node, loose: bool) -> bool:
         plain = Reading()
         unit = leaf.factor(plain)
         return all(unit < op.unit_digit * op.factor(plain) for op in rounded)
-    coarsest = min(op.unit_digit / abs(op.mantissa) for op in rounded)
+    coarsest = max(op.unit_digit / abs(op.mantissa) for op in rounded)
     finer = leaf.mantissa != 0 and leaf.unit_digit / abs(leaf.mantissa) < coarsest
     return leaf.digits > max(op.digits for op in rounded) or finer
 
@@ -306,7 +312,8 @@ def judge(
         modes.append("bits")
     tolerance = inputs_rounded and _input_tolerance(expr, value, loose)
     bare = not any(op.has_unit or op.has_scale or op.percent for op in value.operands())
-    if plain_expr and bare and _scale_left_off(value):
+    no_units = not any(op.has_unit or op.percent for op in expr.operands())  # `2 × 129K × 7168 ≈ 1.9` (billions)
+    if no_units and bare and _scale_left_off(value):
         modes += list(IMPLICIT)
     best: tuple[int, float, str, bool, float] | None = None
     levels: dict[bool, int] = {}  # the best level with decimal (False) and binary (True) prefixes

@@ -44,6 +44,7 @@ class Reading:
     symbol: float = 0.0  # the value given to every named quantity (n_token); 0: none may appear
     rates: frozenset = frozenset()
     ones: frozenset = frozenset()  # ids of conversion factors the units already carry (`5 min × 60`)
+    log_base: float = math.e  # the base of a bare `log`: e, 2 (bits, complexity) or 10 are all fair
 
 
 @dataclass
@@ -321,8 +322,9 @@ class Func(Unary):
         if q.dims != NONE or (self.name != "exp" and q.lo <= 0):
             raise Uncertain(f"{self.name} of a unit or of a number out of its range")
         f = FUNCTIONS[self.name]
+        scale = math.log(reading.log_base) if self.name == "log" else 1.0  # log base b = ln / ln b
         try:
-            return Quantity(f(q.value), f(q.lo), f(q.hi))
+            return Quantity(f(q.value) / scale, f(q.lo) / scale, f(q.hi) / scale)
         except OverflowError:
             raise Uncertain("too large") from None
 
@@ -336,6 +338,17 @@ class BigO(Unary):
 
 
 Node = Operand | Symbol | Neg | Sqrt | Binary | BigO | Func
+
+
+def has_bare_log(node: Node) -> bool:
+    """Whether the node takes a `log` with no base written, which the readings give each fair base."""
+    if isinstance(node, Func) and node.name == "log":
+        return True
+    if isinstance(node, Unary):
+        return has_bare_log(node.arg)
+    if isinstance(node, Binary):
+        return has_bare_log(node.left) or has_bare_log(node.right)
+    return False
 
 
 CONVERSIONS = {8.0, 24.0, 60.0, 365.0, 1000.0, 1024.0, 3600.0, 86400.0, 1e6, 1e9, 1e12, 2.0**20, 2.0**30, 2.0**40}

@@ -213,6 +213,23 @@ def _right_numeric(seg: list[Token]) -> bool:
     return i is not None and _starts_operand(seg, i)
 
 
+MAX_COUNTED_WORDS = 2  # words between a count and what it counts: `4 个 8×8`, `4 blocks of 8×8`
+
+
+def _counts_a_product(seg: list[Token], k: int, labelled: bool) -> bool:
+    """Whether the tokens from `k` after a value (`labelled`: its own words read already) are a
+    few words then a product (`个 8×8`): the value is a number of pieces of that size, and the
+    equation before it is not a computation."""
+    words = int(labelled)
+    while k is not None and seg[k].kind in ("word", "cjk") and words <= MAX_COUNTED_WORDS:
+        words += 1
+        k = _significant(seg, k + 1, 1)
+    if words == 0 or k is None or seg[k].kind != "num":
+        return False
+    op = _significant(seg, k + 1, 1)
+    return op is not None and seg[op].kind == "op" and seg[op].text in ("×", "*", "·", "\\times", "\\cdot")
+
+
 def _check_after(seg: list[Token], end: int, labelled: bool) -> bool:
     """Whether the value ending at token `end` is the whole rest of the segment; `labelled`:
     a word follows its number and unit (`16 台 64 口` is 16 of something)."""
@@ -223,6 +240,8 @@ def _check_after(seg: list[Token], end: int, labelled: bool) -> bool:
     if end > 0 and seg[end - 1].code and not tok.code:
         return False  # the value ends with its code span: `` `1GiB = 2**30 Bytes` alongside … ``
     after = _significant(seg, k + 1, 1)
+    if _counts_a_product(seg, k, labelled):
+        raise Uncertain("the value counts pieces the size of a product that follows: `= 4 个 8×8`")
     if tok.kind == "num" and labelled:
         return False
     if tok.kind == "op" and tok.text in "+" + MINUSES and after is not None and seg[after].kind in ("word", "cjk"):
@@ -415,14 +434,17 @@ def _label(text: str) -> str:
 
 
 def _counts_other_things(expr: Node, value: Node) -> bool:
-    """`96 层 × 12288 维 ≈ 175B 参数`: every input counts something, and none what the result
-    counts: a description, not arithmetic we can read."""
+    """`96 层 × 12288 维 ≈ 175B 参数`: every input (or the last, naming the whole) counts
+    something, and none what the result counts: a description, not arithmetic we can read."""
     leaf = written_leaf(value)
     operands = expr.operands()
-    if leaf is None or not leaf.labels or not operands or not all(op.labels for op in operands):
+    if leaf is None or not leaf.labels or not operands:
         return False
+    named = [op for op in operands if op.labels]
+    if not named or len(named) < len(operands) and named[-1] is not operands[-1]:
+        return False  # a label on the last input names the whole expression: `1/4 cost = 2 experts`
     counted = {_label(text) for text in leaf.labels}
-    return not any(counted & {_label(text) for text in op.labels} for op in operands)
+    return not any(counted & {_label(text) for text in op.labels} for op in named)
 
 
 DIMENSIONS = "matrix dimensions written with ×, not a product"
@@ -667,8 +689,8 @@ def find_claims(
                 Skipped(*_span(left, right), sign=tokens[rel_index].start, reason="two values and no arithmetic")
             )
             continue
-        if _counts_other_things(expr.node, value.node):
-            not_far = "the inputs count other things than the result (`96 层 × 12288 维 ≈ 175B 参数`)"
+        if _counts_other_things(expr.node, value.node):  # a description: no reading of it is certain
+            pass_only = "the inputs count other things than the result (`96 层 × 12288 维 ≈ 175B 参数`)"
         if has_operator(rhs.node) and rhs.whole and more and value is rhs:
             # `4×32 = 128 上行 / 64 = 2`: the value may be just the first number
             for exp, val, lo in list(alternatives):
