@@ -186,6 +186,19 @@ def _read(line: str) -> tuple[list[tuple[str, str | None, str | None]], list[tup
         ("1e15 × 1 = 1e15", [], ("ok", "computed 1e+15")),
         ("999 × 1e12 = 9.99e14", [], ("ok", "computed 999,000,000,000,000")),
         ("0 × 5 = 0", [], ("ok", "computed 0")),
+        # one bit overflows (`1+1 = 0`); fractions read in base 2 that are wrong there too
+        ("1 + 1 = 0", [], MAY_BE_BINARY),
+        ("1.1 + 0.1 = 1.01", [("VK301", "1.01", "1.2")], ("error", "computed 1.2")),
+        # a factor converts only between two different units: 8 between GB and GB is a number
+        ("16 GB / 8 = 16 GB", [("VK301", "16 GB", "2 GB")], ("error", "computed 2 GB")),
+        # the ratio of two units that are not base units: hours to minutes is 60
+        ("2 h × 60 = 120 min", [], ("ok", "computed 120 min")),
+        ("2 h × 60 = 121 min", [("VK301", "121 min", "120 min")], ("error", "computed 120 min")),
+        # percents on both sides are fractions, never labels; a power of two is no order of magnitude
+        ("20% × 50% = 1000%", [("VK301", "1000%", "10%")], ("error", "computed 10%")),
+        ("4 × 8 ≈ 2^5", [], ("ok", "computed 32")),
+        # trailing zeros of a decimal fraction are no bits: `0.1000000` is 0.1, not a byte
+        ("0.1000000 + 0.1 = 0.3", [("VK301", "0.3", "0.2")], ("error", "computed 0.2")),
     ],
 )
 def test_verdict_and_explain_line(line, diagnostics, note):
