@@ -351,7 +351,12 @@ def _judge(line: str, **options):
 )
 def test_the_verdicts_fields(line, level, computed, tolerated, factor, reading):
     verdict = _judge(line)
-    assert (verdict.level, verdict.computed, verdict.tolerated, verdict.reading) == (level, computed, tolerated, reading)
+    assert (verdict.level, verdict.computed, verdict.tolerated, verdict.reading) == (
+        level,
+        computed,
+        tolerated,
+        reading,
+    )
     assert verdict.factor == pytest.approx(factor, rel=1e-9)
 
 
