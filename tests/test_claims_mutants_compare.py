@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vaultkit.checks.claims import check_markdown
-from vaultkit.checks.claims.compare import ERROR, PASS, WARNING, _level, _show, _subsets, _Written
-from vaultkit.checks.claims.expr import Quantity
+from vaultkit.checks.claims.compare import ERROR, PASS, WARNING, _level, _show, _subsets, _Written, judge
+from vaultkit.checks.claims.expr import Quantity, Uncertain
+from vaultkit.checks.claims.finder import find_claims
 from vaultkit.checks.claims.units import NONE
 
 BINARY = "read with K, M, G as powers of two (1 GB = 2³⁰ bytes)"
@@ -185,6 +186,19 @@ def _read(line: str) -> tuple[list[tuple[str, str | None, str | None]], list[tup
         ("1e15 × 1 = 1e15", [], ("ok", "computed 1e+15")),
         ("999 × 1e12 = 9.99e14", [], ("ok", "computed 999,000,000,000,000")),
         ("0 × 5 = 0", [], ("ok", "computed 0")),
+        # one bit overflows (`1+1 = 0`); fractions read in base 2 that are wrong there too
+        ("1 + 1 = 0", [], MAY_BE_BINARY),
+        ("1.1 + 0.1 = 1.01", [("VK301", "1.01", "1.2")], ("error", "computed 1.2")),
+        # a factor converts only between two different units: 8 between GB and GB is a number
+        ("16 GB / 8 = 16 GB", [("VK301", "16 GB", "2 GB")], ("error", "computed 2 GB")),
+        # the ratio of two units that are not base units: hours to minutes is 60
+        ("2 h × 60 = 120 min", [], ("ok", "computed 120 min")),
+        ("2 h × 60 = 121 min", [("VK301", "121 min", "120 min")], ("error", "computed 120 min")),
+        # percents on both sides are fractions, never labels; a power of two is no order of magnitude
+        ("20% × 50% = 1000%", [("VK301", "1000%", "10%")], ("error", "computed 10%")),
+        ("4 × 8 ≈ 2^5", [], ("ok", "computed 32")),
+        # trailing zeros of a decimal fraction are no bits: `0.1000000` is 0.1, not a byte
+        ("0.1000000 + 0.1 = 0.3", [("VK301", "0.3", "0.2")], ("error", "computed 0.2")),
     ],
 )
 def test_verdict_and_explain_line(line, diagnostics, note):
@@ -298,3 +312,61 @@ def test_a_product_is_right_and_its_double_wrong(a, b):
 )
 def test_a_conversion_between_bits_and_bytes_of_another_prefix(line, codes):
     assert [code for code, *_ in _read(line)[0]] == codes
+
+
+def _judge(line: str, **options):
+    """The verdict of the first claim of a line, judged directly (the fields `--explain` does not show)."""
+    found = find_claims(line).found[0]
+    side, value, loose = found.alternatives[0]
+    return judge(side.node, value, loose=loose, **options)
+
+
+@pytest.mark.parametrize(
+    ("line", "level", "computed", "tolerated", "factor", "reading"),
+    [
+        # right only within the rounding of its inputs (`134M`): tolerated, and how far off it is
+        ("128 × 134M = 17,179,869,184", PASS, "17,152,000,000", True, 17_179_869_184 / 17_152_000_000, ""),
+        ("128 × 134M = 17,152,000,000", PASS, "17,152,000,000", False, 1.0, ""),
+        ("65,536 × 268M ≈ 17,563,713M", PASS, "17,563,648", True, 17_563_713 / 17_563_648, ""),
+        ("2 × 3 = 7", ERROR, "6", False, 7 / 6, ""),
+        ("2 × 3 = 6", PASS, "6", False, 1.0, ""),
+        # a bare value that leaves the inputs' unit out: read only to pass, in that unit
+        ("2 s × 3 = 6", PASS, "6", False, 1.0, ""),
+        ("10.03 s × 10 ≈ 101", PASS, "100.3", False, 1.0, ""),
+        # bare inputs counted in bits, with the interval of their rounding
+        ("65.5 × 8 = 65.54 bytes", PASS, "65.5", True, 65.54 / 65.5, "the inputs counted in bits, 8 to a byte"),
+        # wrong in every reading: the bits reading and a scale left off are not shown for an error
+        ("2^{16} × 8 = 68 KB", ERROR, "512", False, 512 / 68, ""),
+        ("768 x 768 = 0.50", ERROR, "589,824", False, 589_824 / 0.5, ""),
+        # `=` to a power of ten is a value, not an order of magnitude; nor is `≈` with a scale on an input
+        ("2^{100} = 10^{30}", ERROR, "1.267651e+30", False, 2.0**100 / 1e30, ""),
+        ("3K × 10 ≈ 10^4", ERROR, "30,000", False, 3.0, ""),
+        # `≈` with a 7-digit integer: its trailing zero is not a digit that must be exact
+        ("1,048,576 × 2 ≈ 2,097,150", PASS, "2,097,152", False, 2_097_152 / 2_097_150, ""),
+        # a factor of 8 between bytes and bits written in the expression
+        ("2 GB × 8 = 16 Gb", PASS, "16", False, 1.0, ""),
+        # a numeral with a leading zero is only doubted when the claim fails
+        ("0100 / 11 = 9", PASS, "9.090909", False, 9.090909090909092 / 9, ""),
+    ],
+)
+def test_the_verdicts_fields(line, level, computed, tolerated, factor, reading):
+    verdict = _judge(line)
+    assert (verdict.level, verdict.computed, verdict.tolerated, verdict.reading) == (
+        level,
+        computed,
+        tolerated,
+        reading,
+    )
+    assert verdict.factor == pytest.approx(factor, rel=1e-9)
+
+
+def test_a_bare_value_wrong_in_the_inputs_unit_is_not_read():
+    with pytest.raises(Uncertain, match="different units"):
+        _judge("2 s × 3 = 7")
+
+
+def test_judges_defaults_take_the_inputs_as_rounded_and_do_not_floor():
+    assert _judge("128 × 134M = 17,179,869,184").level == PASS
+    assert _judge("128 × 134M = 17,179,869,184", inputs_rounded=False).level == ERROR
+    assert _judge("256 / 144 = 1").level == ERROR
+    assert _judge("256 / 144 = 1", floor=True).level == PASS
