@@ -28,7 +28,8 @@ _TOKEN = re.compile(
     r"|(?P<rel>[=≈~≅≃→])"
     r"|(?P<tex>\\(?:times|cdot|div)(?![A-Za-z]))"
     r"|(?P<hex>0[xX][0-9A-Fa-f]+)"
-    rf"|(?P<sci>\d+(?:\.\d+)?{_SCI_TIMES}10(?:\^[-−]?\d+|\^\{{[-−]?\d+\}}|⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))"
+    # `2 × 10^3` is one number; `2 × 10^0.5` and `2 × 10^2^-1` are a power the parser computes
+    rf"|(?P<sci>\d+(?:\.\d+)?{_SCI_TIMES}10(?:\^[-−]?\d+|\^\{{[-−]?\d+\}}|⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)(?![.,]?\d|\^|\*\*))"
     r"|(?P<num>\d+(?:(?:[,_]|\{,\})\d+)*(?:\.\d+)?(?:[eE][-+]?\d+)?)"  # `4{,}621`: LaTeX grouping
     rf"|(?P<frac>[{''.join(FRACTIONS)}])"
     r"|(?P<pow>⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+|\^\{[-−]?\d+\})"
