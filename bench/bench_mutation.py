@@ -30,12 +30,13 @@ from pathlib import Path
 MUTMUT = "3.8.1"
 LEFT_OUT = (".git", "mutants", "__pycache__", ".venv", ".pytest_cache", ".hypothesis", ".ruff_cache", "site", "shared")
 DETECTED = ("killed", "timeout", "caught by type check")
-# A pytest plugin written into the copy: hypothesis without its 200 ms deadline, so a test slowed
-# by a loaded machine (or mutmut's tracing) does not fail and pass for a killed mutant.
+# A pytest plugin written into the copy: hypothesis without its 200 ms deadline and its health
+# checks (too slow, too much filtered), so a test slowed by a loaded machine (or mutmut's tracing)
+# does not fail and pass for a killed mutant.
 PLUGIN = "mutation_settings"
-PLUGIN_TEXT = """from hypothesis import settings
+PLUGIN_TEXT = """from hypothesis import HealthCheck, settings
 
-settings.register_profile("mutation", deadline=None)
+settings.register_profile("mutation", deadline=None, suppress_health_check=list(HealthCheck))
 settings.load_profile("mutation")
 """
 
