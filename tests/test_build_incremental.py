@@ -226,3 +226,21 @@ def test_a_clean_build_counts_the_diagrams_without_parsing_a_note_again(tmp_path
     monkeypatch.setattr(plugin, "notes_with_diagrams", lambda notes: counting.append(1) or count(notes))
     assert "6 notes with mermaid diagrams" in build(tmp_path, "site", capsys, clean=True)[2]
     assert counting and parsed == []
+
+
+def test_the_theme_templates_kept_compiled_give_the_same_site(tmp_path, capsys):
+    """A build from the cache reads the theme's compiled templates from it (jinja2's bytecode
+    cache, under the cache's folder); a cached template that is unreadable is compiled again;
+    the site is the clean build's either way; `--clean` keeps none."""
+    seed(tmp_path)
+    build(tmp_path, "clean", capsys, clean=True)
+    assert not (tmp_path / CACHE_DIR / "clean" / "templates").exists()
+    build(tmp_path, "site", capsys)
+    kept = sorted((tmp_path / CACHE_DIR / "site" / "templates").iterdir())
+    assert kept
+    (tmp_path / "notes" / "beta.md").write_text(NOTE_TEXTS[2], encoding="utf-8")
+    kept[0].write_bytes(b"not a compiled template")
+    assert build(tmp_path, "site", capsys)[0] == 0
+    shutil.rmtree(tmp_path / "clean")
+    build(tmp_path, "clean", capsys, clean=True)
+    assert tree(tmp_path / "site") == tree(tmp_path / "clean")

@@ -93,7 +93,9 @@ class BuildCache:
     """What a build into a site folder keeps for the next one, in `.vaultkit-cache/<folder's
     name>/` beside it: the vault's state (`VaultState.save`) and the record of each page
     (`render.Built`), each written whole once its build is done (a crash leaves the last), with
-    the vaultkit that wrote them: another vaultkit's cache is refused (said, and built anew)."""
+    the vaultkit that wrote them: another vaultkit's cache is refused (said, and built anew).
+    `templates/` holds the theme's templates compiled (jinja2's cache, each file written whole and
+    keyed by its template's source)."""
 
     def __init__(self, site_dir: Path):
         self.folder = site_dir.parent / CACHE_DIR / site_dir.name
@@ -185,7 +187,12 @@ def build_command(root: Path, output: str | None, strict: bool, clean: bool = Fa
             restored = None if clean else cache.restore(Path(config.docs_dir))
             state = plugin.state = restored[0] if restored else site_state(config)
             # the pages of `mkdocs build`, rendered on every core (those whose inputs changed)
-            built = build_site(config, state, kept=restored[2] if restored else None)
+            built = build_site(
+                config,
+                state,
+                kept=restored[2] if restored else None,
+                templates=None if clean else cache.folder / "templates",
+            )
             if not (restored and not restored[1] and not built.rendered):  # else the cache holds as it is
                 cache.save(state, built, Path(config.docs_dir))
             if verbose:

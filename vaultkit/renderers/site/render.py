@@ -23,6 +23,7 @@ from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from jinja2 import FileSystemBytecodeCache
 from material.plugins.search.plugin import SearchPlugin as MaterialSearch
 from mkdocs import utils
 from mkdocs.commands.build import get_context
@@ -38,10 +39,12 @@ from vaultkit.workers import collector, cpu_count, fork_map, usable_jobs
 class SiteRenderer:
     """The vault's MkDocs site, ready to render any page: config, files, navigation, theme."""
 
-    def __init__(self, config, state):
+    def __init__(self, config, state, templates: Path | None = None):
         """`config`: a loaded MkDocs config with the vaultkit plugin; `state`: the vault's state
         (`vaultkit.state.VaultState`) the command made; notes it has not checked yet are
-        checked here, each page drafted meanwhile."""
+        checked here, each page drafted meanwhile. `templates`: a folder where the theme's
+        templates are kept compiled (jinja2's bytecode cache, keyed by each template's source)
+        for the next build; None compiles them anew."""
         self.plugin = config.plugins.get("vaultkit")
         if self.plugin is None:
             raise ValueError("the mkdocs.yml has no `vaultkit` plugin; add it under `plugins:`")
@@ -51,6 +54,8 @@ class SiteRenderer:
         config.plugins.on_pre_build(config=config)
         self.search = next(iter(mkdocs_glue.searches(config)), None)
         self.env = config.theme.get_env()
+        if templates is not None:  # material's 44 templates: compiled once, not on every build
+            self.env.bytecode_cache = FileSystemBytecodeCache(_folder(templates))
         self.theme_files = Files([])  # the theme's static files, listed once
         self.theme_files.add_files_from_theme(self.env, config)
         self.closed_sections = mkdocs_glue.ClosedSections()
@@ -154,22 +159,30 @@ class Built:
     rendered: list[str] = field(default_factory=list)
 
 
-def build_site(config, state, jobs: int | None = None, kept: Built | None = None) -> Built:
+def _folder(path: Path) -> str:
+    path.mkdir(parents=True, exist_ok=True)
+    return str(path)
+
+
+def build_site(
+    config, state, jobs: int | None = None, kept: Built | None = None, templates: Path | None = None
+) -> Built:
     """`mkdocs build` of the vault whose `state` the command made, with its pages rendered in
     `jobs` forked worker processes (None: one per CPU), each writing its pages; the output is
     byte-identical to `mkdocs build`, and with `config.strict` it fails as `mkdocs build
     --strict` does. `kept`: what the previous build into the same folder left; its pages whose
-    inputs are the same are kept as they are, the pages of notes that are gone removed."""
+    inputs are the same are kept as they are, the pages of notes that are gone removed;
+    `templates`: where the theme's compiled templates are kept (`SiteRenderer`)."""
     with collector(enabled=False):
-        return _build_site(config, state, jobs, kept)
+        return _build_site(config, state, jobs, kept, templates)
 
 
-def _build_site(config, state, jobs: int | None, kept: Built | None) -> Built:
+def _build_site(config, state, jobs: int | None, kept: Built | None, templates: Path | None) -> Built:
     warnings = WarningCount()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(warnings)
     try:
-        renderer = SiteRenderer(config, state)
+        renderer = SiteRenderer(config, state, templates)
         config = renderer.config
         digest = config_digest(config)
         previous = kept.pages if kept is not None and kept.config == digest else None
