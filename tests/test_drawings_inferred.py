@@ -538,3 +538,27 @@ def test_a_rows_own_label_is_a_derived_quantity_in_a_short_word():
 )
 def test_the_scales_a_text_states(text, scales):
     assert stated_scales(text) == scales
+
+
+def _two_heads(scores_caption: str, scores) -> str:
+    """Q and K of width 4 split into 2 heads of 2, and one block of scores (made like a hand-written note)."""
+    q, k = [[1, 0, 2, 1], [0, 1, 1, 2]], [[1, 1, 0, 1], [2, 0, 1, 1]]
+    parts = [
+        draw("brackets", 20, 20, "Q", q, 0, "-"),
+        draw("brackets", 220, 20, "K", k, 0, "-"),
+        '<text x="20" y="110">split d = 4 into 2 heads of 2</text>',
+        draw("brackets", 20, 150, scores_caption, scores, 0, "-"),
+    ]
+    return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 500 300">{"".join(parts)}</svg>'
+
+
+def test_scores_of_a_named_head_are_computed_from_that_heads_columns(tmp_path):
+    right = _two_heads("head 2 scores", [[1, 3], [2, 3]])  # columns 3–4 of Q and K
+    assert [line for line in run(vault_with(tmp_path, "a.svg", right))[0] if " error: " in line] == []
+    lines, _ = run(vault_with(tmp_path, "a.svg", _two_heads("head 2 scores", [[1, 4], [2, 3]])))
+    assert [line.split(": ")[1].split()[0] for line in lines if " error: " in line] == ["VK402"]
+
+
+def test_scores_of_heads_not_named_one_by_one_are_a_warning_not_an_error(tmp_path):
+    lines, changes = run(vault_with(tmp_path, "a.svg", _two_heads("scores", [[1, 3], [2, 3]])))
+    assert len(lines) == 1 and "VK403 warning" in lines[0] and "2 heads of 2" in lines[0] and not changes

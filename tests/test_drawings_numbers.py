@@ -533,3 +533,33 @@ def test_the_cache_after_a_step_holds_the_prompt_and_the_steps():
     assert report.fixed(wrong) == CACHE_AFTER_STEPS
     lower = CACHE_AFTER_STEPS.replace("Score (1, 6)", "Score (1, 7)")  # a lower-case `step` is a step
     assert [d.code for d in check_numbers(read_svg(lower), "a.svg").diagnostics] == ["VK441"]
+
+
+def test_a_decode_steps_single_query_token_is_not_the_prompts_length():
+    svg = _drawing(
+        "prompt: 5 tokens",
+        "step 1: q (8, 1, 64)",
+        "scores (8, 1, 6)",
+        "step 2: q (8, 1, 64)",
+        "scores (8, 1, 7)",
+        "after step 2 the cache holds 7 tokens",
+    )
+    assert check_numbers(read_svg(svg), "a.svg").diagnostics == []
+    wrong = svg.replace("holds 7 tokens", "holds 8 tokens")
+    report = check_numbers(read_svg(wrong), "a.svg")
+    assert [d.code for d in report.diagnostics] == ["VK441"] and report.fixed(wrong) == svg
+
+
+def test_a_group_of_query_heads_is_a_group_size_not_the_head_count():
+    svg = _drawing(
+        "6 query heads of dim 4, one token",
+        "GQA: 3 groups of 2 query heads → 2 × 3 × 4 = 24 numbers",
+    )
+    assert check_numbers(read_svg(svg), "a.svg").diagnostics == []
+
+
+def test_heads_of_a_stated_size_give_the_head_dim_the_scale_must_use():
+    svg = _drawing("split d = 8 into 2 heads of 4", "each head's scores / √4")
+    assert check_numbers(read_svg(svg), "a.svg").diagnostics == []
+    wrong = check_numbers(read_svg(svg.replace("√4", "√8")), "a.svg").diagnostics
+    assert wrong and all(d.code in ("VK440", "VK442") for d in wrong)

@@ -45,6 +45,8 @@ NEGATED = vocabulary.NO_CAUSAL
 NEAR = 4.0  # font sizes between a label and the numbers it is taken to be about
 AFTER_SCALE = frozenset({"scaled", "masked", "weights", "output"})
 AFTER_MASK = frozenset({"masked", "weights", "output"})
+HEAD_SPLIT = re.compile(r"(?<![\d.])(\d+)\s*(?:query\s+)?heads?\s+of\s+(?:dim\s*)?(\d+)(?![\d.])")  # `2 heads of 3`
+HEAD_NUMBER = re.compile(r"\bhead\s*(\d+)")
 
 
 @dataclass
@@ -350,6 +352,26 @@ def why_not(model: SvgText) -> str:
     return f"no matrix labelled {lacking} (read: {', '.join(shown[:8])}{', …' if len(shown) > 8 else ''})"
 
 
+def _head_split(model: SvgText, by_name: dict, width: int) -> slice | Doubt | None:
+    """The columns of one head when the drawing splits Q's width into heads (`2 heads of 3`) and
+    names the one head its scores belong to (`head 2 scores`); a doubt when it does not say which head
+    or draws several heads' scores (one example is checked at a time)."""
+    for run in model.runs:
+        for m in HEAD_SPLIT.finditer(run.text):
+            heads, dim = int(m.group(1)), int(m.group(2))
+            if heads < 2 or heads * dim != width:
+                continue
+            said = [n.said for name, found in by_name.items() if name not in INPUTS for _, n in found]
+            numbers = {int(h.group(1)) for text in said for h in HEAD_NUMBER.finditer(text)}
+            if len(numbers) == 1 and 1 <= (head := numbers.pop()) <= heads:
+                return slice((head - 1) * dim, head * dim)
+            reason = (
+                f"Q's {width} columns are split into {heads} heads of {dim}: the scores drawn are not one named head's"
+            )
+            return Doubt(run.start + m.start(), reason, "one head's scores, captioned “head 1 scores”")
+    return None
+
+
 def infer(model: SvgText, rel: str) -> Derivation | None:
     """The example the drawing implies; None when it shows no Q and K (nothing to say)."""
     layout = find_layout(model)
@@ -401,6 +423,11 @@ def infer(model: SvgText, rel: str) -> Derivation | None:
         return Derivation({}, doubts=doubts)
     if doubts:
         return Derivation({}, doubts=doubts)
+    split = _head_split(model, by_name, len(q[0]))
+    if isinstance(split, Doubt):
+        return Derivation({}, doubts=[split])
+    if split:
+        q, k = [row[split] for row in q], [row[split] for row in k]
     misshapen = _misshapen(layout, by_name, (len(q), len(k)))
     doubts += misshapen or _unread_derived(layout, candidates, namings, by_name, (len(q), len(k)))
     named = {name: found[0][0] for name, found in by_name.items()}

@@ -184,7 +184,7 @@ NAMED = (  # `h = 12`, `d_k = 64`, `head_dim 128`, `8 KV heads`, `group size = 4
     (
         "heads",
         re.compile(
-            r"(?<![\d.])(\d+)\s*(?:个\s*)?(?:Q|[Qq]uery|查询)\s*(?:头|heads?\b)(?!\s*(?:share|共享|per\b|each|每))"
+            r"(?<!of )(?<![\d.])(\d+)\s*(?:个\s*)?(?:Q|[Qq]uery|查询)\s*(?:头|heads?\b)(?!\s*(?:share|共享|per\b|each|每))"
         ),
     ),
     ("head_dim", re.compile(r"(?<![\w/*×÷])(?:d_k|d_v|d_head|head_dim|d_h)\s*[=:：]?\s*(\d+)" + END)),
@@ -201,8 +201,10 @@ NAMED = (  # `h = 12`, `d_k = 64`, `head_dim 128`, `8 KV heads`, `group size = 4
         re.compile(
             r"\bgroup[_ ]size\s*=\s*(\d+)" + END + r"|每\s*(\d+)\s*个\s*(?:Q\s*|查询\s*)?头共享|shared by (\d+)"
             r"|(?<![\d.])(\d+)\s*(?:个\s*)?(?:Q|[Qq]uery|查询)\s*(?:头|heads?\b)\s*(?:share|共享)"
+            r"|\bgroups?\s+of\s+(\d+)\s*(?:Q|[Qq]uery)\s*heads?\b"  # `2 groups of 2 query heads`
         ),
     ),
+    ("head_dim", re.compile(r"(?<![\d.])\d+\s*(?:query\s+)?heads?\s+of\s+(?:dim\s*)?(\d+)" + END)),  # `2 heads of 3`
 )
 SHARE = re.compile(
     r"(?:每\s*(?:张|卡|台|块|组|个?\s*GPU|个?\s*节点|个?\s*[Tt]oken)|(?:per|each)\s+(?:GPU|device|node|token|rank|group))"
@@ -454,6 +456,8 @@ class _Reader:
             if len(dims) == 3:
                 if len(numeric) == 2:  # (S, 32, 128) or (32, S, 128): the heads and the head dim
                     roles = ("heads", "head_dim")
+                elif len(numeric) == 3 and name in QUERY and numeric[1][0] == 1:  # one new token: a decode step
+                    numeric, roles = [numeric[0], numeric[2]], ("heads", "head_dim")
                 elif len(numeric) == 3 and name in QUERY:
                     roles = ("heads", "tokens", "head_dim")
                 elif len(numeric) == 3 and name in KEY_VALUE:  # grouped-query attention: fewer K and V heads
