@@ -34,6 +34,9 @@ def test_a_bare_log_may_be_in_any_fair_base(line, codes):
         ("Tile A is 16×16 = 4 个 8×8, tile B is 16×8 = 2 个 8×8", []),
         ("Tile A (16×16 = 4 blocks of 8×8)", []),
         ("Tile A is 16×16 = 4 tiles", ["VK301"]),
+        # a conjunction starts a second claim: no count of pieces
+        ("2 × 3 = 7 and 4 × 4 = 16.", ["VK301"]),
+        ("2 × 3 = 7 和 4 × 4 = 16", ["VK301"]),
     ],
 )
 def test_a_count_of_pieces_of_a_product_is_not_a_result(line, codes):

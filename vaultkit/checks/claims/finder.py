@@ -214,17 +214,23 @@ def _right_numeric(seg: list[Token]) -> bool:
 
 
 MAX_COUNTED_WORDS = 2  # words between a count and what it counts: `4 个 8×8`, `4 blocks of 8×8`
+# the word just before the size of the pieces: a Chinese measure word, or English `of`
+COUNTING_WORDS = frozenset("个块组张片份条段次轮") | {"of"}
 
 
 def _counts_a_product(seg: list[Token], k: int, labelled: bool) -> bool:
     """Whether the tokens from `k` after a value (`labelled`: its own words read already) are a
-    few words then a product (`个 8×8`): the value is a number of pieces of that size, and the
-    equation before it is not a computation."""
+    few words ending in a counting word, then a product (`个 8×8`, `blocks of 8×8`): the value is
+    a number of pieces of that size, and the equation before it is not a computation
+    (`= 7 and 4 × 4` is a second claim)."""
     words = int(labelled)
     while k is not None and seg[k].kind in ("word", "cjk") and words <= MAX_COUNTED_WORDS:
         words += 1
         k = _significant(seg, k + 1, 1)
     if words == 0 or k is None or seg[k].kind != "num":
+        return False
+    last = seg[_significant(seg, k - 1, -1)].text  # the value's own label when no other word follows
+    if last[-1:] not in COUNTING_WORDS and last.lower() != "of":
         return False
     op = _significant(seg, k + 1, 1)
     return op is not None and seg[op].kind == "op" and seg[op].text in ("×", "*", "·", "\\times", "\\cdot")
