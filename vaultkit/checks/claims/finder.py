@@ -214,8 +214,8 @@ def _right_numeric(seg: list[Token]) -> bool:
 
 
 MAX_COUNTED_WORDS = 2  # words between a count and what it counts: `4 个 8×8`, `4 blocks of 8×8`
-# the word just before the size of the pieces: a Chinese measure word, or English `of`
-COUNTING_WORDS = frozenset("个块组张片份条段次轮") | {"of"}
+# the word just before the size of the pieces: a Chinese measure word (or English `of`)
+MEASURE_WORDS = frozenset("个块组张片份条段次轮")
 
 
 def _counts_a_product(seg: list[Token], k: int, labelled: bool) -> bool:
@@ -230,7 +230,7 @@ def _counts_a_product(seg: list[Token], k: int, labelled: bool) -> bool:
     if words == 0 or k is None or seg[k].kind != "num":
         return False
     last = seg[_significant(seg, k - 1, -1)].text  # the value's own label when no other word follows
-    if last[-1:] not in COUNTING_WORDS and last.lower() != "of":
+    if last[-1:] not in MEASURE_WORDS and last.lower() != "of":
         return False
     op = _significant(seg, k + 1, 1)
     return op is not None and seg[op].kind == "op" and seg[op].text in ("×", "*", "·", "\\times", "\\cdot")
