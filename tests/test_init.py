@@ -33,11 +33,13 @@ def test_init_writes_three_files_and_never_overwrites(tmp_path):
     )
     run = vaultkit("init", "notes", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[:3] == [
+    assert run.stdout.splitlines()[:4] == [
         "wrote mkdocs.yml",
         "wrote .github/workflows/vault.yml",
         "wrote .pre-commit-config.yaml",
+        "added /site/ and /.vaultkit-cache/ to .gitignore",
     ]
+    assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == "/site/\n/.vaultkit-cache/\n"
     config = yaml.safe_load((tmp_path / "mkdocs.yml").read_text(encoding="utf-8"))
     assert config["docs_dir"] == "notes" and config["theme"]["name"] == "material"
     assert config["theme"]["language"] == "en" and "vaultkit" in config["plugins"]
@@ -49,6 +51,7 @@ def test_init_writes_three_files_and_never_overwrites(tmp_path):
     assert hooks["repos"][0]["hooks"] == [{"id": "vaultkit-check", "args": ["notes"]}]
 
     (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
+    (tmp_path / ".gitignore").write_text("*.pyc\nsite", encoding="utf-8")  # no final newline
     again = vaultkit("init", "notes", cwd=tmp_path)
     assert again.returncode == 0
     assert again.stdout.splitlines()[:4] == [
@@ -57,6 +60,8 @@ def test_init_writes_three_files_and_never_overwrites(tmp_path):
         "skipped .pre-commit-config.yaml: it exists (init never overwrites)",
         "  to check the vault before each commit, add under `repos:`",
     ]
+    assert "added /.vaultkit-cache/ to .gitignore" in again.stdout.splitlines()
+    assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == "*.pyc\nsite\n/.vaultkit-cache/\n"
     assert (tmp_path / ".pre-commit-config.yaml").read_text(encoding="utf-8") == "repos: []\n"
 
     assert vaultkit("check", cwd=tmp_path).returncode == 0
@@ -146,7 +151,7 @@ def test_init_says_what_to_replace_when_it_cannot_tell_where_vaultkit_came_from(
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert init.init_command(tmp_path / "notes") == 0
-    assert out.getvalue().splitlines()[3:] == [
+    assert out.getvalue().splitlines()[4:] == [
         "init cannot tell which GitHub repository this vaultkit came from (pip installed it from neither a git URL "
         f"nor a clone): replace https://github.com/OWNER/vaultkit (and OWNER/vaultkit) in the files written above, "
         f"and keep v{__version__} or put the tag or commit you want to pin",

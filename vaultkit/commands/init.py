@@ -19,12 +19,14 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from vaultkit import __version__
+from vaultkit.commands.build import CACHE_DIR
 from vaultkit.model.layout import project_root, repository_root
 from vaultkit.model.vault import Vault
 from vaultkit.renderers.site.defaults import default_config_text
 from vaultkit.renderers.site.meta import home_title, text_language
 
 PLACEHOLDER_REPO = "https://github.com/OWNER/vaultkit"
+BUILD_OUTPUT = ("/site/", f"/{CACHE_DIR}/")  # what `vaultkit build` writes beside mkdocs.yml
 _GITHUB = re.compile(r"^(?:git\+)?https://github\.com/([^/]+/[^/@]+?)(?:\.git)?/?$")
 _GITHUB_SSH = re.compile(r"^(?:ssh://)?git@github\.com[:/]([^/]+/[^/@]+?)(?:\.git)?/?$")
 
@@ -132,6 +134,24 @@ def planned_files(vault_dir: Path) -> dict[Path, str]:
     }
 
 
+def ignore_build_output(gitignore: Path) -> list[str]:
+    """Append the build's output to `.gitignore` (made if absent), each line only once; the
+    lines added."""
+    text = gitignore.read_text(encoding="utf-8") if gitignore.exists() else ""
+    present = {line.strip() for line in text.splitlines()}
+    added = [entry for entry in BUILD_OUTPUT if not present & _spellings(entry)]
+    if added:
+        gap = "\n" if text and not text.endswith("\n") else ""
+        gitignore.write_text(text + gap + "".join(f"{entry}\n" for entry in added), encoding="utf-8")
+    return added
+
+
+def _spellings(entry: str) -> set[str]:
+    """`/site/`, `site/`, `/site`, `site`: the lines that ignore the folder at the root."""
+    name = entry.strip("/")
+    return {name, f"{name}/", f"/{name}", f"/{name}/"}
+
+
 def init_command(vault_dir: Path) -> int:
     if not vault_dir.is_dir():
         what = (
@@ -156,6 +176,9 @@ def init_command(vault_dir: Path) -> int:
         path.write_text(text, encoding="utf-8")
         print(f"wrote {shown}")
         placeholders |= PLACEHOLDER_REPO in text or "OWNER/" in text
+    added = ignore_build_output(project_root(vault_dir) / ".gitignore")
+    if added:
+        print(f"added {' and '.join(added)} to {os.path.relpath(project_root(vault_dir) / '.gitignore')}")
     if placeholders:
         print(
             f"init cannot tell which GitHub repository this vaultkit came from (pip installed it from neither "
