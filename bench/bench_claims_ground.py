@@ -1,6 +1,6 @@
 """How right the arithmetic-claims checker is on public notes nobody here wrote, judged by hand.
 
-Run: .venv/bin/python bench/bench_claims_ground.py [--repos DIR] [--half tune|held|held3|held4|held5|both|all]
+Run: .venv/bin/python bench/bench_claims_ground.py [--repos DIR] [--half tune|held|held3|held4|held5|held6|held7|both|all]
 
 The ground is `bench/ground/claims-tune.jsonl`, `claims-held.jsonl`, `claims-held3.jsonl` and the
 `claims-held4-*.jsonl` and `claims-held5-*.jsonl` files (each one half, judged in parts): one judged line a row
@@ -20,9 +20,9 @@ in the judged files are scored. Printed per half:
   `--explain` gives.
 
 The shared public ground (`../shared/corpus/public` with its `truth-dev.jsonl`) is scored the
-same way when present. The tuning half is `tune`; `held`, `held3`, `held4` and `held5` are measured once,
+same way when present. The tuning half is `tune`; `held` and `held3` to `held7` are measured once,
 at the end. `heldN` (N ≥ 3) is read from `/work/cache/groundN` unless `--repos` is given; `both` is
-tune and held, `all` adds held3, held4 and held5.
+tune and held, `all` adds held3 to held7.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ GROUND = Path(__file__).resolve().parent / "ground"
 PUBLIC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "public"
 DEFAULT_REPOS = Path("/work/cache/ground")
 # where a half's repositories are when --repos is not given
-HELD_BATCHES = ("held3", "held4", "held5", "held6")
+HELD_BATCHES = ("held3", "held4", "held5", "held6", "held7")
 HALF_REPOS = {half: Path(f"/work/cache/ground{half[-1]}") for half in HELD_BATCHES}
 HALVES = {"both": ("tune", "held"), "all": ("tune", "held", *HELD_BATCHES)}
 ERRORS = ("VK301", "VK303")
