@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -130,6 +131,16 @@ def _span(row: dict) -> range:
     return range(int(row.get("from", row["line"])), int(row["line"]) + 1)
 
 
+def _numbers(text: str) -> set[str]:
+    return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
+
+
+def _owner(rows: list[dict], message: str) -> dict | None:
+    """The judged claim a finding is about: of the claims judged on its line, the one sharing most
+    numbers with its message (a long line may hold several claims, right and wrong)."""
+    return max(rows, key=lambda row: len(_numbers(row["claim"]) & _numbers(message)), default=None)
+
+
 def score(
     rows: list[dict],
     findings: list[Finding],
@@ -141,16 +152,16 @@ def score(
     lines. `verified`: (path, line) of every claim the checker read and judged (ok, warning or
     error); a judged claim with none is counted under the reasons its lines were skipped for."""
     out = Score(crashes=list(crashes))
-    owner: dict[tuple[str, int], dict] = {}
+    owners: dict[tuple[str, int], list[dict]] = {}
     for row in rows:
         for number in _span(row):
-            owner.setdefault((row["path"], number), row)
+            owners.setdefault((row["path"], number), []).append(row)
     paths = {row["path"] for row in rows}
     errors_on: set[int] = set()
     for f in findings:
         if f.path not in paths or f.code not in CLAIM_CODES:
             continue
-        row = owner.get((f.path, f.line))
+        row = _owner(owners.get((f.path, f.line), []), f.message)
         where = f"{f.path}:{f.line}: {f.code} {f.message}"
         error = f.code in ERRORS
         if row is None:

@@ -4,6 +4,7 @@ of a built page."""
 from __future__ import annotations
 
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,15 @@ CORPUS = SHARED / "corpus" / "vault146"
 needs_corpus = pytest.mark.skipif(
     not CORPUS.is_dir(), reason=f"the real vault is not at {CORPUS} (../shared is absent)"
 )
+
+
+def pytest_configure(config):
+    """Let the `vaultkit watch` and `serve` the tests start stop on SIGINT, as they do on a person's
+    Ctrl-C. A shell that starts the suite in the background ignores SIGINT, children inherit that,
+    and an ignored SIGINT would leave them running; a Python handler here is reset to the default
+    in every child."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 ARTICLE = '<article class="md-content__inner md-typeset">'
