@@ -138,7 +138,7 @@ def _numbers(text: str) -> set[str]:
 def _owner(rows: list[dict], message: str) -> dict | None:
     """The judged claim a finding is about: of the claims judged on its line, the one sharing most
     numbers with its message (a long line may hold several claims, right and wrong)."""
-    return max(rows, key=lambda row: len(_numbers(row["claim"]) & _numbers(message)), default=None)
+    return max(rows, key=lambda row: len(_numbers(row.get("claim", "")) & _numbers(message)), default=None)
 
 
 def score(

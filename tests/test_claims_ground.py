@@ -92,7 +92,7 @@ def test_no_repository_in_two_halves_nor_held_back(halves):
     assert not set().union(*repos.values()) & HELD_BACK
 
 
-def test_scoring_counts_a_toy_example():
+def test_scoring_counts_a_toy_example():  # rows without a claim, as the shared truth-dev.jsonl has them
     rows = [
         {"path": "a.md", "line": 1, "verdict": "right"},
         {"path": "a.md", "line": 2, "verdict": "wrong"},
@@ -101,7 +101,6 @@ def test_scoring_counts_a_toy_example():
         {"path": "a.md", "line": 7, "verdict": "right"},
         {"path": "b.md", "line": 1, "verdict": "wrong"},
     ]
-    rows = [{"claim": "1 + 1 = 2", **row} for row in rows]
     findings = [
         bench.Finding("a.md", 1, "VK301", "x"),  # error on a right line: a false alarm
         bench.Finding("a.md", 2, "VK301", "x"),  # true
