@@ -1,6 +1,6 @@
 """A held-out drawing set checked as a user checks it: how many one-number slips are found on their line.
 
-Run: PYTHONPATH=$PWD /work/main/.venv/bin/python bench/bench_drawings_held2.py [--set held2|held3|held4|held5] [--only NAME] [--verbose]
+Run: PYTHONPATH=$PWD /work/main/.venv/bin/python bench/bench_drawings_held2.py [--set held2|held3|held4|held5|held6] [--only NAME] [--verbose]
 
 The ground is `tests/fixtures/drawings-<set>/` (default held2): drawings made apart from the readers,
 each right, drawn by `make_<set>.py`, and `manifest.jsonl`, one row per drawing (kind `right`), per
@@ -34,7 +34,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = ("held2", "held3", "held4", "held5")
+SETS = ("held2", "held3", "held4", "held5", "held6")
 NOTE = "# Attention, worked by hand\n\n![[x.svg]]\n"
 
 

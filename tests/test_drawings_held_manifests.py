@@ -1,6 +1,6 @@
-"""The held drawing sets (`tests/fixtures/drawings-held2/`, `drawings-held3/`, `drawings-held4/`, `drawings-held5/`) are
+"""The held drawing sets (`tests/fixtures/drawings-held2/` … `drawings-held6/`) are
 what their manifests say: the committed drawings are the maker's, every planted slip replaces a string
-that is there, on the line recorded, by a different one, and held3, held4 and held5 have the size and spread
+that is there, on the line recorded, by a different one, and held3 … held6 have the size and spread
 their READMEs promise.
 
 Checks only the fixtures (no vaultkit reader runs here); `bench/bench_drawings_held2.py --set NAME`
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SETS = ("held2", "held3", "held4", "held5")
+SETS = ("held2", "held3", "held4", "held5", "held6")
 KINDS = {"shape", "head_dim", "scale", "param_count", "kv_size", "series", "restated", "score", "weight", "output"}
 
 
@@ -80,7 +80,7 @@ def test_every_drawing_has_its_right_row(name):
     assert {r["file"] for r in slips(name)} <= rights
 
 
-@pytest.mark.parametrize("name", ("held3", "held4", "held5"))
+@pytest.mark.parametrize("name", ("held3", "held4", "held5", "held6"))
 def test_the_set_has_its_size_and_spread(name):
     all_rows, planted = rows(name), slips(name)
     rights = {r["file"] for r in all_rows if r["kind"] == "right"}
