@@ -22,7 +22,16 @@ from typing import TYPE_CHECKING
 
 from vaultkit import diagnostics
 from vaultkit.checks.claims.compare import ERROR, ERROR_REL, PASS, WARNING, Verdict, judge
-from vaultkit.checks.claims.expr import Binary, Node, Operand, ParseFail, Uncertain, divisor_grouped, written_leaf
+from vaultkit.checks.claims.expr import (
+    Binary,
+    Node,
+    Operand,
+    ParseFail,
+    Uncertain,
+    divisor_grouped,
+    has_operator,
+    written_leaf,
+)
 from vaultkit.checks.claims.finder import (
     Found,
     Side,
@@ -204,6 +213,7 @@ def _best_verdict(found: Found, exact: set[int], floor: bool, near=None) -> tupl
     return best or reason
 
 
+STEP_CHANGE = "a change from one value to another (`12 minutes → 100 seconds`), no arithmetic: read only to pass"
 DESIGN_SIZE = "≈ a size rounded to a multiple of 256 a few % off: a design choice, not a computed result"
 DESIGN_MULTIPLE = 256
 
@@ -328,6 +338,8 @@ def _check_logical(
                 best = found.pass_only
             elif found.not_far and best[0].factor > FAR:
                 best = found.not_far
+            elif found.rel == "→" and not any(has_operator(side.node) for side, _, _ in found.alternatives):
+                best = STEP_CHANGE
             elif found.rel != "=" and _design_size(found.value.node, best[0]):
                 best = DESIGN_SIZE
             elif best[0].level == WARNING and _sized_elements(best[1].node, found):

@@ -287,6 +287,46 @@ def judge(
     floor: bool = False,
     context: tuple[tuple[str, Dims, float, float], ...] = (),
 ) -> Verdict:
+    """The best verdict over all readings (see `_judge`), and over the reading of a link of a
+    ladder of units (`1e3 TFlops = 1e3 GFlops` in `PFlops = 1e3 TFlops = 1e3 GFlops`: one
+    TFlops is 1e3 GFlops, each link stepping by the factor both sides write)."""
+    verdict = _judge(expr, value, loose=loose, inputs_rounded=inputs_rounded, floor=floor, context=context)
+    if verdict.level == PASS or not _ladder_link(expr, value):
+        return verdict
+    one = replace(expr, mantissa=1.0, unit_digit=1.0, digits=1, decimal=False)
+    try:
+        link = _judge(one, value, loose=loose, inputs_rounded=False, floor=floor)
+    except Uncertain:
+        return verdict
+    if link.level != PASS:
+        return verdict
+    return replace(link, reading=f"a ladder of units: one {_unit_name(expr)} is the value on the right")
+
+
+def _unit_name(op: Operand) -> str:
+    return " ".join(s.unit for s in op.suffixes if s.unit) or "unit of the left"
+
+
+def _ladder_link(expr: Node, value: Node) -> bool:
+    """Two single values of one dimension, written with different units and the same number
+    other than 1 (`1e3 TFlops = 1e3 GFlops`): may be a link of a ladder of units."""
+    if not (isinstance(expr, Operand) and isinstance(value, Operand)):
+        return False
+    if not (expr.has_unit and value.has_unit) or expr.percent or value.percent:
+        return False
+    plain = Reading()
+    return expr.mantissa == value.mantissa != 1.0 and expr.dims(plain) == value.dims(plain)
+
+
+def _judge(
+    expr: Node,
+    value: Node,
+    *,
+    loose: bool,
+    inputs_rounded: bool = True,
+    floor: bool = False,
+    context: tuple[tuple[str, Dims, float, float], ...] = (),
+) -> Verdict:
     """The best verdict over all readings; raises Uncertain when no reading is certain (the
     two sides in different units, a named quantity that does not cancel out).
 
