@@ -54,3 +54,61 @@ def test_a_change_that_is_a_conversion_still_passes():
 
 def test_a_step_after_arithmetic_is_still_checked():
     assert _read("总量 = 2 × 30 minutes → 90 minutes")[0] == ["VK301"]
+
+
+def test_a_clock_written_above_gives_the_scale_of_its_bare_input():
+    # jiajun-c/AI-infra-LearningNote 7911cac1 09-profile/cuda/theory.md:34 (A100 FP32 peak: 108 SMs,
+    # 64 cores each, the clock in GHz on the line above, 2 FLOP a cycle)
+    note = "- 时钟：1.41 GHz\n- 峰值：108 × 64 × 1.41 × 2 = **19.5 TFLOPS**\n"
+    codes, entries = _read(note)
+    assert codes == [] and entries[0][1] == "ok" and "GHz" in entries[0][2]
+
+
+def test_a_clock_written_above_does_not_hide_a_missing_factor():
+    # the same file, line 35: the tensor-core peak written without its factor 2 (a real mistake)
+    note = "- 时钟：1.41 GHz\n- 峰值：108 × 4 × 1.41 × 256 = **312 TFLOPS**\n"
+    assert _read(note)[0] == ["VK301"]
+
+
+def test_without_the_clock_a_slip_of_a_prefix_is_still_an_error():
+    # the 1.41 GHz not written near: a result 10⁹ times its inputs holds under no written reading
+    assert _read("峰值：108 × 64 × 1.41 × 2 = 19.5 TFLOPS")[0] == ["VK301"]
+
+
+def test_a_rate_from_bytes_a_cycle_leaves_its_per_second_as_a_label():
+    # YKTian-x2b/AmpereArchViaMicroBenchMark 6f45ffd8 SMem_Bandwidth_Latency/README.md:19 (a clock in
+    # MHz times 32 banks of 4 bytes times 40 SMs, halved: GB/s)
+    codes, entries = _read("理论带宽 1590M * 32 * 4B * 40 / 2 = 4070GB/s")
+    assert codes == [] and entries[0][1] == "ok" and "per second" in entries[0][2]
+    assert _read("理论带宽 1590M * 32 * 4B * 40 / 2 = 5070GB/s")[0] == ["VK301"]  # wrong under that reading too
+
+
+@pytest.mark.parametrize(
+    ("note", "codes", "verdict"),
+    [
+        # jiajun-c/AI-infra-LearningNote 7911cac1 01-cuda/sm/sm_interval/detailed_analysis.md:145
+        # (a 512 × 1024 matrix of fp32 written as 2 MB, the 4 bytes an element stated elsewhere)
+        ("#### 小矩阵 (512 × 1024 = 2 MB)", ["VK304"], "warning"),
+        ("元素为 fp32\n\n#### 小矩阵 (512 × 1024 = 2 MB)", [], "ok"),
+        ("每个元素 4 bytes\n#### 小矩阵 (512 × 1024 = 2 MB)", [], "ok"),
+        ("元素为 fp16\n\n#### 小矩阵 (512 × 1024 = 2 MB)", ["VK304"], "warning"),  # 2 bytes: still 4 needed
+        ("元素为 fp32\n\n#### 小矩阵 (512 × 1024 = 3 MB)", ["VK301"], "error"),  # no element size makes it
+        ("the tensor is `2 * 16384 * 4096 / 2**30 = 0.5GiB`", ["VK304"], "warning"),
+    ],
+)
+def test_bytes_of_an_element_stated_near_or_not(note, codes, verdict):
+    found, entries = _read(note)
+    assert found == codes and entries[-1][1] == verdict
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2 × 32 × 32 × 128 × 2 = 262,144 bytes",  # half the product: no element size is half a byte here
+        "8 * 80GB = 560GB",  # the inputs carry the result's unit: self-contained
+        "fp32: 2 × 32 × 32 × 128 × 2 = 262,144 bytes",
+        "(286 + 536) × 32 = 26.3 GFLOPs",  # a slip of 10⁶ (the inputs in MFLOPs, not written near)
+    ],
+)
+def test_a_self_contained_wrong_claim_stays_an_error(line):
+    assert _read(line)[0] == ["VK301"]

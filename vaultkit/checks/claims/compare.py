@@ -44,7 +44,7 @@ from vaultkit.checks.claims.expr import (
     substituted,
     written_leaf,
 )
-from vaultkit.checks.claims.units import BYTE, NONE, UNITS, Dims
+from vaultkit.checks.claims.units import BYTE, NONE, PER_SECOND, UNITS, Near, sub
 
 PASS, WARNING, ERROR = 0, 1, 2
 BINARY = "K, M, G as powers of two (1 GB = 2³⁰ bytes)"
@@ -65,6 +65,7 @@ LOG_BASES = (math.e, 2.0, 10.0)  # `2*log(128) = 14` in bits: a bare log may be 
 CONTEXT = "in the unit "  # the mode of a reading in a unit written near the claim
 RESULT_IN = "the result in "  # the mode of a bare result in a unit written near, its inputs in base units
 IN_BITS = "in bits"  # the mode of bare inputs counted in bits for a result in bytes
+RATE_LABEL = "a rate's /s as a label"  # the mode of a size compared with a rate (a clock's cycles unwritten)
 ERROR_REL = 0.05
 _EPS = 1e-12
 
@@ -77,6 +78,7 @@ class Verdict:
     factor: float = 1.0  # how many times too large or too small the written value is
     reading: str = ""  # the reading of the units that made it hold, when it is not the plain one
     value: float = math.nan  # the computed value, in the units the value is written with
+    unstated: str = ""  # the reading, not written near the claim, under which it holds (a warning)
 
 
 def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
@@ -285,7 +287,7 @@ def judge(
     loose: bool,
     inputs_rounded: bool = True,
     floor: bool = False,
-    context: tuple[tuple[str, Dims, float, float], ...] = (),
+    context: tuple[Near, ...] = (),
 ) -> Verdict:
     """The best verdict over all readings (see `_judge`), and over the reading of a link of a
     ladder of units (`1e3 TFlops = 1e3 GFlops` in `PFlops = 1e3 TFlops = 1e3 GFlops`: one
@@ -325,7 +327,7 @@ def _judge(
     loose: bool,
     inputs_rounded: bool = True,
     floor: bool = False,
-    context: tuple[tuple[str, Dims, float, float], ...] = (),
+    context: tuple[Near, ...] = (),
 ) -> Verdict:
     """The best verdict over all readings; raises Uncertain when no reading is certain (the
     two sides in different units, a named quantity that does not cancel out).
@@ -334,8 +336,11 @@ def _judge(
     numbers are compared as written (`2 * 2 * 32 * 4096 / 10**6 = 0.131MB`), as well as in
     base units (`524,288 × 4096 = 2 GiB`). `inputs_rounded=False`: the inputs are taken as
     written (a chain whose first value is their exact result, `= 2.8304 ≈ 2.924`). `context`:
-    (name, dimension, decimal and binary factor) of the units written near the claim; inputs with none may be in
-    one of them, converted in the head (`109.2 / 1,000 ≈ 6.6 minutes` under `109 hours`)."""
+    what is written near the claim (`units.Near`): inputs with no unit may be in one of its units,
+    converted in the head (`109.2 / 1,000 ≈ 6.6 minutes` under `109 hours`), or in a clock's scale
+    (`1.41 GHz`), and counts of elements of the bytes it names (`fp32`). A result with a dimension
+    no input has (a size from counts) that holds only at 2, 4 or 8 bytes an element not written
+    near it is a warning (`Verdict.unstated`), not an error."""
     ten = _power_of_ten(value) if loose else None
     if ten is not None and not any(op.has_unit or op.has_scale or op.percent for op in expr.operands()):
         return _order_of_magnitude(expr, ten)
@@ -358,6 +363,8 @@ def _judge(
     best: tuple[int, float, str, bool, float] | None = None
     levels: dict[bool, int] = {}  # the best level with decimal (False) and binary (True) prefixes
     bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
+    rate_pass: str | None = None  # right with the result's `/s` (or the inputs') only a label
+    open_ended: list[tuple[Quantity, _Written]] = []  # a result with a dimension its inputs lack
     conversions = _conversions(expr, value) if any(op.has_unit for op in expr.operands()) else []
     conversions += _named_conversions(expr, value)
     for reading in _readings([expr, value], percent_label):
@@ -378,12 +385,14 @@ def _judge(
             candidates.append((converted, "base", written[0]))
         if plain_expr and q.dims == NONE and written[0].dims == BYTE:  # `2^{16} × 8 = 64 KB`: 8 bits a word
             candidates.append((Quantity(q.value / 8, q.lo / 8, q.hi / 8, BYTE), IN_BITS, written[0]))
-        for name, dims, *factors in context if plain_expr and q.dims == NONE else ():
-            factor = factors[reading.binary]
-            if dims == written[0].dims:
-                scaled = Quantity(q.value * factor, q.lo * factor, q.hi * factor, dims)
+        for near in context if plain_expr and q.dims == NONE else ():
+            factor, name = near.binary if reading.binary else near.decimal, near.name
+            if near.element:
+                continue  # the bytes of an element: see `_missing_factor`
+            if near.dims == written[0].dims or near.dims == NONE and factor != 1.0:  # `1.41 GHz`: a clock's scale
+                scaled = Quantity(q.value * factor, q.lo * factor, q.hi * factor, near.dims)
                 candidates.append((scaled, CONTEXT + name, written[0]))
-            elif bare and dims != NONE and factor != 1.0:  # `10^{-5} + … = 0.03 + 0.75 = 0.78 ms`: s in ms
+            elif bare and near.dims != NONE and factor != 1.0:  # `10^{-5} + … = 0.03 + 0.75 = 0.78 ms`: s in ms
                 w = written[0]
                 candidates.append(
                     (
@@ -400,7 +409,14 @@ def _judge(
                 # a bare value may leave the unit out, but is then read only to pass
                 if bare and w.dims == NONE and _level(q, w, loose, tolerance, floor) == PASS:
                     bare_pass = _show(q.value / w.factor)
+                elif (
+                    PER_SECOND in (sub(w.dims, q.dims), sub(q.dims, w.dims))
+                    and _level(q, w, loose, tolerance, floor) == PASS
+                ):
+                    rate_pass = _show(q.value / w.factor)  # `… × 4B × 40 = 4070GB/s`: the clock's /s unwritten
                 continue
+            if mode in ("base", "mantissa", "scaled") and q.dims != w.dims:  # a dimension no input has
+                open_ended.append((q, replace(w)))
             if exact and q.value == int(q.value):
                 w.unit = 0.0
             level = _level(q, w, loose, tolerance, floor)
@@ -416,6 +432,8 @@ def _judge(
                 best = (level, closeness, shown, tolerated, off, mode, q.value / w.factor)
     if best is None and bare_pass is not None:
         best = (PASS, 0.0, bare_pass, False, 1.0, "base", math.nan)
+    if rate_pass is not None and (best is None or best[0] != PASS):
+        best = (PASS, 0.0, rate_pass, False, 1.0, RATE_LABEL, math.nan)
     if best is None:
         raise Uncertain("the two sides are in different units")
     if best[0] != PASS and _may_be_binary(expr, value):
@@ -428,11 +446,42 @@ def _judge(
         reading = "the inputs counted in bits, 8 to a byte"
     elif best[5].startswith(CONTEXT):
         reading = f"the inputs in {best[5][len(CONTEXT) :]}, the unit written near it"
+    elif best[5] == RATE_LABEL:
+        reading = "a rate's per second left as a label (a count in one second, a clock's cycles unwritten)"
     elif best[5].startswith(RESULT_IN):
         reading = f"the inputs in base units, the result in {best[5][len(RESULT_IN) :]} (the unit written near it)"
     else:
         reading = BINARY if binary else ""
-    return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], reading, best[6])
+    verdict = Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], reading, best[6])
+    if verdict.level == PASS:
+        return verdict
+    # not self-contained: the bytes of an element may be outside the line, written near it or not
+    elements = {near.decimal: near.name for near in context if near.element}
+    sizes = [(size, q, w) for q, w in open_ended if (size := _missing_element(q, w, loose, tolerance, floor))]
+    for size, q, w in sorted(sizes, key=lambda found: found[0] not in elements):
+        if size in elements:
+            reading = f"counts of elements of {size:g} bytes ({elements[size]}, written near it)"
+            return replace(verdict, level=PASS, reading=reading, computed=_show(q.value * size / w.factor))
+        unstated = f"the inputs are counts of elements of {size:g} bytes, which is not written near it"
+        return replace(verdict, level=WARNING, unstated=unstated)
+    return verdict
+
+
+ELEMENT_BYTES = (2.0, 4.0, 8.0)  # bytes an element (fp16/bf16, fp32, fp64) a count may leave unwritten
+
+
+def _missing_element(q: Quantity, w: _Written, loose: bool, tolerance: bool, floor: bool) -> float:
+    """The bytes of an element (2, 4 or 8) a size computed from counts leaves unwritten
+    (`512 × 1024 = 2 MB`: 4 bytes), 0 if none makes it right. No other factor missing from a
+    claim whose result has a dimension its inputs lack is a fair reading unless the note writes
+    it near the claim (`1.41 GHz`, read as `context`): a slip of 1000× is an error, and so is a
+    factor no unit carries (`2 × 32 × 32 × 128 × 2 = 262,144 bytes`: a half)."""
+    if sub(w.dims, q.dims) != BYTE:
+        return 0.0
+    for size in ELEMENT_BYTES:
+        if _level(Quantity(q.value * size, q.lo * size, q.hi * size, w.dims), w, loose, tolerance, floor) == PASS:
+            return size
+    return 0.0
 
 
 MAY_BE_BINARY = "numerals of 0s and 1s may be binary"

@@ -219,3 +219,49 @@ def read_cjk(run: str) -> tuple[Suffix, str]:
     if run.startswith("字节"):
         return Suffix(unit="bytes"), run[2:]
     return Suffix(label=True), ""
+
+
+# A number and the word after it: `109 hours`, `35,000MB`, `4.5 天`, `1.41 GHz`
+_NUMBER_UNIT = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)([ ]?)([A-Za-zµμ]+|[\u4e00-\u9fff]+)")
+# A type of element named with its width in bits: `fp32`, `FP16`, `bf16`, `int8`, `float64`
+_ELEMENT_TYPE = re.compile(r"(?<![A-Za-z0-9])(?:fp|bf|float|u?int)(4|8|16|32|64)(?![0-9])", re.I)
+_FREQUENCY = re.compile(r"([KMGT]?)Hz\Z")
+ELEMENT_SIZES = {1.0, 2.0, 4.0, 8.0}  # `4 bytes`, `2 字节`, `4B` after the count of elements
+
+
+@dataclass(frozen=True)
+class Near:
+    """What a line near a claim says its bare inputs may be in: a unit (`35,000MB`, `109 hours`),
+    the scale of a clock (`1.41 GHz`: 10⁹ of a count), or the bytes of an element (`fp32`,
+    `4 bytes`: `element`)."""
+
+    name: str
+    dims: Dims
+    decimal: float  # its factor to base units
+    binary: float  # the same, prefixes read as powers of two
+    element: bool = False
+
+
+def units_near(lines: list[str]) -> tuple[Near, ...]:
+    """What `lines` say the bare inputs of a claim written near them may be in, each once."""
+    seen: dict[tuple, str] = {}
+    for line in lines:
+        for m in _NUMBER_UNIT.finditer(line):
+            number, word = m.group(1), m.group(3)
+            suffix = read_cjk(word)[0] if word[0] >= "\u4e00" else read_word(word, attached=not m.group(2))
+            frequency = _FREQUENCY.match(word)
+            if frequency and frequency.group(1):
+                factor = SCALE_LETTERS[frequency.group(1)][0]
+                seen.setdefault((NONE, factor, factor, False), word)
+            elif suffix.seconds:
+                seen.setdefault((suffix.dims, suffix.seconds, suffix.seconds, False), word)
+            elif suffix.unit:
+                unit = UNITS[suffix.unit]
+                seen.setdefault((unit.dims, unit.decimal, unit.binary, False), word)
+            size = float(number.replace(",", ""))
+            if size in ELEMENT_SIZES and (suffix.unit in ("bytes", "byte") or word == "B" and not m.group(2)):
+                seen.setdefault((BYTE, size, size, True), m.group())
+        for m in _ELEMENT_TYPE.finditer(line):
+            size = int(m.group(1)) / 8
+            seen.setdefault((BYTE, size, size, True), m.group())
+    return tuple(Near(name, *key) for key, name in seen.items())
