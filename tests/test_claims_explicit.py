@@ -112,3 +112,24 @@ def test_bytes_of_an_element_stated_near_or_not(note, codes, verdict):
 )
 def test_a_self_contained_wrong_claim_stays_an_error(line):
     assert _read(line)[0] == ["VK301"]
+
+
+def test_the_unit_of_the_inputs_written_a_few_lines_above():
+    # zsc/llm_edge_inference 5cc9db22 chapter2.md:487 (per-layer MFLOPs and MB listed a few lines
+    # above a total over 32 layers written in GFLOPs and GB; `$` between number and unit)
+    note = "\n".join(
+        [
+            "- 投影：$2d^2 = 67$ MFLOPs",
+            "- 计算：$16d^2 = 536$ MFLOPs",
+            "- 读取：$8d^2 \\times 2 = 268$ MB",
+            "- 强度：$\\frac{536}{268} = 2.0$ FLOP/Byte",
+            "",
+            "**合计**：",
+            "- 总计算：$(286 + 536) \\times 32 = 26.3$ GFLOPs",
+            "- 总访存：$(169.2 + 268) \\times 32 = 14$ GB",
+            "- 总访存：$(169.2 + 268) \\times 32 = 19$ GB",
+        ]
+    )
+    codes, entries = _read(note)
+    assert [(line, verdict) for line, verdict, _ in entries if line >= 7] == [(7, "ok"), (8, "ok"), (9, "error")]
+    assert "MFLOPs" in entries[-3][2] and codes == ["VK301"]

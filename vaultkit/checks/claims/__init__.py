@@ -239,7 +239,7 @@ def _settled_above(found: Found, best: tuple[Verdict, Side], texts: list[str], v
     return best
 
 
-NEAR_LINES = 2  # lines above a claim whose units its bare inputs may be in
+NEAR_LINES = 8  # lines above a claim whose units its bare inputs may be in
 
 
 def _computed_in_written_units(found: Found, verdict: Verdict, logical: Logical) -> str:

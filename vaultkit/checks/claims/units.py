@@ -222,7 +222,7 @@ def read_cjk(run: str) -> tuple[Suffix, str]:
 
 
 # A number and the word after it: `109 hours`, `35,000MB`, `4.5 天`, `1.41 GHz`
-_NUMBER_UNIT = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)([ ]?)([A-Za-zµμ]+|[\u4e00-\u9fff]+)")
+_NUMBER_UNIT = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)( {0,2})([A-Za-zµμ]+|[\u4e00-\u9fff]+)")
 # A type of element named with its width in bits: `fp32`, `FP16`, `bf16`, `int8`, `float64`
 _ELEMENT_TYPE = re.compile(r"(?<![A-Za-z0-9])(?:fp|bf|float|u?int)(4|8|16|32|64)(?![0-9])", re.I)
 _FREQUENCY = re.compile(r"([KMGT]?)Hz\Z")
