@@ -133,3 +133,12 @@ def test_the_unit_of_the_inputs_written_a_few_lines_above():
     codes, entries = _read(note)
     assert [(line, verdict) for line, verdict, _ in entries if line >= 7] == [(7, "ok"), (8, "ok"), (9, "error")]
     assert "MFLOPs" in entries[-3][2] and codes == ["VK301"]
+
+
+def test_kb_is_kilobytes_or_kilobits_and_not_read():
+    # Pan-Binghong/daily-learning 9548279c content/ai/learning-vll-(0.7.2)-with-cursor.md:136 (a KV block of
+    # 28 kb, meant as KiB, times 61 blocks written in MB)
+    codes, entries = _read("每个 block 28kb * 61 ≈ 1.67MB")
+    assert codes == [] and entries[0][1] == "skipped"
+    assert _read("每个 block 28KB * 61 ≈ 1.67MB")[0] == []
+    assert _read("每个 block 28Kb * 61 ≈ 1.67MB")[0] == ["VK301"]  # a capital K: kilobits, wrong

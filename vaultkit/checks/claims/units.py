@@ -72,7 +72,8 @@ def _units() -> dict[str, Unit]:
         if p:
             units[f"{p}B"] = Unit(dec, binary, BYTE)
             units[f"{p}Bps"] = Unit(dec, binary, rate_b)  # GBps: gigabytes per second
-            units[f"{p}b"] = Unit(dec / 8, binary / 8, BYTE, bits=True)  # Gb: gigabits
+            if p != "k":  # `kb` is written for kilobytes as often as for kilobits, as `mb` and `gb` are
+                units[f"{p}b"] = Unit(dec / 8, binary / 8, BYTE, bits=True)  # Gb: gigabits
         units[f"{p}bit"] = units[f"{p}bits"] = Unit(dec / 8, binary / 8, BYTE, bits=True)
         units[f"{p}bps"] = Unit(dec / 8, binary / 8, rate_b, bits=True)  # Gbps
     for p, factor in _BINARY.items():
@@ -157,7 +158,7 @@ CJK_SCALES = {
 # A bare b (bit or billion?), Kubernetes quantities, frequencies and other scaled units we do
 # not convert.
 UNCERTAIN_WORD = re.compile(
-    r"(?:[KMGTPkmgtp]?(?:Hz)|b|[KMGTPkmgtp](?:V|A|i|bE)|[KMGTP]b(?:E|yte)[A-Za-z]*|m|mi|dB[a-zA-Z]*|[mgtp]b)\Z"
+    r"(?:[KMGTPkmgtp]?(?:Hz)|b|[KMGTPkmgtp](?:V|A|i|bE)|[KMGTP]b(?:E|yte)[A-Za-z]*|m|mi|dB[a-zA-Z]*|[kmgtp]b)\Z"
 )
 
 
