@@ -67,7 +67,9 @@ def test_a_clock_written_above_gives_the_scale_of_its_bare_input():
 def test_a_clock_written_above_does_not_hide_a_missing_factor():
     # the same file, line 35: the tensor-core peak written without its factor 2 (a real mistake)
     note = "- 时钟：1.41 GHz\n- 峰值：108 × 4 × 1.41 × 256 = **312 TFLOPS**\n"
-    assert _read(note)[0] == ["VK301"]
+    report = check_markdown(note, "n.md")
+    assert [d.code for d in report.diagnostics] == ["VK301"]
+    assert "computed 155.9347 TFLOPS" in report.diagnostics[0].message  # shown with the clock in GHz
 
 
 def test_without_the_clock_a_slip_of_a_prefix_is_still_an_error():

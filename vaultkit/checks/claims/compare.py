@@ -365,6 +365,7 @@ def _judge(
     bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
     rate_pass: str | None = None  # right with the result's `/s` (or the inputs') only a label
     open_ended: list[tuple[Quantity, _Written]] = []  # a result with a dimension its inputs lack
+    stated: tuple[float, str, str] | None = None  # the closest wrong reading in a unit written near
     conversions = _conversions(expr, value) if any(op.has_unit for op in expr.operands()) else []
     conversions += _named_conversions(expr, value)
     for reading in _readings([expr, value], percent_label):
@@ -415,11 +416,16 @@ def _judge(
                 ):
                     rate_pass = _show(q.value / w.factor)  # `… × 4B × 40 = 4070GB/s`: the clock's /s unwritten
                 continue
-            if mode in ("base", "mantissa", "scaled") and q.dims != w.dims:  # a dimension no input has
+            if mode in ("base", "mantissa", "scaled") and q.dims != w.dims and not reading.b_bytes:
+                # a dimension no input has (not a `B` taken for bytes: it is billions as often)
                 open_ended.append((q, replace(w)))
             if exact and q.value == int(q.value):
                 w.unit = 0.0
             level = _level(q, w, loose, tolerance, floor)
+            if level != PASS and mode.startswith(CONTEXT):
+                ratio = abs(math.log(abs(q.value / w.value))) if q.value and w.value else math.inf
+                if stated is None or ratio < stated[0]:  # `1.41 GHz` above a wrong peak: shown in it
+                    stated = (ratio, _show(q.value / w.factor), mode[len(CONTEXT) :])
             if level != PASS and (mode in IMPLICIT or mode.startswith((CONTEXT, RESULT_IN)) or mode == IN_BITS):
                 continue  # a reading that is only allowed because it makes the claim right
             tolerated = tolerance and level < _level(q, w, loose, False, floor)
@@ -464,6 +470,13 @@ def _judge(
             return replace(verdict, level=PASS, reading=reading, computed=_show(q.value * size / w.factor))
         unstated = f"the inputs are counts of elements of {size:g} bytes, which is not written near it"
         return replace(verdict, level=WARNING, unstated=unstated)
+    if (  # wrong in the unit written near too: shown in it
+        verdict.level == ERROR
+        and stated is not None
+        and stated[0] < math.log(verdict.factor)
+        and stated[1] != verdict.computed
+    ):
+        return replace(verdict, computed=stated[1], reading=f"the inputs in {stated[2]}, the unit written near it")
     return verdict
 
 
