@@ -144,3 +144,16 @@ def test_kb_is_kilobytes_or_kilobits_and_not_read():
     assert codes == [] and entries[0][1] == "skipped"
     assert _read("每个 block 28KB * 61 ≈ 1.67MB")[0] == []
     assert _read("每个 block 28Kb * 61 ≈ 1.67MB")[0] == ["VK301"]  # a capital K: kilobits, wrong
+
+
+def test_the_unit_written_for_the_same_number_above():
+    # mathiassamuelson/inference-engineering-training f306d45f phase-1-foundation/week-01-benchmarks/
+    # week-01-qa-summary.md:311 (a base of 6.47 GB and 0.2606 MB a token written in the formula
+    # eight lines above; the scenario repeats the bare numbers, the result in GB as powers of two)
+    formula = "Peak = 6.47 GB + (0.2606 MB × Seq) × Batch"
+    filler = ["", "### Scenarios", "", "**One**", "- 1,200 requests", "- 50 tokens each"]
+    codes, entries = _read("\n".join([formula, *filler, "- Memory = 6.47 + (0.2606 × 50) × 1,200 = 21.7 GB"]))
+    assert codes == [] and entries[-1][1] == "ok" and "6.47 GB, 0.2606 MB" in entries[-1][2]
+    codes, _ = _read("\n".join([formula, *filler, "- Memory = 6.47 + (0.2606 × 50) × 1,200 = 31.7 GB"]))
+    assert codes == ["VK301"]  # read only to pass: wrong in those units too, it is judged as before
+    assert _read("\n".join(filler + ["- Memory = 6.47 + (0.2606 × 50) × 1,200 = 21.7 GB"]))[0] == ["VK301"]

@@ -57,7 +57,7 @@ from vaultkit.checks.claims.prose import (
 )
 from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.checks.claims.tokens import tokenize
-from vaultkit.checks.claims.units import units_near
+from vaultkit.checks.claims.units import SAME_NUMBER_LINES, units_near
 from vaultkit.diagnostics import Diagnostic, Rule
 from vaultkit.explain import Explained
 
@@ -237,9 +237,6 @@ def _settled_above(found: Found, best: tuple[Verdict, Side], texts: list[str], v
             reading = f"the value written for the same expression on line {line}"
             return replace(best[0], level=PASS, reading=reading), side
     return best
-
-
-NEAR_LINES = 8  # lines above a claim whose units its bare inputs may be in
 
 
 def _computed_in_written_units(found: Found, verdict: Verdict, logical: Logical) -> str:
@@ -434,7 +431,7 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
         def above(number=number) -> list[str]:
             nonlocal lines
             lines = lines if lines is not None else text.split("\n")
-            return lines[max(0, number - 1 - NEAR_LINES) : number - 1]
+            return lines[max(0, number - 1 - SAME_NUMBER_LINES) : number - 1]
 
         line_report, values = _check_logical(logical, rel, above, results, settled)
         _account_for_signs(logical, rel, line_report)

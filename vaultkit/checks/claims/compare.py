@@ -293,6 +293,14 @@ def judge(
     ladder of units (`1e3 TFlops = 1e3 GFlops` in `PFlops = 1e3 TFlops = 1e3 GFlops`: one
     TFlops is 1e3 GFlops, each link stepping by the factor both sides write)."""
     verdict = _judge(expr, value, loose=loose, inputs_rounded=inputs_rounded, floor=floor, context=context)
+    if verdict.level != PASS and (same := _with_units_of_same_numbers(expr, context)) is not None:
+        try:
+            other = _judge(same[0], value, loose=loose, inputs_rounded=inputs_rounded, floor=floor)
+        except Uncertain:
+            other = None
+        if other is not None and other.level == PASS:  # read only to pass
+            reading = f"{same[1]}, the units written for the same numbers near it"
+            return replace(other, reading=reading + (f"; {other.reading}" if other.reading else ""))
     if verdict.level == PASS or not _ladder_link(expr, value):
         return verdict
     one = replace(expr, mantissa=1.0, unit_digit=1.0, digits=1, decimal=False)
@@ -307,6 +315,19 @@ def judge(
 
 def _unit_name(op: Operand) -> str:
     return " ".join(s.unit for s in op.suffixes if s.unit) or "unit of the left"
+
+
+def _with_units_of_same_numbers(expr: Node, context: tuple[Near, ...]) -> tuple[Node, str] | None:
+    """`expr` with each bare input given the unit its number is written with near the claim
+    (`0.2606 MB` above `6.47 + (0.2606 × 50) × 1,200 = 21.7 GB`), and which; None if there is none."""
+    units = {near.number: near for near in context if near.number}
+    changed = []
+    for op in expr.operands() if units else ():
+        near = units.get(op.text)
+        if near is not None and not (op.suffixes or op.per or op.percent):
+            expr = substituted(expr, op, replace(op, suffixes=[near.suffix]))
+            changed.append(near.name)
+    return (expr, ", ".join(changed)) if changed else None
 
 
 def _ladder_link(expr: Node, value: Node) -> bool:

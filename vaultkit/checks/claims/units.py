@@ -230,6 +230,10 @@ _FREQUENCY = re.compile(r"([KMGT]?)Hz\Z")
 ELEMENT_SIZES = {1.0, 2.0, 4.0, 8.0}  # `4 bytes`, `2 字节`, `4B` after the count of elements
 
 
+NEAR_LINES = 8  # lines above a claim whose units its bare inputs may be in
+SAME_NUMBER_LINES = 20  # lines above a claim where the unit of one of its numbers may be written
+
+
 @dataclass(frozen=True)
 class Near:
     """What a line near a claim says its bare inputs may be in: a unit (`35,000MB`, `109 hours`),
@@ -241,16 +245,27 @@ class Near:
     decimal: float  # its factor to base units
     binary: float  # the same, prefixes read as powers of two
     element: bool = False
+    number: str = ""  # the number it was written after, for a unit of that number only
+    suffix: Suffix | None = None  # of that number
 
 
 def units_near(lines: list[str]) -> tuple[Near, ...]:
-    """What `lines` say the bare inputs of a claim written near them may be in, each once."""
+    """What `lines` (the claim's own last) say the bare inputs of a claim may be in, each once:
+    the units of the last `NEAR_LINES` lines, and the unit each distinct number (`0.2606`,
+    `6.47`, `1590`, not `2` or `32`) is written with in any of them, when it is one."""
     seen: dict[tuple, str] = {}
-    for line in lines:
+    numbers: dict[str, Suffix | None] = {}
+    for k, line in enumerate(lines):
+        close = k >= len(lines) - NEAR_LINES - 1
         for m in _NUMBER_UNIT.finditer(line):
             number, word = m.group(1), m.group(3)
             suffix = read_cjk(word)[0] if word[0] >= "\u4e00" else read_word(word, attached=not m.group(2))
             frequency = _FREQUENCY.match(word)
+            own = Suffix(factor=SCALE_LETTERS[frequency.group(1)][0]) if frequency and frequency.group(1) else suffix
+            if (own.has_unit or own.factor != 1.0) and _distinct(number):
+                numbers[number] = own if numbers.get(number, own) == own else None  # two units: neither
+            if not close:
+                continue
             if frequency and frequency.group(1):
                 factor = SCALE_LETTERS[frequency.group(1)][0]
                 seen.setdefault((NONE, factor, factor, False), word)
@@ -262,7 +277,20 @@ def units_near(lines: list[str]) -> tuple[Near, ...]:
             size = float(number.replace(",", ""))
             if size in ELEMENT_SIZES and (suffix.unit in ("bytes", "byte") or word == "B" and not m.group(2)):
                 seen.setdefault((BYTE, size, size, True), m.group())
-        for m in _ELEMENT_TYPE.finditer(line):
+        for m in _ELEMENT_TYPE.finditer(line) if close else ():
             size = int(m.group(1)) / 8
             seen.setdefault((BYTE, size, size, True), m.group())
-    return tuple(Near(name, *key) for key, name in seen.items())
+    same = [Near(f"{n}{_spaced(s)}", s.dims, 1.0, 1.0, number=n, suffix=s) for n, s in numbers.items() if s]
+    return tuple(Near(name, *key) for key, name in seen.items()) + tuple(same)
+
+
+def _distinct(number: str) -> bool:
+    """A number written with a decimal point or three digits or more: the same one near a
+    claim is the same quantity (`2` or `32` may be anything)."""
+    digits = number.replace(",", "").replace(".", "").strip("0")
+    return "." in number or len(digits) >= 3
+
+
+def _spaced(suffix: Suffix) -> str:
+    unit = suffix.unit or next((name for name, s in TIME_UNITS.items() if s == suffix.seconds), "")
+    return f" {unit}" if unit else f" × {suffix.factor:g}"
