@@ -15,6 +15,12 @@
   is 4.6 % off and within one unit; `512² = 100 亿` and `8KB × 1024 ≈ 6MB` are errors.
 - Both sides must have one dimension (a time is not a size: `1GB / 50 ≈ 20ms` is skipped);
   with no unit or scale on any input the result's unit only labels it (`28 + 56 = 84GB`).
+- A claim whose result has a dimension its inputs lack is not self-contained: what it lacks
+  may be written near it (`context`: a unit, a clock's `GHz`, `fp32`, the unit written for the
+  same number), and with it the claim holds or is judged. A size computed from counts that
+  holds only at 2, 4 or 8 bytes an element not written near is a warning that says so, not an
+  error; a slip of a prefix (1000×) or a factor no unit carries stays an error. A rate compared
+  with a size (`× 4B × 40 = 4070GB/s`, a clock in MHz) leaves its per second as a label.
 - Every reading of ambiguous units (GB as 10⁹ or 2³⁰, B as billion or bytes, % as /100 or as a
   label when only one side has it, FLOPs as a count or a rate) is tried, one reading for the
   whole claim (every `B` in it is bytes, or every one is billions); the best verdict wins: an
@@ -289,9 +295,11 @@ def judge(
     floor: bool = False,
     context: tuple[Near, ...] = (),
 ) -> Verdict:
-    """The best verdict over all readings (see `_judge`), and over the reading of a link of a
-    ladder of units (`1e3 TFlops = 1e3 GFlops` in `PFlops = 1e3 TFlops = 1e3 GFlops`: one
-    TFlops is 1e3 GFlops, each link stepping by the factor both sides write)."""
+    """The best verdict over all readings (see `_judge`); a claim wrong under them may still
+    hold, and is then read as right, with its bare inputs in the units written for the same
+    numbers near it (`context`), or as a link of a ladder of units (`1e3 TFlops = 1e3 GFlops` in
+    `PFlops = 1e3 TFlops = 1e3 GFlops`: one TFlops is 1e3 GFlops, each link stepping by the
+    factor both sides write)."""
     verdict = _judge(expr, value, loose=loose, inputs_rounded=inputs_rounded, floor=floor, context=context)
     if verdict.level != PASS and (same := _with_units_of_same_numbers(expr, context)) is not None:
         try:
@@ -410,7 +418,7 @@ def _judge(
         for near in context if plain_expr and q.dims == NONE else ():
             factor, name = near.binary if reading.binary else near.decimal, near.name
             if near.element:
-                continue  # the bytes of an element: see `_missing_factor`
+                continue  # the bytes of an element: see `_missing_element`
             if near.dims == written[0].dims or near.dims == NONE and factor != 1.0:  # `1.41 GHz`: a clock's scale
                 scaled = Quantity(q.value * factor, q.lo * factor, q.hi * factor, near.dims)
                 candidates.append((scaled, CONTEXT + name, written[0]))
