@@ -100,7 +100,7 @@ UNLIKELY = Rule(
     diagnostics.WARNING,
     "arithmetic claim right only under an unlikely reading",
     "{claim} holds only if {reading}: as written it computes {computed}",
-    "No fair reading makes the value right, one unlikely reading does: a product divided by `2*2` written without brackets only if everything after `/` is the divisor, a quotient written as a whole number only if it is floored where the text does not say so. Write the brackets or the rounding meant.",
+    "No fair reading makes the value right, one unlikely reading does: a product divided by `2*2` written without brackets only if everything after `/` is the divisor, a quotient written as a whole number only if it is floored where the text does not say so, a size computed from counts only at 2, 4 or 8 bytes an element that is not written near it. Write the brackets, the rounding or the element type (`fp32`, `4 bytes`) meant.",
 )
 NOT_READ = "no arithmetic read on both sides of the sign"
 # Words that say a result is a whole number: a quotient floored by hand is then a fair reading.
