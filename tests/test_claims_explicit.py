@@ -96,6 +96,9 @@ def test_a_rate_from_bytes_a_cycle_leaves_its_per_second_as_a_label():
         ("元素为 fp16\n\n#### 小矩阵 (512 × 1024 = 2 MB)", ["VK304"], "warning"),  # 2 bytes: still 4 needed
         ("元素为 fp32\n\n#### 小矩阵 (512 × 1024 = 3 MB)", ["VK301"], "error"),  # no element size makes it
         ("the tensor is `2 * 16384 * 4096 / 2**30 = 0.5GiB`", ["VK304"], "warning"),
+        ("双精度矩阵 1024 × 1024 = 8 MB", ["VK304"], "warning"),  # 8 bytes an element (fp64)
+        ("float64 元素\n双精度矩阵 1024 × 1024 = 8 MB", [], "ok"),
+        ("双精度矩阵 1024 × 1024 = 16 MB", ["VK301"], "error"),  # no element is 16 bytes here
     ],
 )
 def test_bytes_of_an_element_stated_near_or_not(note, codes, verdict):
