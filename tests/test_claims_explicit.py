@@ -31,6 +31,7 @@ def test_a_ladder_of_units_steps_by_the_factor_each_link_writes():
         ("1 GB = 1000 MB", []),
         ("1 TB = 1000 MB", ["VK301"]),  # one value each side, and the conversion holds under no reading
         ("1e3 GB = 1e3 KB", ["VK301"]),  # a link of a ladder, but one GB is not 1e3 KB either
+        ("8 GB = 8 Gb", ["VK301"]),  # bytes and bits: no ladder of prefixes, though one GB is 8 Gb
         ("换算：PFlops = 1e3 TFlops = 1e6 GFlops", []),  # as plain conversions: 1e3 TFlops is 1e6 GFlops
         ("换算：PFlops = 1e3 TFlops = 1e4 GFlops", ["VK301"]),  # links of different factors: no ladder
     ],

@@ -339,14 +339,19 @@ def _with_units_of_same_numbers(expr: Node, context: tuple[Near, ...]) -> tuple[
 
 
 def _ladder_link(expr: Node, value: Node) -> bool:
-    """Two single values of one dimension, written with different units and the same number
-    other than 1 (`1e3 TFlops = 1e3 GFlops`): may be a link of a ladder of units."""
+    """Two single values of one dimension, written with different prefixes of one unit and the
+    same number other than 1 (`1e3 TFlops = 1e3 GFlops`): may be a link of a ladder of units."""
     if not (isinstance(expr, Operand) and isinstance(value, Operand)):
         return False
     if not (expr.has_unit and value.has_unit) or expr.percent or value.percent:
         return False
     plain = Reading()
-    return expr.mantissa == value.mantissa != 1.0 and expr.dims(plain) == value.dims(plain)
+    same = expr.mantissa == value.mantissa != 1.0 and expr.dims(plain) == value.dims(plain)
+    return same and _in_bits(expr) == _in_bits(value)  # `8 GB = 8 Gb` is no ladder of prefixes
+
+
+def _in_bits(op: Operand) -> bool:
+    return any(s.unit and UNITS[s.unit].bits for s in op.suffixes + op.per)
 
 
 def _judge(
