@@ -33,7 +33,8 @@ PAIRS = {
             "one token: `4 * 2 * 8 * 2048 / 10**6 = 1.31MB` in bf16",
         ),
         ("总计 20 + 40 + 12 = 72GB", "总计 20 + 40 + 12 = 82GB"),
-        ("the tensor is `2 * 16384 * 4096 / 2**30 = 0.125GiB`", "the tensor is `2 * 16384 * 4096 / 2**30 = 0.5GiB`"),
+        # three times, not four: four times a count of elements is a size at 4 bytes each (a warning)
+        ("the tensor is `2 * 16384 * 4096 / 2**30 = 0.125GiB`", "the tensor is `2 * 16384 * 4096 / 2**30 = 0.375GiB`"),
         ("a batch needs `0.131*2048 = ~268MB`", "a batch needs `0.131*2048 = ~134MB`"),
         ("tflops = 4 * 2 * 1024 * 8 / (4 * 1e3) = 16.384 TFLOP", "tflops = 4 * 2 * 1024 * 8 / (4 * 1e3) = 16384 TFLOP"),
         ("k=2 total = 134*2+1 = 269M", "k=2 total = 134*2+1 = 296M"),

@@ -91,8 +91,8 @@ def _read(line: str) -> tuple[list[tuple[str, str | None, str | None]], list[tup
         ("28 + 56 = 84GB", [], ("ok", "computed 84GB")),
         (
             "2 × 2 × 32 × 4096 / 10**6 = 0.131MB",
-            [("VK301", "0.131MB", "5.24288e-07MB")],
-            ("error", "computed 5.24288e-07MB"),
+            [("VK301", "0.131MB", "0.524288MB")],
+            ("error", "computed 0.524288MB; read with the inputs in MB, the unit written near it"),
         ),
         ("50% × 200 = 100", [], ("ok", "computed 100")),
         ("50% × 200 = 100%", [("VK301", "100%", "10,000%")], ("error", "computed 10,000%")),

@@ -36,7 +36,8 @@ def _written_out() -> dict[str, Unit]:
         binary = 2.0**power
         table[p + "B"] = Unit(dec, binary, BYTE)
         table[p + "Bps"] = Unit(dec, binary, BYTE_RATE)
-        table[p + "b"] = Unit(dec / 8, binary / 8, BYTE, bits=True)
+        if p != "k":  # `kb` is kilobytes as often as kilobits: not read, as `mb` and `gb`
+            table[p + "b"] = Unit(dec / 8, binary / 8, BYTE, bits=True)
     for p, (dec, power) in with_none.items():  # bit, Kbit, bps, Gbps
         binary = 2.0**power
         for word in ("bit", "bits"):
@@ -114,6 +115,8 @@ def test_dimension_arithmetic():
         ("K", False, Suffix(uncertain=True)),  # `2 K`: not read with certainty
         ("GHz", False, Suffix(uncertain=True)),
         ("b", True, Suffix(uncertain=True)),
+        ("kb", True, Suffix(uncertain=True)),  # kilobytes or kilobits
+        ("Kb", True, Suffix(unit="Kb")),
         ("Gi", True, Suffix(uncertain=True)),
         ("GbE", True, Suffix(uncertain=True)),
         ("Mtokens", True, Suffix(scale="M", label=True)),

@@ -21,8 +21,16 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from vaultkit import diagnostics
-from vaultkit.checks.claims.compare import ERROR, ERROR_REL, PASS, WARNING, Verdict, judge
-from vaultkit.checks.claims.expr import Binary, Node, Operand, ParseFail, Uncertain, divisor_grouped, written_leaf
+from vaultkit.checks.claims.compare import ERROR, ERROR_REL, PASS, Verdict, judge
+from vaultkit.checks.claims.expr import (
+    Binary,
+    Node,
+    ParseFail,
+    Uncertain,
+    divisor_grouped,
+    has_operator,
+    written_leaf,
+)
 from vaultkit.checks.claims.finder import (
     Found,
     Side,
@@ -34,7 +42,6 @@ from vaultkit.checks.claims.finder import (
     has_sign,
     may_have_claim,
     svg_pieces,
-    unit_kind,
 )
 from vaultkit.checks.claims.parser import Parser
 from vaultkit.checks.claims.prose import (
@@ -50,7 +57,7 @@ from vaultkit.checks.claims.prose import (
 )
 from vaultkit.checks.claims.shapes import check_shapes
 from vaultkit.checks.claims.tokens import tokenize
-from vaultkit.checks.claims.units import BYTE, UNITS, Suffix, read_cjk, read_word
+from vaultkit.checks.claims.units import SAME_NUMBER_LINES, units_near
 from vaultkit.diagnostics import Diagnostic, Rule
 from vaultkit.explain import Explained
 
@@ -93,7 +100,7 @@ UNLIKELY = Rule(
     diagnostics.WARNING,
     "arithmetic claim right only under an unlikely reading",
     "{claim} holds only if {reading}: as written it computes {computed}",
-    "No fair reading makes the value right, one unlikely reading does: a product divided by `2*2` written without brackets only if everything after `/` is the divisor, a quotient written as a whole number only if it is floored where the text does not say so. Write the brackets or the rounding meant.",
+    "No fair reading makes the value right, one unlikely reading does: a product divided by `2*2` written without brackets only if everything after `/` is the divisor, a quotient written as a whole number only if it is floored where the text does not say so, a size computed from counts only at 2, 4 or 8 bytes an element that is not written near it. Write the brackets, the rounding or the element type (`fp32`, `4 bytes`) meant.",
 )
 NOT_READ = "no arithmetic read on both sides of the sign"
 # Words that say a result is a whole number: a quotient floored by hand is then a fair reading.
@@ -204,6 +211,7 @@ def _best_verdict(found: Found, exact: set[int], floor: bool, near=None) -> tupl
     return best or reason
 
 
+STEP_CHANGE = "a change from one value to another (`12 minutes → 100 seconds`), no arithmetic: read only to pass"
 DESIGN_SIZE = "≈ a size rounded to a multiple of 256 a few % off: a design choice, not a computed result"
 DESIGN_MULTIPLE = 256
 
@@ -220,26 +228,6 @@ def _design_size(value: Node, verdict: Verdict) -> bool:
     return near and leaf.mantissa >= DESIGN_MULTIPLE and leaf.mantissa % DESIGN_MULTIPLE == 0
 
 
-ELEMENT_SIZE = "a count of elements written as a size: right at 2 or 4 bytes an element, which is not written"
-ELEMENT_BYTES = (2.0, 4.0)
-
-
-def _sized_elements(expr: Node, found: Found) -> bool:
-    """`128K × 8K ≈ 2GB`: counts (no unit on any input) whose result is written in bytes, near but
-    off as a count of bytes, and right at 2 or 4 bytes an element (bf16, fp32)."""
-    if any(op.has_unit or op.percent for op in expr.operands()) or unit_kind(found.value.node) != BYTE:
-        return False
-    loose = found.rel != "="
-    for size in ELEMENT_BYTES:
-        element = Operand("", 0, 0, size, 1.0, False, suffixes=[Suffix(unit="bytes")])
-        try:
-            if judge(Binary("*", expr, element), found.value.node, loose=loose).level == PASS:
-                return True
-        except Uncertain:
-            continue
-    return False
-
-
 def _settled_above(found: Found, best: tuple[Verdict, Side], texts: list[str], value: str, settled: dict):
     """`T₃ = <the expression of T₁> = 5.81 ms`: the same expression written with the same value
     on a line above, where it held (rounding carried in a chain there), holds here too."""
@@ -249,27 +237,6 @@ def _settled_above(found: Found, best: tuple[Verdict, Side], texts: list[str], v
             reading = f"the value written for the same expression on line {line}"
             return replace(best[0], level=PASS, reading=reading), side
     return best
-
-
-# A number and the word after it: `109 hours`, `35,000MB`, `4.5 天`
-_NUMBER_UNIT = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?([ ]?)([A-Za-zµμ]+|[\u4e00-\u9fff]+)")
-NEAR_LINES = 2  # lines above a claim whose units its bare inputs may be in
-
-
-def units_near(lines: list[str]) -> tuple[tuple[str, tuple, float, float], ...]:
-    """(name, dimension, decimal factor, binary factor) of each unit written after a number
-    in `lines` (GB is 10⁹ bytes, or 2³⁰ when prefixes are read as powers of two)."""
-    seen: dict[tuple, str] = {}
-    for line in lines:
-        for m in _NUMBER_UNIT.finditer(line):
-            word = m.group(2)
-            suffix = read_cjk(word)[0] if word[0] >= "\u4e00" else read_word(word, attached=not m.group(1))
-            if suffix.seconds:
-                seen.setdefault((suffix.dims, suffix.seconds, suffix.seconds), word)
-            elif suffix.unit:
-                unit = UNITS[suffix.unit]
-                seen.setdefault((unit.dims, unit.decimal, unit.binary), word)
-    return tuple((name, *key) for key, name in seen.items())
 
 
 def _computed_in_written_units(found: Found, verdict: Verdict, logical: Logical) -> str:
@@ -328,10 +295,10 @@ def _check_logical(
                 best = found.pass_only
             elif found.not_far and best[0].factor > FAR:
                 best = found.not_far
+            elif found.rel == "→" and not any(has_operator(side.node) for side, _, _ in found.alternatives):
+                best = STEP_CHANGE
             elif found.rel != "=" and _design_size(found.value.node, best[0]):
                 best = DESIGN_SIZE
-            elif best[0].level == WARNING and _sized_elements(best[1].node, found):
-                best = ELEMENT_SIZE
         if isinstance(best, str):
             report.skipped += 1
             start = min([side.start for side, _, _ in found.alternatives] + [found.value.start])
@@ -353,7 +320,7 @@ def _check_logical(
         computed = _computed_in_written_units(found, verdict, logical)
         report.verified += 1
         values.append(found.value)
-        reading = _unlikely(found, exact, floor) if verdict.level == ERROR else ""
+        reading = _unlikely(found, exact, floor) if verdict.level == ERROR else verdict.unstated
         level = "warning" if reading else VERDICTS.get(verdict.level, "warning")
         note = f"computed {computed}" + (f"; holds only if {reading}" if reading else "")
         note += f"; read with {verdict.reading}" if verdict.reading else ""
@@ -464,7 +431,7 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
         def above(number=number) -> list[str]:
             nonlocal lines
             lines = lines if lines is not None else text.split("\n")
-            return lines[max(0, number - 1 - NEAR_LINES) : number - 1]
+            return lines[max(0, number - 1 - SAME_NUMBER_LINES) : number - 1]
 
         line_report, values = _check_logical(logical, rel, above, results, settled)
         _account_for_signs(logical, rel, line_report)

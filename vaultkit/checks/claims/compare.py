@@ -15,6 +15,12 @@
   is 4.6 % off and within one unit; `512² = 100 亿` and `8KB × 1024 ≈ 6MB` are errors.
 - Both sides must have one dimension (a time is not a size: `1GB / 50 ≈ 20ms` is skipped);
   with no unit or scale on any input the result's unit only labels it (`28 + 56 = 84GB`).
+- A claim whose result has a dimension its inputs lack is not self-contained: what it lacks
+  may be written near it (`context`: a unit, a clock's `GHz`, `fp32`, the unit written for the
+  same number), and with it the claim holds or is judged. A size computed from counts that
+  holds only at 2, 4 or 8 bytes an element not written near is a warning that says so, not an
+  error; a slip of a prefix (1000×) or a factor no unit carries stays an error. A rate compared
+  with a size (`× 4B × 40 = 4070GB/s`, a clock in MHz) leaves its per second as a label.
 - Every reading of ambiguous units (GB as 10⁹ or 2³⁰, B as billion or bytes, % as /100 or as a
   label when only one side has it, FLOPs as a count or a rate) is tried, one reading for the
   whole claim (every `B` in it is bytes, or every one is billions); the best verdict wins: an
@@ -44,7 +50,7 @@ from vaultkit.checks.claims.expr import (
     substituted,
     written_leaf,
 )
-from vaultkit.checks.claims.units import BYTE, NONE, UNITS, Dims
+from vaultkit.checks.claims.units import BYTE, NONE, PER_SECOND, UNITS, Near, sub
 
 PASS, WARNING, ERROR = 0, 1, 2
 BINARY = "K, M, G as powers of two (1 GB = 2³⁰ bytes)"
@@ -65,6 +71,7 @@ LOG_BASES = (math.e, 2.0, 10.0)  # `2*log(128) = 14` in bits: a bare log may be 
 CONTEXT = "in the unit "  # the mode of a reading in a unit written near the claim
 RESULT_IN = "the result in "  # the mode of a bare result in a unit written near, its inputs in base units
 IN_BITS = "in bits"  # the mode of bare inputs counted in bits for a result in bytes
+RATE_LABEL = "a rate's /s as a label"  # the mode of a size compared with a rate (a clock's cycles unwritten)
 ERROR_REL = 0.05
 _EPS = 1e-12
 
@@ -77,6 +84,7 @@ class Verdict:
     factor: float = 1.0  # how many times too large or too small the written value is
     reading: str = ""  # the reading of the units that made it hold, when it is not the plain one
     value: float = math.nan  # the computed value, in the units the value is written with
+    unstated: str = ""  # the reading, not written near the claim, under which it holds (a warning)
 
 
 def _readings(nodes: list[Node], percent_label: bool) -> list[Reading]:
@@ -285,7 +293,75 @@ def judge(
     loose: bool,
     inputs_rounded: bool = True,
     floor: bool = False,
-    context: tuple[tuple[str, Dims, float, float], ...] = (),
+    context: tuple[Near, ...] = (),
+) -> Verdict:
+    """The best verdict over all readings (see `_judge`); a claim wrong under them may still
+    hold, and is then read as right, with its bare inputs in the units written for the same
+    numbers near it (`context`), or as a link of a ladder of units (`1e3 TFlops = 1e3 GFlops` in
+    `PFlops = 1e3 TFlops = 1e3 GFlops`: one TFlops is 1e3 GFlops, each link stepping by the
+    factor both sides write)."""
+    verdict = _judge(expr, value, loose=loose, inputs_rounded=inputs_rounded, floor=floor, context=context)
+    if verdict.level != PASS and (same := _with_units_of_same_numbers(expr, context)) is not None:
+        try:
+            other = _judge(same[0], value, loose=loose, inputs_rounded=inputs_rounded, floor=floor)
+        except Uncertain:
+            other = None
+        if other is not None and other.level == PASS:  # read only to pass
+            reading = f"{same[1]}, the units written for the same numbers near it"
+            return replace(other, reading=reading + (f"; {other.reading}" if other.reading else ""))
+    if verdict.level == PASS or not _ladder_link(expr, value):
+        return verdict
+    one = replace(expr, mantissa=1.0, unit_digit=1.0, digits=1, decimal=False)
+    try:
+        link = _judge(one, value, loose=loose, inputs_rounded=False, floor=floor)
+    except Uncertain:
+        return verdict
+    if link.level != PASS:
+        return verdict
+    return replace(link, reading=f"a ladder of units: one {_unit_name(expr)} is the value on the right")
+
+
+def _unit_name(op: Operand) -> str:
+    return " ".join(s.unit for s in op.suffixes if s.unit) or "unit of the left"
+
+
+def _with_units_of_same_numbers(expr: Node, context: tuple[Near, ...]) -> tuple[Node, str] | None:
+    """`expr` with each bare input given the unit its number is written with near the claim
+    (`0.2606 MB` above `6.47 + (0.2606 × 50) × 1,200 = 21.7 GB`), and which; None if there is none."""
+    units = {near.number: near for near in context if near.number}
+    changed = []
+    for op in expr.operands() if units else ():
+        near = units.get(op.text)
+        if near is not None and not (op.suffixes or op.per or op.percent):
+            expr = substituted(expr, op, replace(op, suffixes=[near.suffix]))
+            changed.append(near.name)
+    return (expr, ", ".join(changed)) if changed else None
+
+
+def _ladder_link(expr: Node, value: Node) -> bool:
+    """Two single values of one dimension, written with different prefixes of one unit and the
+    same number other than 1 (`1e3 TFlops = 1e3 GFlops`): may be a link of a ladder of units."""
+    if not (isinstance(expr, Operand) and isinstance(value, Operand)):
+        return False
+    if not (expr.has_unit and value.has_unit) or expr.percent or value.percent:
+        return False
+    plain = Reading()
+    same = expr.mantissa == value.mantissa != 1.0 and expr.dims(plain) == value.dims(plain)
+    return same and _in_bits(expr) == _in_bits(value)  # `8 GB = 8 Gb` is no ladder of prefixes
+
+
+def _in_bits(op: Operand) -> bool:
+    return any(s.unit and UNITS[s.unit].bits for s in op.suffixes + op.per)
+
+
+def _judge(
+    expr: Node,
+    value: Node,
+    *,
+    loose: bool,
+    inputs_rounded: bool = True,
+    floor: bool = False,
+    context: tuple[Near, ...] = (),
 ) -> Verdict:
     """The best verdict over all readings; raises Uncertain when no reading is certain (the
     two sides in different units, a named quantity that does not cancel out).
@@ -294,8 +370,11 @@ def judge(
     numbers are compared as written (`2 * 2 * 32 * 4096 / 10**6 = 0.131MB`), as well as in
     base units (`524,288 × 4096 = 2 GiB`). `inputs_rounded=False`: the inputs are taken as
     written (a chain whose first value is their exact result, `= 2.8304 ≈ 2.924`). `context`:
-    (name, dimension, decimal and binary factor) of the units written near the claim; inputs with none may be in
-    one of them, converted in the head (`109.2 / 1,000 ≈ 6.6 minutes` under `109 hours`)."""
+    what is written near the claim (`units.Near`): inputs with no unit may be in one of its units,
+    converted in the head (`109.2 / 1,000 ≈ 6.6 minutes` under `109 hours`), or in a clock's scale
+    (`1.41 GHz`), and counts of elements of the bytes it names (`fp32`). A result with a dimension
+    no input has (a size from counts) that holds only at 2, 4 or 8 bytes an element not written
+    near it is a warning (`Verdict.unstated`), not an error."""
     ten = _power_of_ten(value) if loose else None
     if ten is not None and not any(op.has_unit or op.has_scale or op.percent for op in expr.operands()):
         return _order_of_magnitude(expr, ten)
@@ -318,6 +397,9 @@ def judge(
     best: tuple[int, float, str, bool, float] | None = None
     levels: dict[bool, int] = {}  # the best level with decimal (False) and binary (True) prefixes
     bare_pass: str | None = None  # `… × 2字节 ≈ 16384 × n_token`: right in the inputs' unit
+    rate_pass: str | None = None  # right with the result's `/s` (or the inputs') only a label
+    open_ended: list[tuple[Quantity, _Written]] = []  # a result with a dimension its inputs lack
+    stated: tuple[float, str, str] | None = None  # the closest wrong reading in a unit written near
     conversions = _conversions(expr, value) if any(op.has_unit for op in expr.operands()) else []
     conversions += _named_conversions(expr, value)
     for reading in _readings([expr, value], percent_label):
@@ -338,12 +420,14 @@ def judge(
             candidates.append((converted, "base", written[0]))
         if plain_expr and q.dims == NONE and written[0].dims == BYTE:  # `2^{16} × 8 = 64 KB`: 8 bits a word
             candidates.append((Quantity(q.value / 8, q.lo / 8, q.hi / 8, BYTE), IN_BITS, written[0]))
-        for name, dims, *factors in context if plain_expr and q.dims == NONE else ():
-            factor = factors[reading.binary]
-            if dims == written[0].dims:
-                scaled = Quantity(q.value * factor, q.lo * factor, q.hi * factor, dims)
+        for near in context if plain_expr and q.dims == NONE else ():
+            factor, name = near.binary if reading.binary else near.decimal, near.name
+            if near.element:
+                continue  # the bytes of an element: see `_missing_element`
+            if near.dims == written[0].dims or near.dims == NONE and factor != 1.0:  # `1.41 GHz`: a clock's scale
+                scaled = Quantity(q.value * factor, q.lo * factor, q.hi * factor, near.dims)
                 candidates.append((scaled, CONTEXT + name, written[0]))
-            elif bare and dims != NONE and factor != 1.0:  # `10^{-5} + … = 0.03 + 0.75 = 0.78 ms`: s in ms
+            elif bare and near.dims != NONE and factor != 1.0:  # `10^{-5} + … = 0.03 + 0.75 = 0.78 ms`: s in ms
                 w = written[0]
                 candidates.append(
                     (
@@ -360,10 +444,22 @@ def judge(
                 # a bare value may leave the unit out, but is then read only to pass
                 if bare and w.dims == NONE and _level(q, w, loose, tolerance, floor) == PASS:
                     bare_pass = _show(q.value / w.factor)
+                elif (
+                    PER_SECOND in (sub(w.dims, q.dims), sub(q.dims, w.dims))
+                    and _level(q, w, loose, tolerance, floor) == PASS
+                ):
+                    rate_pass = _show(q.value / w.factor)  # `… × 4B × 40 = 4070GB/s`: the clock's /s unwritten
                 continue
+            if mode in ("base", "mantissa", "scaled") and q.dims != w.dims and not reading.b_bytes:
+                # a dimension no input has (not a `B` taken for bytes: it is billions as often)
+                open_ended.append((q, replace(w)))
             if exact and q.value == int(q.value):
                 w.unit = 0.0
             level = _level(q, w, loose, tolerance, floor)
+            if level != PASS and mode.startswith(CONTEXT):
+                ratio = abs(math.log(abs(q.value / w.value))) if q.value and w.value else math.inf
+                if stated is None or ratio < stated[0]:  # `1.41 GHz` above a wrong peak: shown in it
+                    stated = (ratio, _show(q.value / w.factor), mode[len(CONTEXT) :])
             if level != PASS and (mode in IMPLICIT or mode.startswith((CONTEXT, RESULT_IN)) or mode == IN_BITS):
                 continue  # a reading that is only allowed because it makes the claim right
             tolerated = tolerance and level < _level(q, w, loose, False, floor)
@@ -376,6 +472,8 @@ def judge(
                 best = (level, closeness, shown, tolerated, off, mode, q.value / w.factor)
     if best is None and bare_pass is not None:
         best = (PASS, 0.0, bare_pass, False, 1.0, "base", math.nan)
+    if rate_pass is not None and (best is None or best[0] != PASS):
+        best = (PASS, 0.0, rate_pass, False, 1.0, RATE_LABEL, math.nan)
     if best is None:
         raise Uncertain("the two sides are in different units")
     if best[0] != PASS and _may_be_binary(expr, value):
@@ -388,11 +486,49 @@ def judge(
         reading = "the inputs counted in bits, 8 to a byte"
     elif best[5].startswith(CONTEXT):
         reading = f"the inputs in {best[5][len(CONTEXT) :]}, the unit written near it"
+    elif best[5] == RATE_LABEL:
+        reading = "a rate's per second left as a label (a count in one second, a clock's cycles unwritten)"
     elif best[5].startswith(RESULT_IN):
         reading = f"the inputs in base units, the result in {best[5][len(RESULT_IN) :]} (the unit written near it)"
     else:
         reading = BINARY if binary else ""
-    return Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], reading, best[6])
+    verdict = Verdict(best[0], " × ".join([best[2], *names]), best[3], best[4], reading, best[6])
+    if verdict.level == PASS:
+        return verdict
+    # not self-contained: the bytes of an element may be outside the line, written near it or not
+    elements = {near.decimal: near.name for near in context if near.element}
+    sizes = [(size, q, w) for q, w in open_ended if (size := _missing_element(q, w, loose, tolerance, floor))]
+    for size, q, w in sorted(sizes, key=lambda found: found[0] not in elements):
+        if size in elements:
+            reading = f"counts of elements of {size:g} bytes ({elements[size]}, written near it)"
+            return replace(verdict, level=PASS, reading=reading, computed=_show(q.value * size / w.factor))
+        unstated = f"the inputs are counts of elements of {size:g} bytes, which is not written near it"
+        return replace(verdict, level=WARNING, unstated=unstated)
+    if (  # wrong in the unit written near too: shown in it
+        verdict.level == ERROR
+        and stated is not None
+        and stated[0] < math.log(verdict.factor)
+        and stated[1] != verdict.computed
+    ):
+        return replace(verdict, computed=stated[1], reading=f"the inputs in {stated[2]}, the unit written near it")
+    return verdict
+
+
+ELEMENT_BYTES = (2.0, 4.0, 8.0)  # bytes an element (fp16/bf16, fp32, fp64) a count may leave unwritten
+
+
+def _missing_element(q: Quantity, w: _Written, loose: bool, tolerance: bool, floor: bool) -> float:
+    """The bytes of an element (2, 4 or 8) a size computed from counts leaves unwritten
+    (`512 × 1024 = 2 MB`: 4 bytes), 0 if none makes it right. No other factor missing from a
+    claim whose result has a dimension its inputs lack is a fair reading unless the note writes
+    it near the claim (`1.41 GHz`, read as `context`): a slip of 1000× is an error, and so is a
+    factor no unit carries (`2 × 32 × 32 × 128 × 2 = 262,144 bytes`: a half)."""
+    if sub(w.dims, q.dims) != BYTE:
+        return 0.0
+    for size in ELEMENT_BYTES:
+        if _level(Quantity(q.value * size, q.lo * size, q.hi * size, w.dims), w, loose, tolerance, floor) == PASS:
+            return size
+    return 0.0
 
 
 MAY_BE_BINARY = "numerals of 0s and 1s may be binary"

@@ -72,7 +72,8 @@ def _units() -> dict[str, Unit]:
         if p:
             units[f"{p}B"] = Unit(dec, binary, BYTE)
             units[f"{p}Bps"] = Unit(dec, binary, rate_b)  # GBps: gigabytes per second
-            units[f"{p}b"] = Unit(dec / 8, binary / 8, BYTE, bits=True)  # Gb: gigabits
+            if p != "k":  # `kb` is written for kilobytes as often as for kilobits, as `mb` and `gb` are
+                units[f"{p}b"] = Unit(dec / 8, binary / 8, BYTE, bits=True)  # Gb: gigabits
         units[f"{p}bit"] = units[f"{p}bits"] = Unit(dec / 8, binary / 8, BYTE, bits=True)
         units[f"{p}bps"] = Unit(dec / 8, binary / 8, rate_b, bits=True)  # Gbps
     for p, factor in _BINARY.items():
@@ -157,7 +158,7 @@ CJK_SCALES = {
 # A bare b (bit or billion?), Kubernetes quantities, frequencies and other scaled units we do
 # not convert.
 UNCERTAIN_WORD = re.compile(
-    r"(?:[KMGTPkmgtp]?(?:Hz)|b|[KMGTPkmgtp](?:V|A|i|bE)|[KMGTP]b(?:E|yte)[A-Za-z]*|m|mi|dB[a-zA-Z]*|[mgtp]b)\Z"
+    r"(?:[KMGTPkmgtp]?(?:Hz)|b|[KMGTPkmgtp](?:V|A|i|bE)|[KMGTP]b(?:E|yte)[A-Za-z]*|m|mi|dB[a-zA-Z]*|[kmgtp]b)\Z"
 )
 
 
@@ -219,3 +220,77 @@ def read_cjk(run: str) -> tuple[Suffix, str]:
     if run.startswith("字节"):
         return Suffix(unit="bytes"), run[2:]
     return Suffix(label=True), ""
+
+
+# A number and the word after it: `109 hours`, `35,000MB`, `4.5 天`, `1.41 GHz`
+_NUMBER_UNIT = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)( {0,2})([A-Za-zµμ]+|[\u4e00-\u9fff]+)")
+# A type of element named with its width in bits: `fp32`, `FP16`, `bf16`, `int8`, `float64`
+_ELEMENT_TYPE = re.compile(r"(?<![A-Za-z0-9])(?:fp|bf|float|u?int)(4|8|16|32|64)(?![0-9])", re.I)
+_FREQUENCY = re.compile(r"([KMGT]?)Hz\Z")
+ELEMENT_SIZES = {1.0, 2.0, 4.0, 8.0}  # `4 bytes`, `2 字节`, `4B` after the count of elements
+
+
+NEAR_LINES = 8  # lines above a claim whose units its bare inputs may be in
+SAME_NUMBER_LINES = 20  # lines above a claim where the unit of one of its numbers may be written
+
+
+@dataclass(frozen=True)
+class Near:
+    """What a line near a claim says its bare inputs may be in: a unit (`35,000MB`, `109 hours`),
+    the scale of a clock (`1.41 GHz`: 10⁹ of a count), or the bytes of an element (`fp32`,
+    `4 bytes`: `element`)."""
+
+    name: str
+    dims: Dims
+    decimal: float  # its factor to base units
+    binary: float  # the same, prefixes read as powers of two
+    element: bool = False
+    number: str = ""  # the number it was written after, for a unit of that number only
+    suffix: Suffix | None = None  # of that number
+
+
+def units_near(lines: list[str]) -> tuple[Near, ...]:
+    """What `lines` (the claim's own last) say the bare inputs of a claim may be in, each once:
+    the units of the last `NEAR_LINES` lines, and the unit each distinct number (`0.2606`,
+    `6.47`, `1590`, not `2` or `32`) is written with in any of them, when it is one."""
+    seen: dict[tuple, str] = {}
+    numbers: dict[str, Suffix | None] = {}
+    for k, line in enumerate(lines):
+        close = k >= len(lines) - NEAR_LINES - 1
+        for m in _NUMBER_UNIT.finditer(line):
+            number, word = m.group(1), m.group(3)
+            suffix = read_cjk(word)[0] if word[0] >= "\u4e00" else read_word(word, attached=not m.group(2))
+            frequency = _FREQUENCY.match(word)
+            own = Suffix(factor=SCALE_LETTERS[frequency.group(1)][0]) if frequency and frequency.group(1) else suffix
+            if (own.has_unit or own.factor != 1.0) and _distinct(number):
+                numbers[number] = own if numbers.get(number, own) == own else None  # two units: neither
+            if not close:
+                continue
+            if frequency and frequency.group(1):
+                factor = SCALE_LETTERS[frequency.group(1)][0]
+                seen.setdefault((NONE, factor, factor, False), word)
+            elif suffix.seconds:
+                seen.setdefault((suffix.dims, suffix.seconds, suffix.seconds, False), word)
+            elif suffix.unit:
+                unit = UNITS[suffix.unit]
+                seen.setdefault((unit.dims, unit.decimal, unit.binary, False), word)
+            size = float(number.replace(",", ""))
+            if size in ELEMENT_SIZES and (suffix.unit in ("bytes", "byte") or word == "B" and not m.group(2)):
+                seen.setdefault((BYTE, size, size, True), m.group())
+        for m in _ELEMENT_TYPE.finditer(line) if close else ():
+            size = int(m.group(1)) / 8
+            seen.setdefault((BYTE, size, size, True), m.group())
+    same = [Near(f"{n}{_spaced(s)}", s.dims, 1.0, 1.0, number=n, suffix=s) for n, s in numbers.items() if s]
+    return tuple(Near(name, *key) for key, name in seen.items()) + tuple(same)
+
+
+def _distinct(number: str) -> bool:
+    """A number written with a decimal point or three digits or more: the same one near a
+    claim is the same quantity (`2` or `32` may be anything)."""
+    digits = number.replace(",", "").replace(".", "").strip("0")
+    return "." in number or len(digits) >= 3
+
+
+def _spaced(suffix: Suffix) -> str:
+    unit = suffix.unit or next((name for name, s in TIME_UNITS.items() if s == suffix.seconds), "")
+    return f" {unit}" if unit else f" × {suffix.factor:g}"
