@@ -179,7 +179,8 @@ def score(
         why = sorted({r for key in lines for r in reasons.get(key, [])})
         reason = " / ".join(why) if why else "not listed in --explain"
         out.skipped[reason] += 1
-        out.unverified.append(f"{row['repo']} {row['path']}:{row['line']} [{row['verdict']}] {reason}: {row['claim']}")
+        where = f"{row.get('repo', '')} {row['path']}:{row['line']}"
+        out.unverified.append(f"{where} [{row['verdict']}] {reason}: {row.get('claim', '')}")
     return out
 
 

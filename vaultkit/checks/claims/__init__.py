@@ -38,6 +38,7 @@ from vaultkit.checks.claims.finder import (
 )
 from vaultkit.checks.claims.parser import Parser
 from vaultkit.checks.claims.prose import (
+    MAX_CHARS,
     SIGN_NOT_READ,
     ProseLine,
     TableCell,
@@ -98,7 +99,6 @@ UNLIKELY = Rule(
 NOT_READ = "no arithmetic read on both sides of the sign"
 # Words that say a result is a whole number: a quotient floored by hand is then a fair reading.
 _INTEGER_INTENT = re.compile(r"floor|⌊|//|round(?:ed|s)? down|integer|whole number|向下取整|取整|整除|整数", re.I)
-MAX_CHARS = 5_000  # a longer logical line is not read (a note's cost stays bounded)
 MAX_RESULTS = 8  # results above a claim its inputs may carry the rounding of
 MAX_LINES = 800  # logical lines with a sign read in one note (a table of 5,000 rows reads 800)
 FAR = 100.0  # off by more than this factor, a claim whose reading is not certain is no claim
