@@ -50,6 +50,7 @@ from vaultkit.checks.claims.prose import (
     unread_lines,
 )
 from vaultkit.checks.claims.shapes import check_shapes
+from vaultkit.checks.claims.tables import check_tables
 from vaultkit.checks.claims.tokens import tokenize
 from vaultkit.checks.claims.units import BYTE, UNITS, Suffix, read_cjk, read_word
 from vaultkit.diagnostics import Diagnostic, Rule
@@ -486,6 +487,10 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     rows = table_lines(text)
     for number, line, cells, total in table_totals(text, rows):
         _check_row_total(number, line, cells, total, rel, report)
+    totals = {(entry.line, entry.col) for entry in report.explained if entry.col}
+    for row in check_tables(text, rows):
+        if (row.line, row.col) not in totals:
+            _add_row_claim(row, rel, report)
     for number, line, why in unread_lines(text, {entry.line for entry in report.explained}, rows):
         report.skipped += 1
         report.explained.append(Explained(rel, number, "skipped", " ".join(line.split())[:120], why))
@@ -526,6 +531,21 @@ def _check_row_total(number: int, line: str, cells: list[TableCell], total: Tabl
     if verdict.level != PASS:
         rule = CLAIM_WRONG if verdict.level == ERROR else CLAIM_IMPRECISE
         report.diagnostics.append(rule.at(rel, number, col, claim=claim, written=total.text, computed=computed))
+
+
+def _add_row_claim(row, rel: str, report: ClaimReport) -> None:
+    """A table cell derived from others in its row, as the rows of its table say (`tables`)."""
+    verdict = row.verdict
+    computed = verdict.computed + (" " + row.unit if row.unit else "")
+    note = f"computed {computed}; the table's rows hold {row.relation} ({row.holds} rows)"
+    note += f"; read with {verdict.reading}" if verdict.reading else ""
+    report.verified += 1
+    report.explained.append(Explained(rel, row.line, VERDICTS.get(verdict.level, "warning"), row.claim, note, row.col))
+    if verdict.level != PASS:
+        rule = CLAIM_WRONG if verdict.level == ERROR else CLAIM_IMPRECISE
+        report.diagnostics.append(
+            rule.at(rel, row.line, row.col, claim=row.claim, written=row.written, computed=computed)
+        )
 
 
 # `Total: ~40.0M`, `总计 ≈ 3 TB` under the lines of its parts

@@ -369,7 +369,7 @@ def _note_lines(text: str, wanted: set[int] | None = None) -> Iterator[tuple[int
 _TABLE_TOTAL = re.compile(r"\b(?:total|sum)\b|总计|合计|总和|总共|共计", re.I)
 _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*\Z")
 _CELL = re.compile(
-    r"[ \t]*(?:\*\*)?(?P<body>(?P<about>[~≈][ ]?)?(?P<number>\d[\d,]*(?:\.\d+)?)[ ]?(?P<unit>[A-Za-z%]*))(?:\*\*)?[ \t]*\Z"
+    r"[ \t]*(?:\*\*)?(?P<body>(?P<about>[~≈][ ]?)?(?P<number>\d[\d,]*(?:\.\d+)?)[ ]?(?P<unit>[A-Za-z%]*(?:/[A-Za-z]+)?))(?:\*\*)?[ \t]*\Z"
 )
 _HEADER_UNIT = re.compile(r"[(（]([^()（）]+)[)）]")
 
@@ -413,6 +413,32 @@ def table_totals(text: str, rows: set[int]) -> Iterator[tuple[int, str, list[Tab
             continue
         previous = (number, line)
         yield from _row_totals(number, line, header)
+
+
+def table_rows(text: str, rows: set[int]) -> Iterator[tuple[list[str], list[tuple[int, str, list[TableCell | None]]]]]:
+    """(header cells, data rows) of each pipe table of a note (`rows`: its table lines); a data
+    row is (line number, line, its cells: a `TableCell` where the cell holds one number, else None)."""
+    if not rows:
+        return
+    header: list[str] | None = None
+    data: list[tuple[int, str, list[TableCell | None]]] = []
+    previous: tuple[int, str] | None = None
+    for number, line, _ in _note_lines(text, rows | _lines_with(text, _STATE_MARKS)):
+        if number not in rows or previous is not None and previous[0] != number - 1:
+            if header is not None:
+                yield header, data
+            header, data = None, []
+            previous = (number, line) if number in rows else None
+            continue
+        if header is None:
+            if previous is not None and _TABLE_RULE.match(line):
+                header = [cell for cell, _ in _cells(previous[1])]
+            previous = (number, line)
+            continue
+        previous = (number, line)
+        data.append((number, line, [_table_cell(cell) for cell in _cells(line)]))
+    if header is not None:
+        yield header, data
 
 
 _TABLE_LINE = re.compile(r"^[ \t>]*\|", re.M)
