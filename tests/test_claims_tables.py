@@ -106,3 +106,22 @@ def test_a_difference_is_taken_only_where_the_header_names_one():
     assert _entries(table.format(name="assessment", rows="\n".join(made))) == []
     report = check_markdown(table.format(name="remaining", rows="\n".join(made)), "n.md")
     assert [(d.code, d.line) for d in report.diagnostics] == [("VK301", 7)]
+
+
+def test_a_total_row_is_read_as_the_sum_of_the_rows_above_and_a_wrong_one_is_no_finding():
+    # the shape of prskid1000/micro-Omni 1749f81f study/02-neural-networks-basics.md:409-417: the
+    # parameters of five parts and a bold total row (numbers made up here to add up)
+    table = """| part | parameters |
+|---|---|
+| thinker | 20.32M |
+| audio | 2.05M |
+| vision | 0.91M |
+| talker | 2.24M |
+| codec | 0.05M |
+| **Total** | **{total}** |
+"""
+    read = check_markdown(table.format(total="25.57M"), "n.md")
+    assert [(e.line, e.verdict) for e in read.explained if "sum of the rows" in e.note] == [(8, "ok")]
+    # a total that is no sum may be of something else (a mean, the largest part): listed, not flagged
+    other = check_markdown(table.format(total="20.32M"), "n.md")
+    assert other.diagnostics == [] and [e.verdict for e in other.explained if e.line == 8] == ["skipped"]

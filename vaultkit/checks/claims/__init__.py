@@ -50,7 +50,7 @@ from vaultkit.checks.claims.prose import (
     unread_lines,
 )
 from vaultkit.checks.claims.shapes import check_shapes
-from vaultkit.checks.claims.tables import check_tables
+from vaultkit.checks.claims.tables import check_tables, column_totals
 from vaultkit.checks.claims.tokens import tokenize
 from vaultkit.checks.claims.units import BYTE, UNITS, Suffix, read_cjk, read_word
 from vaultkit.diagnostics import Diagnostic, Rule
@@ -488,8 +488,9 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     for number, line, cells, total in table_totals(text, rows):
         _check_row_total(number, line, cells, total, rel, report)
     totals = {(entry.line, entry.col) for entry in report.explained if entry.col}
-    for row in check_tables(text, rows):
+    for row in (*check_tables(text, rows), *column_totals(text, rows)):
         if (row.line, row.col) not in totals:
+            totals.add((row.line, row.col))
             _add_row_claim(row, rel, report)
     for number, line, why in unread_lines(text, {entry.line for entry in report.explained}, rows):
         report.skipped += 1

@@ -367,6 +367,8 @@ def _note_lines(text: str, wanted: set[int] | None = None) -> Iterator[tuple[int
 
 
 _TABLE_TOTAL = re.compile(r"\b(?:total|sum)\b|总计|合计|总和|总共|共计", re.I)
+# the label of a table's total row: `**Total**`, `合计` (not `Total per layer`, a quantity)
+TABLE_TOTAL_NAME = re.compile(r"\A[ \t*]*(?:(?:grand )?total|sum|总计|合计|总和|总共|共计)[ \t*:：]*\Z", re.I)
 _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*\Z")
 _CELL = re.compile(
     r"[ \t]*(?:\*\*)?(?P<body>(?P<about>[~≈][ ]?)?(?P<number>\d[\d,]*(?:\.\d+)?)[ ]?(?P<unit>[A-Za-z%]*(?:/[A-Za-z]+)?))(?:\*\*)?[ \t]*\Z"

@@ -21,7 +21,7 @@ import numpy as np
 from vaultkit.checks.claims.compare import PASS, Verdict, judge
 from vaultkit.checks.claims.expr import Binary, Operand, ParseFail, Reading, Uncertain
 from vaultkit.checks.claims.parser import Parser
-from vaultkit.checks.claims.prose import TableCell, table_rows
+from vaultkit.checks.claims.prose import TABLE_TOTAL_NAME, TableCell, table_rows
 from vaultkit.checks.claims.tokens import tokenize
 
 MIN_ROWS = 3  # rows that must hold a relation exactly before a row that breaks it is checked
@@ -242,3 +242,52 @@ def check_tables(text: str, rows: set[int]) -> Iterator[RowClaim]:
                     continue  # `| 84 tok/s | 1 | 84.2 tok/s |`: a measured total written rounded
                 claim = f"{cells[a].text} {SIGNS[op]} {cells[b].text} {'≈' if loose else '='} {cells[c].text}"
                 yield RowClaim(number, cells[c].start + 1, cells[c].unit, claim, cells[c].text, relation, count, verdict)
+
+
+def column_totals(text: str, rows: set[int]) -> Iterator[RowClaim]:
+    """A table's total row (its label `Total`, `合计`, …) under the rows it sums: each of its cells
+    that holds a number, in a column where every row since the header (or the total before) holds
+    one in the same unit, is read as their sum when it is one. One that is not is no finding:
+    on the seen ground such rows were a mean, the largest part, or alternatives added up, as
+    often as a wrong sum; it stays listed as unread."""
+    for header, data in table_rows(text, rows):
+        start = 0
+        for r, (number, line, cells) in enumerate(data):
+            label = next((cell for cell in line.split("|")[1:] if cell.strip()), "")
+            if not TABLE_TOTAL_NAME.search(label):
+                continue
+            parts, start = data[start:r], r + 1
+            if len(parts) < 2:
+                continue
+            for k, total in enumerate(cells):
+                claim = _column_sum(k, total, (number, line, cells), parts, header)
+                if claim is not None:
+                    yield claim
+
+
+def _column_sum(k: int, total: TableCell | None, row, parts, header: list[str]) -> RowClaim | None:
+    """Column `k` of the total row `row` checked as the sum of the same column of `parts`."""
+    number, line, cells = row
+    if total is None or k == 0:
+        return None
+    column = [(part_line, part[k] if k < len(part) else None) for _, part_line, part in parts]
+    if any(cell is None or cell.unit != total.unit for _, cell in column):
+        return None
+    operands = [_cell_operands(part_line, [*[None] * k, cell], k + 1)[k] for part_line, cell in column]
+    written = _cell_operands(line, cells, k + 1)[k]
+    if written is None or any(op is None for op in operands):
+        return None
+    expr = operands[0]
+    for op in operands[1:]:
+        expr = Binary("+", expr, op)
+    loose = total.about or any(cell.about for _, cell in column)
+    try:
+        verdict = judge(expr, written, loose=loose)
+    except Uncertain:
+        return None
+    if verdict.level != PASS:
+        return None  # a total row that is no sum of the rows above may be of something else (a mean, one of them)
+    name = header[k].strip(" *") if k < len(header) else f"column {k + 1}"
+    claim = f"{' + '.join(cell.text for _, cell in column)} {'≈' if loose else '='} {total.text}"
+    relation = f"the total of {name} = the sum of the rows above it"
+    return RowClaim(number, total.start + 1, total.unit, claim, total.text, relation, len(parts), verdict)
