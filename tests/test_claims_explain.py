@@ -107,7 +107,10 @@ def test_a_line_only_continued_below_is_listed_where_its_sign_is():
         ("- half precision reaches ~165 GB/s (57% of peak 287 GB/s)", COMPARED),
         # a row of numbers, two of them derived (wsm000/mlsys-learning-notes 3b366bdf
         # task2_memory_wall_two_phases_learning_notes.md:275)
-        ("| GPU | peak | bandwidth | ridge | half |\n|---|---|---|---|---|\n| V100 | 125 TFLOP/s | 0.90 TB/s | 138.9 | 69.4 |", TABLE_NUMBERS),
+        (
+            "| GPU | peak | bandwidth | ridge | half |\n|---|---|---|---|---|\n| V100 | 125 TFLOP/s | 0.90 TB/s | 138.9 | 69.4 |",
+            TABLE_NUMBERS,
+        ),
         # a row of a LaTeX table (zfflxx/kimi_k2 943c6761 mla_su_blog_1.md:57)
         ("\\text{MLA} & 894M & 2.721 & 576 \\\\", TABLE_NUMBERS),
     ],

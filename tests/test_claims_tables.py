@@ -97,9 +97,21 @@ def test_columns_in_proportion_make_no_sum():
 def test_a_difference_is_taken_only_where_the_header_names_one():
     # kallisaysra1/ai-infra-learning 9a44017e engineer-track/CURRICULUM.md:1631-1635: lectures,
     # exercises and assessment hours of five modules; assessment is no difference of the other two.
-    real = ["| 12h | 15h | 5h |", "| 15h | 18h | 4h |", "| 16h | 20h | 4h |", "| 20h | 25h | 3h |", "| 18h | 20h | 2h |"]
+    real = [
+        "| 12h | 15h | 5h |",
+        "| 15h | 18h | 4h |",
+        "| 16h | 20h | 4h |",
+        "| 20h | 25h | 3h |",
+        "| 18h | 20h | 2h |",
+    ]
     # the same shape with hours that do differ as the column says (numbers made up), the last one wrong
-    made = ["| 12h | 25h | 13h |", "| 15h | 33h | 18h |", "| 10h | 24h | 14h |", "| 20h | 46h | 26h |", "| 12h | 25h | 15h |"]
+    made = [
+        "| 12h | 25h | 13h |",
+        "| 15h | 33h | 18h |",
+        "| 10h | 24h | 14h |",
+        "| 20h | 46h | 26h |",
+        "| 12h | 25h | 15h |",
+    ]
     table = "| lectures | exercises | {name} |\n|---|---|---|\n{rows}\n"
     for name in ("assessment", "remaining"):
         assert _entries(table.format(name=name, rows="\n".join(real))) == []

@@ -576,11 +576,28 @@ _SHAPES = (
     (_COMMENTED, COMMENTED, (re.compile(r"[#/](?:(?<=#)|(?<=//))[ \t]*[~≈约]?[ \t]*\$?\d"),)),
     (_ASCII_STEP, ASCII_STEP, (re.compile(r"[=-]>[ \t`*]*[~≈]?[ \t]*\d"),)),
     (_BRACKETED, BRACKETED, (re.compile(r"[(（][^()（）\n]{0,40}?\d[^()（）\n\d]{0,24}?[×*/÷+]"),)),
-    (_TOTAL_STATED, TOTAL_STATED, (re.compile("otal"), re.compile("OTAL"), re.compile("um(?<=[Ss]um)"), re.compile("[计共和量](?<=总[计共和量]|[小合共]计)"))),
+    (
+        _TOTAL_STATED,
+        TOTAL_STATED,
+        (
+            re.compile("otal"),
+            re.compile("OTAL"),
+            re.compile("um(?<=[Ss]um)"),
+            re.compile("[计共和量](?<=总[计共和量]|[小合共]计)"),
+        ),
+    ),
     (_NAMED, NAMED, (re.compile(r"[=≈](?:(?<=[^\s\d=!<>:+\-*/%] =)|(?<=[^\s\d]  =)|(?<=[^\d\s] ≈)|(?<=[^\d\s]≈))"),)),
-    (_COMPARED, COMPARED, (re.compile(r"[(（][ \t]*[~≈约]?[+\-−]?\d+(?:\.\d+)?[ ]?[%×xX倍]"), re.compile(r"%[ ]?(?:of|是|于)"))),
+    (
+        _COMPARED,
+        COMPARED,
+        (re.compile(r"[(（][ \t]*[~≈约]?[+\-−]?\d+(?:\.\d+)?[ ]?[%×xX倍]"), re.compile(r"%[ ]?(?:of|是|于)")),
+    ),
 )
-_ROWS = (re.compile(r"&[^\n]*\\\\[ \t]*$", re.M), re.compile(r"[│┃][^\n]*[│┃]"), re.compile(r"\|(?<=[^\s|][ \t]\|)[ \t][^\n|]*[^\s|][ \t]\|[ \t]"))
+_ROWS = (
+    re.compile(r"&[^\n]*\\\\[ \t]*$", re.M),
+    re.compile(r"[│┃][^\n]*[│┃]"),
+    re.compile(r"\|(?<=[^\s|][ \t]\|)[ \t][^\n|]*[^\s|][ \t]\|[ \t]"),
+)
 UNREAD = (TABLE_ROW, TABLE_NUMBERS, SIGN_NOT_READ, *(why for _, why, _ in _SHAPES))
 MIN_ROW_NUMBERS = 2
 

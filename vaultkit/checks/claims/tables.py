@@ -11,10 +11,9 @@ change, is none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-
-import re
 
 import numpy as np
 
@@ -151,7 +150,8 @@ def relations(
 
 _SUM_NAME = re.compile(r"\b(?:total|sum|subtotal|overall|combined)\b|总计|合计|小计|总和|总共|共计|总量|合计|总", re.I)
 _DIFFERENCE_NAME = re.compile(
-    r"\b(?:diff(?:erence)?|remain(?:ing|der)?|left|free|headroom|sav(?:ed|ings?)|gap|delta)\b|Δ|差|剩余|余量|节省|空闲|可用", re.I
+    r"\b(?:diff(?:erence)?|remain(?:ing|der)?|left|free|headroom|sav(?:ed|ings?)|gap|delta)\b|Δ|差|剩余|余量|节省|空闲|可用",
+    re.I,
 )
 
 
@@ -241,7 +241,9 @@ def check_tables(text: str, rows: set[int]) -> Iterator[RowClaim]:
                 if not holds[r] and _within_measured(op, x, y, z):
                     continue  # `| 84 tok/s | 1 | 84.2 tok/s |`: a measured total written rounded
                 claim = f"{cells[a].text} {SIGNS[op]} {cells[b].text} {'≈' if loose else '='} {cells[c].text}"
-                yield RowClaim(number, cells[c].start + 1, cells[c].unit, claim, cells[c].text, relation, count, verdict)
+                yield RowClaim(
+                    number, cells[c].start + 1, cells[c].unit, claim, cells[c].text, relation, count, verdict
+                )
 
 
 def column_totals(text: str, rows: set[int]) -> Iterator[RowClaim]:
