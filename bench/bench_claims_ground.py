@@ -17,7 +17,7 @@ in the judged files are scored. Printed per half:
 - precision of errors = true / (true + false alarms), and the same with the unjudged errors
   counted as false alarms (printed apart); recall = wrong lines with an error / wrong lines;
 - the judged claims (`right` and `wrong`) the checker did not verify, by the reason
-  `--explain` gives.
+  `--explain` gives (with `--list`, each of them: where, its verdict, why and the claim).
 
 The shared public ground (`../shared/corpus/public` with its `truth-dev.jsonl`) is scored the
 same way when present. The tuning half is `tune`; `held` and `held3` to `held7` are measured once,
@@ -99,6 +99,7 @@ class Score:
     judged: int = 0
     claims: int = 0  # judged right or wrong
     skipped: Counter = field(default_factory=Counter)  # reason -> judged claims not verified
+    unverified: list[str] = field(default_factory=list)  # `repo path:line [verdict] reason: claim` of each
     crashes: list[str] = field(default_factory=list)  # notes whose check raised
 
     def add(self, other: Score) -> None:
@@ -187,7 +188,10 @@ def score(
         if any(key in verified for key in lines):
             continue
         why = sorted({r for key in lines for r in reasons.get(key, [])})
-        out.skipped[" / ".join(why) if why else "not listed in --explain"] += 1
+        reason = " / ".join(why) if why else "not listed in --explain"
+        out.skipped[reason] += 1
+        where = f"{row.get('repo', '')} {row['path']}:{row['line']}"
+        out.unverified.append(f"{where} [{row['verdict']}] {reason}: {row.get('claim', '')}")
     return out
 
 
@@ -247,7 +251,7 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f} %"
 
 
-def show(name: str, s: Score) -> None:
+def show(name: str, s: Score, listing: bool = False) -> None:
     print(
         f"== {name}: {s.judged} judged lines, {s.claims} claims, {s.wrong_lines} wrong, {len(s.crashes)} notes raised"
     )
@@ -274,6 +278,8 @@ def show(name: str, s: Score) -> None:
     print(f"  judged claims not verified: {not_verified} of {s.claims}")
     for reason, count in s.skipped.most_common():
         print(f"    {count:4d}  {reason}")
+    for item in s.unverified if listing else ():
+        print(f"  not verified: {item}")
 
 
 def public_rows(public: Path) -> dict[str, list[dict]]:
@@ -292,6 +298,7 @@ def main() -> int:
     parser.add_argument("--repos", type=Path, help="folder of the fetched repositories (default: per half)")
     parser.add_argument("--half", choices=("tune", "held", *HELD_BATCHES, *HALVES), default="tune")
     parser.add_argument("--public", type=Path, default=PUBLIC, help="the shared public ground")
+    parser.add_argument("--list", action="store_true", help="list each judged claim not verified, with why")
     args = parser.parse_args()
     halves = HALVES.get(args.half, (args.half,))
     folders = {half: args.repos or HALF_REPOS.get(half, DEFAULT_REPOS) for half in halves}
@@ -305,13 +312,13 @@ def main() -> int:
         if s is None:
             print(f"== {half}: none of its repositories is at {folders[half]}")
         else:
-            show(half, s)
+            show(half, s, args.list)
     if (args.public / "truth-dev.jsonl").is_file():
         total = Score()
         for folder, rows in sorted(public_rows(args.public).items()):
             if (args.public / folder).is_dir():
                 total.add(score(rows, *run_checker(args.public / folder, {row["path"] for row in rows})))
-        show("shared public ground (truth-dev.jsonl)", total)
+        show("shared public ground (truth-dev.jsonl)", total, args.list)
     return 0
 
 

@@ -45,11 +45,13 @@ def test_the_sloppy_square_is_a_warning(report):
 def test_claims_are_verified(report):
     """Most claims are read; every line with a sign between numbers is listed, and most of the
     skipped are steps between values (`48GB → 12GB`) and name=value options, not claims; the
-    claim-like lines no reading reached (table rows, signs amid numbers) are listed apart."""
+    claim-like lines no reading reached (table rows of numbers, signs amid numbers, totals,
+    named results, values with their arithmetic in brackets) are listed apart: about 330 here,
+    half of them rows of tables of numbers."""
     unread = sum(entry.note in UNREAD for entry in report.explained)
     assert report.verified >= 145
     assert 0 < report.skipped - unread <= 140
-    assert 0 < unread <= 150
+    assert 0 < unread <= 350
     assert len(report.explained) == report.verified + report.skipped
 
 

@@ -45,6 +45,7 @@ from vaultkit.checks.claims.finder import (
 )
 from vaultkit.checks.claims.parser import Parser
 from vaultkit.checks.claims.prose import (
+    MAX_CHARS,
     SIGN_NOT_READ,
     ProseLine,
     TableCell,
@@ -56,6 +57,7 @@ from vaultkit.checks.claims.prose import (
     unread_lines,
 )
 from vaultkit.checks.claims.shapes import check_shapes
+from vaultkit.checks.claims.tables import check_tables, column_totals
 from vaultkit.checks.claims.tokens import tokenize
 from vaultkit.checks.claims.units import SAME_NUMBER_LINES, units_near
 from vaultkit.diagnostics import Diagnostic, Rule
@@ -105,7 +107,6 @@ UNLIKELY = Rule(
 NOT_READ = "no arithmetic read on both sides of the sign"
 # Words that say a result is a whole number: a quotient floored by hand is then a fair reading.
 _INTEGER_INTENT = re.compile(r"floor|⌊|//|round(?:ed|s)? down|integer|whole number|向下取整|取整|整除|整数", re.I)
-MAX_CHARS = 5_000  # a longer logical line is not read (a note's cost stays bounded)
 MAX_RESULTS = 8  # results above a claim its inputs may carry the rounding of
 MAX_LINES = 800  # logical lines with a sign read in one note (a table of 5,000 rows reads 800)
 FAR = 100.0  # off by more than this factor, a claim whose reading is not certain is no claim
@@ -453,6 +454,11 @@ def check_markdown(text: str, rel: str) -> ClaimReport:
     rows = table_lines(text)
     for number, line, cells, total in table_totals(text, rows):
         _check_row_total(number, line, cells, total, rel, report)
+    totals = {(entry.line, entry.col) for entry in report.explained if entry.col}
+    for row in (*check_tables(text, rows), *column_totals(text, rows)):
+        if (row.line, row.col) not in totals:
+            totals.add((row.line, row.col))
+            _add_row_claim(row, rel, report)
     for number, line, why in unread_lines(text, {entry.line for entry in report.explained}, rows):
         report.skipped += 1
         report.explained.append(Explained(rel, number, "skipped", " ".join(line.split())[:120], why))
@@ -493,6 +499,21 @@ def _check_row_total(number: int, line: str, cells: list[TableCell], total: Tabl
     if verdict.level != PASS:
         rule = CLAIM_WRONG if verdict.level == ERROR else CLAIM_IMPRECISE
         report.diagnostics.append(rule.at(rel, number, col, claim=claim, written=total.text, computed=computed))
+
+
+def _add_row_claim(row, rel: str, report: ClaimReport) -> None:
+    """A table cell derived from others in its row, as the rows of its table say (`tables`)."""
+    verdict = row.verdict
+    computed = verdict.computed + (" " + row.unit if row.unit else "")
+    note = f"computed {computed}; the table's rows hold {row.relation} ({row.holds} rows)"
+    note += f"; read with {verdict.reading}" if verdict.reading else ""
+    report.verified += 1
+    report.explained.append(Explained(rel, row.line, VERDICTS.get(verdict.level, "warning"), row.claim, note, row.col))
+    if verdict.level != PASS:
+        rule = CLAIM_WRONG if verdict.level == ERROR else CLAIM_IMPRECISE
+        report.diagnostics.append(
+            rule.at(rel, row.line, row.col, claim=row.claim, written=row.written, computed=computed)
+        )
 
 
 # `Total: ~40.0M`, `总计 ≈ 3 TB` under the lines of its parts

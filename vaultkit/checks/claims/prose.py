@@ -29,6 +29,7 @@ _FENCE = re.compile(r"[ \t]*(?:>[ \t]*)*(`{3,}|~{3,})[ \t]*([^\s`]*)")
 _REGION_BEGIN = re.compile(r"<!--\s*vaultkit:begin\s+(\S+)\s*-->")
 _LIST_MARKER = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
 IGNORE_MARK = "%%vk-ignore%%"
+MAX_CHARS = 5_000  # a longer line is not read (a note's cost stays bounded)
 
 CODE_SPAN_RE = re.compile(r"(`+)((?:(?!\1).)+?)\1")
 _RELATION = re.compile(r"(?<![=!<>:+\-*/%])[=≈](?![=>])")
@@ -366,9 +367,11 @@ def _note_lines(text: str, wanted: set[int] | None = None) -> Iterator[tuple[int
 
 
 _TABLE_TOTAL = re.compile(r"\b(?:total|sum)\b|总计|合计|总和|总共|共计", re.I)
+# the label of a table's total row: `**Total**`, `合计` (not `Total per layer`, a quantity)
+TABLE_TOTAL_NAME = re.compile(r"\A[ \t*]*(?:(?:grand )?total|sum|总计|合计|总和|总共|共计)[ \t*:：]*\Z", re.I)
 _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*\Z")
 _CELL = re.compile(
-    r"[ \t]*(?:\*\*)?(?P<body>(?P<about>[~≈][ ]?)?(?P<number>\d[\d,]*(?:\.\d+)?)[ ]?(?P<unit>[A-Za-z%]*))(?:\*\*)?[ \t]*\Z"
+    r"[ \t]*(?:\*\*)?(?P<body>(?P<about>[~≈][ ]?)?(?P<number>\d[\d,]*(?:\.\d+)?)[ ]?(?P<unit>[A-Za-z%]*(?:/[A-Za-z]+)?))(?:\*\*)?[ \t]*\Z"
 )
 _HEADER_UNIT = re.compile(r"[(（]([^()（）]+)[)）]")
 
@@ -412,6 +415,32 @@ def table_totals(text: str, rows: set[int]) -> Iterator[tuple[int, str, list[Tab
             continue
         previous = (number, line)
         yield from _row_totals(number, line, header)
+
+
+def table_rows(text: str, rows: set[int]) -> Iterator[tuple[list[str], list[tuple[int, str, list[TableCell | None]]]]]:
+    """(header cells, data rows) of each pipe table of a note (`rows`: its table lines); a data
+    row is (line number, line, its cells: a `TableCell` where the cell holds one number, else None)."""
+    if not rows:
+        return
+    header: list[str] | None = None
+    data: list[tuple[int, str, list[TableCell | None]]] = []
+    previous: tuple[int, str] | None = None
+    for number, line, _ in _note_lines(text, rows | _lines_with(text, _STATE_MARKS)):
+        if number not in rows or previous is not None and previous[0] != number - 1:
+            if header is not None:
+                yield header, data
+            header, data = None, []
+            previous = (number, line) if number in rows else None
+            continue
+        if header is None:
+            if previous is not None and _TABLE_RULE.match(line):
+                header = [cell for cell, _ in _cells(previous[1])]
+            previous = (number, line)
+            continue
+        previous = (number, line)
+        data.append((number, line, [_table_cell(cell) for cell in _cells(line)]))
+    if header is not None:
+        yield header, data
 
 
 _TABLE_LINE = re.compile(r"^[ \t>]*\|", re.M)
@@ -482,13 +511,43 @@ def _table_cell(cell: tuple[str, int]) -> TableCell | None:
 
 
 # What makes a line claim-like though no claim was read on it: numbers combined (`40 × 4`,
-# `2 \\times 3`) and then a result stated in words (`sum to 49.3M`, `得 1948`), or a table row with
-# two numbers or more where one cell is a multiple, a percent or numbers combined (`2.25×`, `~30%`); or a
-# sign between numbers that no claim was read around.
+# `2 \\times 3`) and then a result stated in words (`sum to 49.3M`, `得 1948`), a total, a value with
+# its arithmetic in brackets or in a code comment, a step `=>` between numbers, a named result, a
+# percent or a multiple beside other numbers, or a table row with two numbers or more; or a sign
+# between numbers that no claim was read around.
 _STATED = re.compile(  # `A × B gives 12`, `2 + 2 + 4 + 4 + 4 合计 16`: the result right after its arithmetic
     r"\d[A-Za-z%]{0,4}[ \t]*(?:[×*/÷+]|\\times|\\cdot|\\div)[ \t]*[\d(][\dA-Za-z% ×*/÷+().,\-−]{0,80}?[ \t]*"
     r"(?:\b(?:sums? to|add(?:s|ing)? up to|gives?|giving|yields?|makes?|totals?|totaling|equals?|is|are|comes? to)\b"
     r"|得到|得|为|是|约|共|合计|总计|即|等于)[ \t:：]*[~≈约]?[ \t]*\d"
+)
+# `Total: 99.2 MB`, `单层总计: ~907M FLOPs`, `total = 131,584 parameters`: a total whose parts are elsewhere
+_TOTAL_STATED = re.compile(
+    r"(?:\b(?:[Tt]otal|TOTAL|[Ss]ubtotal|[Ss]um)\b|总计|小计|合计|共计|总共|总和|总量)[^\n\d|]{0,30}?"
+    r"(?:[:：=≈~]|约)[ \t*$`]*(?:[~≈约][ \t]*)?\d(?![\d,.]*[ \t]*[×*/+^])"
+)
+# `~4 GB (500M × 8 bytes)`, `197 (196 + 1 CLS)`, `38GB (`2.12*18`)`: a value, then arithmetic in brackets
+_BRACKETED = re.compile(
+    r"\d[^\n()（）\d]{0,24}[(（][^()（）\n]{0,40}?\d[^()（）\n\d]{0,24}?[×*/÷+][ \t`]*\d[^()（）\n]{0,60}?[)）]"
+)
+# `7e9 * 2 * 2 / 1024**3  # 26.0 GB`: arithmetic, and its result in a comment after it
+_COMMENTED = re.compile(r"\d[ \t]*(?:[×*/+]|\*\*)[ \t]*[\d(][^\n#]*?(?:#|//)[ \t]*[~≈约]?[ \t]*\$?\d")
+# `1_614_870_800 / 4 (TP=4) => 403_717_700`, `2 × 1024 -> 2,048`: arithmetic, then a step written with an
+# ASCII arrow to a number (not `10.1.1.2:80 -> 10.1.1.3:80`)
+_ASCII_STEP = re.compile(
+    r"(?<![\w.])\d[\d,_]*(?:\.\d+)?[ \t]*(?:[×*/+·]|\*\*)[ \t]*\d[^\n]{0,80}?(?<![=<\-])(?:=>|->)(?!>)[ \t`*]*[~≈]?[ \t]*\d"
+)
+# `z = 4.0`, `realistic = ~265 TFLOPS`, `P ≈ 1,555,126,400`: a result given to a name (a bare
+# whole number after `=`, or `=` unspaced, is an option or a setting: `warps = 8`, `weight=50MB`)
+_NAMED = re.compile(
+    r"[A-Za-z_\u4e00-\u9fff)\]*}](?:"
+    r"[ \t]+(?:=|:=|~=)(?![=>])[ \t]+[*`$]*[ \t]*(?:[~≈][ \t]*)?\d+(?:,\d{3})*(?:\.\d+|[ ]?%|[ ]?(?![eE][-+\d])[A-Za-z\u4e00-\u9fff])(?![\d.]*[ \t]*[×*/+^])"
+    r"|[ \t]*(?:≈|\\approx)[ \t]*[*`$]*[ \t]*\d)"
+)
+# `1.4 TB/s (70% of peak)`, `80B (+48%)`, `16.8M (8x more)`, `54% of the 936 GB/s`: a value and how it
+# compares (a percent or a multiple alone, `accuracy rose to 85%`, `2-3x faster`, is no claim)
+_COMPARED = re.compile(
+    r"\d[^\n()（）\d]{0,20}[(（][ \t]*[~≈约]?[+\-−]?\d+(?:\.\d+)?[ ]?(?:%|[×xX倍](?![A-Za-z0-9]))"
+    r"|(?<![\w.\-−~])\d+(?:\.\d+)?[ ]?%[ ]?(?:of|of the|是|于)\b[^\n\d]{0,30}\d"
 )
 _DERIVED_CELL = re.compile(r"\d(?:\.\d+)?[ ]?(?:[×%]|倍|x(?![A-Za-z0-9]))|\d[ \t]*(?:[×*÷]|\\times)[ \t]*\d")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
@@ -496,36 +555,99 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 _SIGN_AMID_NUMBERS = re.compile(
     r"\d[^\n\d=≈]{0,12}(?:(?<![\w\"'$\]=!<>:+\-*/%|&^])=(?![=>~])|≈|\\approx)[^\n\d]{0,12}\d"
 )
+# `\text{MLA} & 894M & 2.721 & 576 \\`: a row of a LaTeX table; `Params │ 2.1M │ 16.8M`: of a drawn one
+_CELL_ROW = re.compile(r"&.*\\\\[ \t]*$|[│┃].*[│┃]|\S[ \t]+\|[ \t]+\S.*[ \t]\|[ \t]")
 SIGN_NOT_READ = "a sign between numbers, but no expression and value read around it"
 TABLE_ROW = "a table row: a cell derived from others is read only in a total column"
+TABLE_NUMBERS = "a table row of numbers: no relation between its cells read"
 IN_WORDS = "numbers combined and a result stated in words, not after `=` or `≈`"
-UNREAD = (TABLE_ROW, IN_WORDS, SIGN_NOT_READ)  # why a claim-like line no reading reached is listed
+TOTAL_STATED = "a total stated without its parts on the line"
+BRACKETED = "a value with the arithmetic it comes from in brackets, not read as `expr = value`"
+COMMENTED = "arithmetic with its result in a code comment, not read as `expr = value`"
+ASCII_STEP = "a step `=>` or `->` between numbers, not read as a claim"
+NAMED = "a result given a name: what it is computed from is not on the line"
+COMPARED = "a percent or a multiple beside other numbers: what it compares is not read"
+# why a claim-like line no reading reached is listed, by the shape that makes it claim-like (the first that holds)
+# (shape, why, what a line of it has: patterns that each begin with a character to look for, so
+# they are found fast in the whole text, where the shape is searched for only on the lines that
+# have one; none: the shape is such a pattern), in the order a line's reason is taken
+_SHAPES = (
+    (_STATED, IN_WORDS, ()),
+    (_COMMENTED, COMMENTED, (re.compile(r"[#/](?:(?<=#)|(?<=//))[ \t]*[~≈约]?[ \t]*\$?\d"),)),
+    (_ASCII_STEP, ASCII_STEP, (re.compile(r"[=-]>[ \t`*]*[~≈]?[ \t]*\d"),)),
+    (_BRACKETED, BRACKETED, (re.compile(r"[(（][^()（）\n]{0,40}?\d[^()（）\n\d]{0,24}?[×*/÷+]"),)),
+    (
+        _TOTAL_STATED,
+        TOTAL_STATED,
+        (
+            re.compile("otal"),
+            re.compile("OTAL"),
+            re.compile("um(?<=[Ss]um)"),
+            re.compile("[计共和量](?<=总[计共和量]|[小合共]计)"),
+        ),
+    ),
+    (_NAMED, NAMED, (re.compile(r"[=≈](?:(?<=[^\s\d=!<>:+\-*/%] =)|(?<=[^\s\d]  =)|(?<=[^\d\s] ≈)|(?<=[^\d\s]≈))"),)),
+    (
+        _COMPARED,
+        COMPARED,
+        (re.compile(r"[(（][ \t]*[~≈约]?[+\-−]?\d+(?:\.\d+)?[ ]?[%×xX倍]"), re.compile(r"%[ ]?(?:of|是|于)")),
+    ),
+)
+_ROWS = (
+    re.compile(r"&[^\n]*\\\\[ \t]*$", re.M),
+    re.compile(r"[│┃][^\n]*[│┃]"),
+    re.compile(r"\|(?<=[^\s|][ \t]\|)[ \t][^\n|]*[^\s|][ \t]\|[ \t]"),
+)
+UNREAD = (TABLE_ROW, TABLE_NUMBERS, SIGN_NOT_READ, *(why for _, why, _ in _SHAPES))
 MIN_ROW_NUMBERS = 2
 
 
 def unread_lines(text: str, listed: set[int], rows: set[int]) -> Iterator[tuple[int, str, str]]:
     """(number, line, why) of each claim-like line of a note not in `listed` (the lines an
-    entry of `--explain` already names) that no claim was read from: numbers combined with a
-    result stated in words, or a table row (of `rows`) that may hold a derived cell. A sign
-    amid numbers is the reader's to say (`sign_amid_numbers`): its lines are read already."""
-    combined = _line_numbers(text, _STATED) - listed - rows
-    rows = rows - listed
-    if rows:
-        lines = text.split("\n")
-        rows = {n for n in rows if _DERIVED_CELL.search(lines[n - 1])}
-    candidates = rows | combined
+    entry of `--explain` already names) that no claim was read from: a table row (of `rows`,
+    or a LaTeX or drawn table's) with two numbers or more, or a line of one of `_SHAPES`. A
+    sign amid numbers is the reader's to say (`sign_amid_numbers`): its lines are read already."""
+    if len(text) > MAX_CHARS and max(map(len, text.split("\n"))) > MAX_CHARS:
+        text = "\n".join(line if len(line) <= MAX_CHARS else "" for line in text.split("\n"))  # not read
+    candidates, lines = set(rows), text.split("\n")
+    for shape, _, scans in (*_SHAPES, (_CELL_ROW, TABLE_NUMBERS, _ROWS)):
+        if not scans:
+            candidates |= _line_numbers(text, shape)
+        for scan in scans:
+            candidates |= {n for n in _line_numbers(text, scan) - candidates if shape.search(lines[n - 1])}
+    candidates -= listed
     if not candidates:
         return
     for number, raw, _ in _note_lines(text, candidates | _lines_with(text, _STATE_MARKS)):
         if number not in candidates:
             continue
         raw = mask_marker(raw)
-        if number in rows:
-            cells = [cell for cell in raw.split("|") if _NUMBER.search(cell)]
-            if len(cells) >= MIN_ROW_NUMBERS and any(_DERIVED_CELL.search(cell) for cell in cells):
-                yield number, raw, TABLE_ROW
-        else:
-            yield number, raw, IN_WORDS
+        why = _unread_reason(_LINK_TARGET.sub(lambda m: "a" * len(m.group()), raw), number in rows)
+        if why:
+            yield number, raw, why
+
+
+_WIKI_LINK = re.compile(r"\[\[[^\]\n]*\]\]")
+_NUMBER_CELL = re.compile(
+    r"[ \t*~≈约]*[+\-−]?\d[\d,]*(?:\.\d+)?[ ]?[A-Za-z%/µμ]{0,8}[ \t*]*(?:[(（][^()（）]{0,30}[)）])?[ \t*]*\Z"
+)
+
+
+def _unread_reason(line: str, table_row: bool) -> str:
+    """Why a claim-like line no reading reached is listed, or "" when it is not claim-like: a
+    table row with two cells or more (past its label) that are numbers or numbers combined."""
+    if table_row or _CELL_ROW.search(line):
+        cells = re.split(r"[|│┃&]", _WIKI_LINK.sub("", line).rstrip(" \t\\"))[1:]
+        derived = [cell for cell in cells if _DERIVED_CELL.search(cell)]
+        numbers = [cell for cell in cells if _NUMBER_CELL.match(cell) or cell in derived]
+        if len(numbers) >= MIN_ROW_NUMBERS:
+            return TABLE_ROW if derived else TABLE_NUMBERS
+        if table_row:
+            return TOTAL_STATED if _TABLE_TOTAL.search(line) and any(_NUMBER.search(c) for c in cells) else ""
+    for shape, why, _ in _SHAPES:
+        if shape.search(line):
+            return why
+    return ""
 
 
 def sign_amid_numbers(line: str) -> bool:
