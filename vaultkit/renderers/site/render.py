@@ -150,12 +150,12 @@ class WarningCount(logging.Handler):
 @dataclass
 class Built:
     """What a build leaves for the next one: the config's digest its pages were rendered with,
-    a record of each page (by its file's site path), the search index's files, and the pages
-    it rendered (not kept)."""
+    a record of each page (by its file's site path), what it wrote of the search index, and
+    the pages it rendered (not kept)."""
 
     config: str
     pages: dict[str, reuse.PageRecord]
-    index: dict[str, bytes] = field(default_factory=dict)  # the search index's files: site path -> head or b""
+    index: search_index.IndexWritten | None = None  # None: no search index written
     rendered: list[str] = field(default_factory=list)
 
 
@@ -197,16 +197,21 @@ def _build_site(config, state, jobs: int | None, kept: Built | None, templates: 
             if name not in records:  # `mkdocs build` writes templates first: a page of that name wins
                 written |= _write_template(renderer, name)
         config.plugins.on_post_build(config=config)  # material's search writes an empty index ...
-        index: dict[str, bytes] = {}  # ... and vaultkit its own, in pieces
-        if renderer.search is not None and previous is not None and not rendered and records.keys() == previous.keys():
-            index = kept.index  # the same pages: the same index, but for the head material wrote over
-            search_index.write_head(config.site_dir, index)
-        elif renderer.search is not None:
-            config_shown = mkdocs_glue.search_config(renderer.search)
-            index = search_index.write_index(
-                config.site_dir, config_shown, [records[f.dest_uri].search for f in renderer.doc_files]
-            )
-        written |= index.keys()
+        index = None  # ... and vaultkit its own, in pieces
+        if renderer.search is not None:
+            shown = mkdocs_glue.search_config(renderer.search)
+            if previous is not None and kept.index is not None and records.keys() == previous.keys():
+                changes = [
+                    (previous[dest].search, record.search)
+                    for dest, record in records.items()
+                    if record is not previous[dest]
+                ]
+                index = search_index.update_index(config.site_dir, shown, kept.index, changes)
+            if index is None:
+                index = search_index.write_index(
+                    config.site_dir, shown, [records[f.dest_uri].search for f in renderer.doc_files]
+                )
+            written |= index.files.keys()
         if previous is not None:
             _remove_stale(config.site_dir, written, started)
         if config.strict and warnings.logged:
