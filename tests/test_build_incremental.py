@@ -244,3 +244,48 @@ def test_the_theme_templates_kept_compiled_give_the_same_site(tmp_path, capsys):
     shutil.rmtree(tmp_path / "clean")
     build(tmp_path, "clean", capsys, clean=True)
     assert tree(tmp_path / "site") == tree(tmp_path / "clean")
+
+
+def test_a_file_whose_size_and_time_are_those_kept_is_not_read_again(tmp_path, capsys, monkeypatch):
+    """A build from the cache hashes only the files whose size or time changed; one touched with
+    the same bytes is hashed (nothing rendered) until the cache is next written, with its new
+    time; one whose time is within two seconds of the build's (a write in the same clock tick
+    could hide) is hashed every time."""
+    import os
+    import time
+
+    from vaultkit import state as state_module
+
+    seed(tmp_path)
+    past = time.time() - 60
+    for path in (tmp_path / "notes").rglob("*"):
+        if path.is_file():
+            os.utime(path, (past, past))
+    build(tmp_path, "site", capsys)
+    hashed = []
+    digest = state_module._file_digest
+    monkeypatch.setattr(state_module, "_file_digest", lambda path: hashed.append(path.name) or digest(path))
+    assert "0 of 6 pages rendered" in build(tmp_path, "site", capsys, verbose=True)[2]
+    assert hashed == []
+    alpha, beta = tmp_path / "notes" / "alpha.md", tmp_path / "notes" / "beta.md"
+    os.utime(alpha, (past + 10, past + 10))
+    assert "0 of 6 pages rendered" in build(tmp_path, "site", capsys, verbose=True)[2]
+    assert hashed == ["alpha.md"]
+    beta.write_text(NOTE_TEXTS[2], encoding="utf-8")
+    os.utime(beta, (past + 20, past + 20))
+    assert "rendered beta.md" in build(tmp_path, "site", capsys, verbose=True)[2]  # the cache written
+    hashed.clear()
+    build(tmp_path, "site", capsys)
+    assert hashed == []
+    alpha.write_text(NOTE_TEXTS[0] + "\nMore.\n", encoding="utf-8")
+    ahead = time.time() + 3600  # never two seconds past
+    os.utime(alpha, (ahead, ahead))
+    assert "rendered alpha.md" in build(tmp_path, "site", capsys, verbose=True)[2]
+    build(tmp_path, "site", capsys)
+    assert [name for name in hashed if name.endswith(".md")] == [
+        "alpha.md",
+        "alpha.md",
+    ]  # an attachment: hashed as the cache is written
+    shutil.rmtree(tmp_path / "clean", ignore_errors=True)
+    build(tmp_path, "clean", capsys, clean=True)
+    assert tree(tmp_path / "site") == tree(tmp_path / "clean")
