@@ -289,3 +289,36 @@ def test_a_file_whose_size_and_time_are_those_kept_is_not_read_again(tmp_path, c
     shutil.rmtree(tmp_path / "clean", ignore_errors=True)
     build(tmp_path, "clean", capsys, clean=True)
     assert tree(tmp_path / "site") == tree(tmp_path / "clean")
+
+
+def test_a_build_from_the_cache_reads_and_writes_the_search_parts_of_the_pages_it_renders_only(
+    tmp_path, capsys, monkeypatch
+):
+    """The pages' search parts are kept apart from their records (`search.sqlite`): an edit
+    reads the edited page's part, and writes its row; a deleted note's row goes; a cache
+    without the file is not used."""
+    import sqlite3
+
+    from vaultkit.commands import build as build_module
+
+    seed(tmp_path)
+    build(tmp_path, "site", capsys)
+    parts = tmp_path / CACHE_DIR / "site" / build_module.SEARCH_PARTS
+    asked = []
+    get = build_module.SearchParts.__getitem__
+    monkeypatch.setattr(
+        build_module.SearchParts, "__getitem__", lambda self, dest: asked.append(dest) or get(self, dest)
+    )
+    (tmp_path / "notes" / "sub" / "deep" / "delta.md").write_text(NOTE_TEXTS[6] + "\nMore words.\n", encoding="utf-8")
+    build(tmp_path, "site", capsys)
+    assert asked == ["sub/deep/delta/index.html"]
+    (tmp_path / "notes" / "sub" / "gamma.md").unlink()
+    build(tmp_path, "site", capsys)
+    with sqlite3.connect(parts) as db:
+        dests = sorted(dest for (dest,) in db.execute("SELECT dest FROM parts"))
+    assert "sub/gamma/index.html" not in dests and "sub/deep/delta/index.html" in dests and len(dests) == 5
+    parts.unlink()
+    assert "5 of 5 pages rendered" in build(tmp_path, "site", capsys, verbose=True)[2]
+    shutil.rmtree(tmp_path / "clean", ignore_errors=True)
+    build(tmp_path, "clean", capsys, clean=True)
+    assert tree(tmp_path / "site") == tree(tmp_path / "clean")

@@ -6,8 +6,9 @@ own, the notes it embeds, the headings it links to), and each question it asked 
 tags, date and backlinks, and the answers to those questions asked again, they are the page's
 inputs; a later build renders the page again only when the digest of its inputs differs, or
 when its file is not the one that build wrote (a crash, a hand edit). The record also keeps
-what the build needs of a page it does not render: its part of the search index, the date the sitemap
-gives it, and the warnings its rendering logged (shown, and counted by `--strict`, again).
+what the build needs of a page it does not render: the date the sitemap gives it, and the
+warnings its rendering logged (shown, and counted by `--strict`, again); its part of the
+search index is kept beside (`render.Built`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import os
 from dataclasses import dataclass
 
 from vaultkit.renderers.site import pages
-from vaultkit.renderers.site.search_index import PageSearch
 
 NAV_META = ("status", "icon", "subtitle")  # what material's navigation shows of a page's meta
 
@@ -28,7 +28,6 @@ class PageRecord:
     reads: frozenset[str]  # notes (and generated pages) whose text it read
     asked: frozenset[tuple[str, tuple]]  # (model method, arguments) it asked
     update_date: str  # what the sitemap gives it
-    search: PageSearch | None  # what the search index holds of it (None: not searched)
     warnings: tuple[tuple[str, int, str], ...]  # (logger, level, message) its rendering logged
     written: tuple[int, int] | None  # (size, whole seconds of mtime) of the file written; None: none written
 
