@@ -322,3 +322,32 @@ def test_a_build_from_the_cache_reads_and_writes_the_search_parts_of_the_pages_i
     shutil.rmtree(tmp_path / "clean", ignore_errors=True)
     build(tmp_path, "clean", capsys, clean=True)
     assert tree(tmp_path / "site") == tree(tmp_path / "clean")
+
+
+def test_a_build_from_the_cache_copies_only_the_static_files_whose_source_or_copy_changed(tmp_path, capsys):
+    """The theme's assets and the vault's attachments are copied again when their source has
+    another size or time, or their copy is not the one the build before wrote."""
+    import os
+    import time
+
+    seed(tmp_path)
+    past = time.time() - 60
+    for path in (tmp_path / "notes").rglob("*"):
+        if path.is_file():
+            os.utime(path, (past, past))
+    build(tmp_path, "site", capsys)
+    site = tmp_path / "site"
+    css = next(site.glob("assets/stylesheets/main.*.min.css"))
+    times = {path: path.stat().st_mtime_ns for path in (css, site / "pic.svg")}
+    alpha = tmp_path / "notes" / "alpha.md"
+    alpha.write_text(NOTE_TEXTS[0] + "\nMore.\n", encoding="utf-8")
+    build(tmp_path, "site", capsys)
+    assert {path: path.stat().st_mtime_ns for path in times} == times  # neither copied again
+    (tmp_path / "notes" / "pic.svg").write_text(SVG.format(7), encoding="utf-8")
+    os.utime(tmp_path / "notes" / "pic.svg", (past + 10, past + 10))
+    css.write_bytes(css.read_bytes()[:100])  # a copy damaged (a crash, a hand edit)
+    build(tmp_path, "site", capsys)
+    assert (site / "pic.svg").read_text(encoding="utf-8") == SVG.format(7)
+    shutil.rmtree(tmp_path / "clean", ignore_errors=True)
+    build(tmp_path, "clean", capsys, clean=True)
+    assert tree(site) == tree(tmp_path / "clean")

@@ -73,15 +73,16 @@ class VaultState(Pipeline):
         crash leaves the file that was there). `header` says what it was made with."""
         import pickle
 
-        for note in self.vault.notes.values():
-            note.release_tokens()
-        digests = {rel: (note.source.stat, note.source.digest) for rel, note in self.vault.notes.items()}
-        for rel in self.vault.attachments:
-            digest = self._digests.get(rel)
-            digests[rel] = (None, digest) if digest else _file_record(self.vault.root / rel)
-        temporary = path.with_name(path.name + ".partial")
-        with collector(enabled=False), open(temporary, "wb") as out:
-            pickle.dump((header, digests, self), out, protocol=pickle.HIGHEST_PROTOCOL)
+        with collector(enabled=False):  # it would scan every kept object, for no cycle
+            for note in self.vault.notes.values():
+                note.release_tokens()
+            digests = {rel: (note.source.stat, note.source.digest) for rel, note in self.vault.notes.items()}
+            for rel in self.vault.attachments:
+                digest = self._digests.get(rel)
+                digests[rel] = (None, digest) if digest else _file_record(self.vault.root / rel)
+            temporary = path.with_name(path.name + ".partial")
+            with open(temporary, "wb") as out:
+                pickle.dump((header, digests, self), out, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
 
     @classmethod

@@ -29,7 +29,7 @@ from material.plugins.search.plugin import SearchPlugin as MaterialSearch
 from mkdocs import utils
 from mkdocs.commands.build import get_context
 from mkdocs.exceptions import Abort
-from mkdocs.structure.files import File, Files, get_files, set_exclusions
+from mkdocs.structure.files import File, Files, InclusionLevel, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
 
 from vaultkit.renderers.site import mkdocs_glue, reuse, search_index
@@ -152,9 +152,9 @@ class WarningCount(logging.Handler):
 class Built:
     """What a build leaves for the next one: the config's digest its pages were rendered with,
     a record of each page (by its file's site path), what it wrote of the search index, the
-    pages it rendered, their search parts (`searches`, by site path), and every page's
-    (`parts`: those, over the parts kept from the build before; the cache keeps them apart
-    and reads one when asked)."""
+    pages it rendered, their search parts (`searches`, by site path), every page's (`parts`:
+    those, over the parts kept from the build before; the cache keeps them apart and reads
+    one when asked), and what each static file's copy was made from (`_copy_static`)."""
 
     config: str
     pages: dict[str, reuse.PageRecord]
@@ -162,6 +162,9 @@ class Built:
     rendered: list[str] = field(default_factory=list)
     searches: dict[str, search_index.PageSearch | None] = field(default_factory=dict)
     parts: Mapping[str, search_index.PageSearch | None] = field(default_factory=dict)
+    static: dict[str, tuple] = field(
+        default_factory=dict
+    )  # static file's site path -> (its source, its copy's size and time)
 
 
 def _folder(path: Path) -> str:
@@ -194,7 +197,7 @@ def _build_site(config, state, jobs: int | None, kept: Built | None, templates: 
         if previous is None:
             utils.clean_directory(config.site_dir)
         started = _now(config.site_dir)
-        renderer.files.copy_static_files()
+        static = _copy_static(renderer.files, kept.static if previous is not None and kept is not None else {})
         records, searches, rendered = _render_all(renderer, jobs, warnings, previous or {})
         before = kept.parts if previous is not None and kept is not None else {}
         parts = ChainMap(searches, before)
@@ -220,7 +223,7 @@ def _build_site(config, state, jobs: int | None, kept: Built | None, templates: 
         if config.strict and warnings.logged:
             counts = ", ".join(f"{n} {level.lower()}s" for level, n in sorted(warnings.counts.items()))
             raise Abort(f"Aborted with {counts} in strict mode!")
-        return Built(digest, records, index, rendered, searches, parts)
+        return Built(digest, records, index, rendered, searches, parts, static)
     except Exception as error:
         config.plugins.on_build_error(error=error)
         raise
@@ -279,18 +282,40 @@ def _now(site_dir: str) -> int:
         return os.stat(marker.name).st_mtime_ns
 
 
+def _copy_static(files: Files, kept: dict[str, tuple]) -> dict[str, tuple]:
+    """Copy the site's static files as `Files.copy_static_files` does, but for those whose
+    source (`mkdocs_glue.static_source`) and copy (size and time) are those `kept` says the
+    build before left: their copies are left as they are. What to keep for the next build."""
+    copied = {}
+    for file in files:
+        if file.is_documentation_page() or not InclusionLevel.is_included(file.inclusion):
+            continue
+        source = mkdocs_glue.static_source(file)
+        if source is None or kept.get(file.dest_uri) != (source, reuse.written(file.abs_dest_path)):
+            file.copy_file()
+        if source is not None:
+            copied[file.dest_uri] = (source, reuse.written(file.abs_dest_path))
+    return copied
+
+
 def _remove_stale(site_dir: str, written: set[str], started: int) -> None:
     """Remove what an earlier build left that this one did not make: the files outside
     `written` (site paths) not changed since `started` (another plugin's output), and the
     folders left empty."""
-    for folder, _, names in os.walk(site_dir, topdown=False):
+    emptied: set[str] = set()
+    for folder, folders, names in os.walk(site_dir, topdown=False):
+        base = os.path.relpath(folder, site_dir).replace(os.sep, "/")
+        prefix = "" if base == "." else base + "/"
+        left = len(folders) - sum(os.path.join(folder, name) in emptied for name in folders)
         for name in names:
             path = os.path.join(folder, name)
-            dest = os.path.relpath(path, site_dir).replace(os.sep, "/")
-            if dest not in written and os.stat(path).st_mtime_ns < started:
+            if prefix + name not in written and os.stat(path).st_mtime_ns < started:
                 os.unlink(path)
-        if folder != site_dir and not os.listdir(folder):
+            else:
+                left += 1
+        if folder != site_dir and not left:
             os.rmdir(folder)
+            emptied.add(folder)
 
 
 def _render_all(
