@@ -162,9 +162,7 @@ class Built:
     rendered: list[str] = field(default_factory=list)
     searches: dict[str, search_index.PageSearch | None] = field(default_factory=dict)
     parts: Mapping[str, search_index.PageSearch | None] = field(default_factory=dict)
-    static: dict[str, tuple] = field(
-        default_factory=dict
-    )  # static file's site path -> (its source, its copy's size and time)
+    static: dict[str, tuple] = field(default_factory=dict)  # site path -> (its source, its copy's size and time)
 
 
 def _folder(path: Path) -> str:
