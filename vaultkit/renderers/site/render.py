@@ -382,10 +382,11 @@ def _render_page(
     html, entries = renderer.render(file, recorder)
     if html.strip():
         utils.write_file(html, file.abs_dest_path)
+    reads, asked = recorder.record()
     record = reuse.PageRecord(
-        inputs=inputs.digest(rel, recorder.reads, recorder.asked),
-        reads=frozenset(recorder.reads),
-        asked=frozenset(recorder.asked),
+        inputs=inputs.digest(rel, reads, asked),
+        reads=reads,
+        asked=asked,
         update_date=file.page.update_date,
         warnings=(),
         written=reuse.written(file.abs_dest_path) if html.strip() else None,

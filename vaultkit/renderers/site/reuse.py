@@ -25,8 +25,8 @@ NAV_META = ("status", "icon", "subtitle")  # what material's navigation shows of
 @dataclass
 class PageRecord:
     inputs: str  # digest of the page's inputs (`Inputs.digest`)
-    reads: frozenset[str]  # notes (and generated pages) whose text it read
-    asked: frozenset[tuple[str, tuple]]  # (model method, arguments) it asked
+    reads: tuple[str, ...]  # notes (and generated pages) whose text it read, sorted
+    asked: tuple[tuple[str, tuple], ...]  # (model method, arguments) it asked, sorted by repr (`Recorder.record`)
     update_date: str  # what the sitemap gives it
     warnings: tuple[tuple[str, int, str], ...]  # (logger, level, message) its rendering logged
     written: tuple[int, int] | None  # (size, whole seconds of mtime) of the file written; None: none written
@@ -53,6 +53,10 @@ class Recorder:
         self.model = model
         self.reads: set[str] = {rel}
         self.asked: set[tuple[str, tuple]] = set()
+
+    def record(self) -> tuple[tuple[str, ...], tuple[tuple[str, tuple], ...]]:
+        """The notes read and the questions asked so far, in the order `Inputs.digest` takes them."""
+        return tuple(sorted(self.reads)), tuple(sorted(self.asked, key=repr))
 
     def __getattr__(self, name):
         value = getattr(self.model, name)
@@ -85,6 +89,7 @@ class Inputs:
         )
         self.nav = _digest(repr(nav))
         self._texts: dict[str, str | None] = {}
+        self._answers: dict[tuple[str, tuple], object] = {}  # many pages ask the same (a tag's anchor, a page's URL)
 
     def text(self, rel: str) -> str | None:
         """The digest of a note's fresh text (front matter included) or of a generated page."""
@@ -99,7 +104,15 @@ class Inputs:
             self._texts[rel] = None if text is None else _digest(text)
         return self._texts[rel]
 
-    def digest(self, rel: str, reads, asked) -> str:
+    def answer(self, name: str, args: tuple):
+        """The site model's answer to a question a page asked."""
+        key = (name, args)
+        if key not in self._answers:
+            self._answers[key] = getattr(self.model, name)(*args)
+        return self._answers[key]
+
+    def digest(self, rel: str, reads: tuple[str, ...], asked: tuple[tuple[str, tuple], ...]) -> str:
+        """The digest of page `rel`'s inputs, of the notes it read and the questions it asked (in their records' order)."""
         model = self.model
         parts: list = [self.nav, rel]
         note = model.published.get(rel)
@@ -110,8 +123,8 @@ class Inputs:
                 str(pages.note_date(note)),
                 tuple((src, model.published[src].title) for src in model.backlinks(rel)),
             ]
-        parts += [(read, self.text(read)) for read in sorted(reads)]
-        parts += [(name, args, getattr(model, name)(*args)) for name, args in sorted(asked, key=repr)]
+        parts += [(read, self.text(read)) for read in reads]
+        parts += [(name, args, self.answer(name, args)) for name, args in asked]
         return _digest(repr(parts))
 
 
