@@ -80,6 +80,20 @@ first round's figures were against c03112d, which already held that first merge.
   (extended), first round: 228 s wall, 4.7 GB RSS on every build, ruled out for an incremental one.
 - strict / plain on VAULT (medians of 3): 1.08x wall, 1.04x CPU.
 
+Figures of 2026-12-04 (branch site-inc4 at acae6fd, `--no-scale --incremental 45 --strict-rounds 3`,
+load 4-5.4 from other agents: the clean build's wall time is inflated, CPU is the steadier ratio):
+the search index updated shard by shard, the pages' search parts kept apart (search.sqlite),
+files of unchanged size and time not hashed, static files copied only when changed.
+
+- 45 copies, incremental: clean 366.7 s wall, 211.7 s CPU, 1,351 MB; no-op 10.5 s, 2.9 % wall,
+  **2.5 % CPU**, 790 MB; one body edited 11.5 s, 3.1 % wall, **3.5 % CPU** (5.3-5.5 % before), 1
+  page, 1,014 MB; heading renamed 10.1 s, 2.8 % wall, 3.9 % CPU, exactly the 21 pages, 1,017 MB.
+- what an edit spends (cProfile, 45 copies, 19.2 s profiled under load): the state's pickle
+  written (2.5 s) and read (2.1 s), every page's inputs digested (2.1 s), the site's files and
+  navigation (3.4 s, the tags page 1.7 s before acae6fd), imports (1.2 s); the search index's
+  update no longer shows.
+- strict / plain on VAULT (medians of 3): 0.98x wall, 0.96x CPU.
+
 Every vault is copied or generated under a temp dir; builds run in subprocesses. Peak RSS is
 `ru_maxrss` of RUSAGE_CHILDREN in a small process that only runs the build: the largest
 resident set of the build or any of its workers.

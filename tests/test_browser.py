@@ -218,6 +218,24 @@ def test_a_word_typed_in_part_finds_the_words_it_starts(search_site, page):
     assert search_for(page, base, "推导") == ["五"]
 
 
+def test_a_build_from_the_cache_updates_what_search_finds(tmp_path, page):
+    """After a note is edited, the index updated in place (only the shards of the words that
+    changed) finds the new word on that page, and the other pages' words as before."""
+    for rel, text in SEARCH_NOTES.items():
+        (tmp_path / "vault" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "vault" / rel).write_text(text, encoding="utf-8")
+    assert build_command(tmp_path / "vault", str(tmp_path / "site"), strict=False) == 0
+    four = tmp_path / "vault" / "notes" / "four.md"
+    four.write_text("# Four\n\nA zanzibar footnote, added later.\n", encoding="utf-8")
+    assert build_command(tmp_path / "vault", str(tmp_path / "site"), strict=False) == 0
+    server, base = serve(tmp_path / "site")
+    try:
+        assert search_for(page, base, "zanzibar") == ["Four"]
+        assert set(search_for(page, base, "footnote")) == FOOTNOTE_PAGES | {"Four"}
+    finally:
+        server.shutdown()
+
+
 def test_a_query_fetches_pieces_of_the_index_not_all_of_it(search_site, page):
     base, root = search_site
     fetched = []

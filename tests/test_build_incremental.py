@@ -244,3 +244,110 @@ def test_the_theme_templates_kept_compiled_give_the_same_site(tmp_path, capsys):
     shutil.rmtree(tmp_path / "clean")
     build(tmp_path, "clean", capsys, clean=True)
     assert tree(tmp_path / "site") == tree(tmp_path / "clean")
+
+
+def test_a_file_whose_size_and_time_are_those_kept_is_not_read_again(tmp_path, capsys, monkeypatch):
+    """A build from the cache hashes only the files whose size or time changed; one touched with
+    the same bytes is hashed (nothing rendered) until the cache is next written, with its new
+    time; one whose time is within two seconds of the build's (a write in the same clock tick
+    could hide) is hashed every time."""
+    import os
+    import time
+
+    from vaultkit import state as state_module
+
+    seed(tmp_path)
+    past = time.time() - 60
+    for path in (tmp_path / "notes").rglob("*"):
+        if path.is_file():
+            os.utime(path, (past, past))
+    build(tmp_path, "site", capsys)
+    hashed = []
+    digest = state_module._file_digest
+    monkeypatch.setattr(state_module, "_file_digest", lambda path: hashed.append(path.name) or digest(path))
+    assert "0 of 6 pages rendered" in build(tmp_path, "site", capsys, verbose=True)[2]
+    assert hashed == []
+    alpha, beta = tmp_path / "notes" / "alpha.md", tmp_path / "notes" / "beta.md"
+    os.utime(alpha, (past + 10, past + 10))
+    assert "0 of 6 pages rendered" in build(tmp_path, "site", capsys, verbose=True)[2]
+    assert hashed == ["alpha.md"]
+    beta.write_text(NOTE_TEXTS[2], encoding="utf-8")
+    os.utime(beta, (past + 20, past + 20))
+    assert "rendered beta.md" in build(tmp_path, "site", capsys, verbose=True)[2]  # the cache written
+    hashed.clear()
+    build(tmp_path, "site", capsys)
+    assert hashed == []
+    alpha.write_text(NOTE_TEXTS[0] + "\nMore.\n", encoding="utf-8")
+    ahead = time.time() + 3600  # never two seconds past
+    os.utime(alpha, (ahead, ahead))
+    assert "rendered alpha.md" in build(tmp_path, "site", capsys, verbose=True)[2]
+    build(tmp_path, "site", capsys)
+    assert [name for name in hashed if name.endswith(".md")] == [
+        "alpha.md",
+        "alpha.md",
+    ]  # an attachment: hashed as the cache is written
+    shutil.rmtree(tmp_path / "clean", ignore_errors=True)
+    build(tmp_path, "clean", capsys, clean=True)
+    assert tree(tmp_path / "site") == tree(tmp_path / "clean")
+
+
+def test_a_build_from_the_cache_reads_and_writes_the_search_parts_of_the_pages_it_renders_only(
+    tmp_path, capsys, monkeypatch
+):
+    """The pages' search parts are kept apart from their records (`search.sqlite`): an edit
+    reads the edited page's part, and writes its row; a deleted note's row goes; a cache
+    without the file is not used."""
+    import sqlite3
+
+    from vaultkit.commands import build as build_module
+
+    seed(tmp_path)
+    build(tmp_path, "site", capsys)
+    parts = tmp_path / CACHE_DIR / "site" / build_module.SEARCH_PARTS
+    asked = []
+    get = build_module.SearchParts.__getitem__
+    monkeypatch.setattr(
+        build_module.SearchParts, "__getitem__", lambda self, dest: asked.append(dest) or get(self, dest)
+    )
+    (tmp_path / "notes" / "sub" / "deep" / "delta.md").write_text(NOTE_TEXTS[6] + "\nMore words.\n", encoding="utf-8")
+    build(tmp_path, "site", capsys)
+    assert asked == ["sub/deep/delta/index.html"]
+    (tmp_path / "notes" / "sub" / "gamma.md").unlink()
+    build(tmp_path, "site", capsys)
+    with sqlite3.connect(parts) as db:
+        dests = sorted(dest for (dest,) in db.execute("SELECT dest FROM parts"))
+    assert "sub/gamma/index.html" not in dests and "sub/deep/delta/index.html" in dests and len(dests) == 5
+    parts.unlink()
+    assert "5 of 5 pages rendered" in build(tmp_path, "site", capsys, verbose=True)[2]
+    shutil.rmtree(tmp_path / "clean", ignore_errors=True)
+    build(tmp_path, "clean", capsys, clean=True)
+    assert tree(tmp_path / "site") == tree(tmp_path / "clean")
+
+
+def test_a_build_from_the_cache_copies_only_the_static_files_whose_source_or_copy_changed(tmp_path, capsys):
+    """The theme's assets and the vault's attachments are copied again when their source has
+    another size or time, or their copy is not the one the build before wrote."""
+    import os
+    import time
+
+    seed(tmp_path)
+    past = time.time() - 60
+    for path in (tmp_path / "notes").rglob("*"):
+        if path.is_file():
+            os.utime(path, (past, past))
+    build(tmp_path, "site", capsys)
+    site = tmp_path / "site"
+    css = next(site.glob("assets/stylesheets/main.*.min.css"))
+    times = {path: path.stat().st_mtime_ns for path in (css, site / "pic.svg")}
+    alpha = tmp_path / "notes" / "alpha.md"
+    alpha.write_text(NOTE_TEXTS[0] + "\nMore.\n", encoding="utf-8")
+    build(tmp_path, "site", capsys)
+    assert {path: path.stat().st_mtime_ns for path in times} == times  # neither copied again
+    (tmp_path / "notes" / "pic.svg").write_text(SVG.format(7), encoding="utf-8")
+    os.utime(tmp_path / "notes" / "pic.svg", (past + 10, past + 10))
+    css.write_bytes(css.read_bytes()[:100])  # a copy damaged (a crash, a hand edit)
+    build(tmp_path, "site", capsys)
+    assert (site / "pic.svg").read_text(encoding="utf-8") == SVG.format(7)
+    shutil.rmtree(tmp_path / "clean", ignore_errors=True)
+    build(tmp_path, "clean", capsys, clean=True)
+    assert tree(site) == tree(tmp_path / "clean")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from vaultkit.renderers.site import search_index
-from vaultkit.renderers.site.search_index import page_search, terms, write_index
+from vaultkit.renderers.site.search_index import page_search, terms, update_index, write_index
 
 WORKER = Path(search_index.__file__).parent / "assets" / "search-worker.js"
 NODE = shutil.which("node")
@@ -123,7 +123,8 @@ def test_the_postings_hold_each_page_of_each_term_with_its_count(tmp_path):
     head = json.loads((tmp_path / "search" / "search_index.json").read_text(encoding="utf-8"))
     shards = head["config"]["vaultkit"]["shards"]
     assert head["docs"] == [] and head["config"]["lang"] == ["en"] and head["config"]["vaultkit"]["pages"] == 4
-    assert len([rel for rel in written if rel.startswith("search/terms/")]) == shards
+    assert len([rel for rel in written.files if rel.startswith("search/terms/")]) == shards
+    assert written.locations == ["a/", "b/", "c/", "d/"] and written.postings == sum(len(p.counts) for p in found[:4])
     decoded: dict[str, dict[int, int]] = {}
     for n in range(shards):
         data = (tmp_path / f"search/terms/{n}.bin").read_bytes()
@@ -152,6 +153,44 @@ def test_files_whose_bytes_are_the_same_are_not_written_again(tmp_path):
     assert json.loads((tmp_path / "search/page/3.json").read_text(encoding="utf-8"))["sections"] == [
         ["d/", "Delta", "other"]
     ]
+
+
+def written_files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_an_index_updated_in_place_has_the_bytes_of_one_written_whole(tmp_path):
+    """Pages edited (a word more, a word gone, a count past the cap, a title changed, a new term):
+    the shards their terms fall in are rewritten, the rest are not touched; the files are
+    those of the index written whole."""
+    found = [page_search(p) for p in PAGES] + [None]
+    kept = write_index(str(tmp_path / "kept"), {"lang": ["en"]}, found)
+    shard_times = {p: p.stat().st_mtime_ns for p in (tmp_path / "kept" / "search" / "terms").iterdir()}
+    edited = [
+        page_search([entry("a/", "Alpha", "<p>A footnote here, and the word Attention " + "again " * 20 + "</p>")]),
+        page_search([entry("b/", "Beta renamed", "<p>nothing</p>"), entry("b/#notes", "Notes", "<p>more</p>")]),
+        page_search([entry("c/", "注意力", "<p>缩放点积\u200b注意力\u200b机制 新词</p>", tags=["数学"])]),
+    ]
+    changes = list(zip(found[:3], edited))
+    updated = update_index(str(tmp_path / "kept"), {"lang": ["en"]}, kept, changes)
+    whole = write_index(str(tmp_path / "whole"), {"lang": ["en"]}, [*edited, found[3], None])
+    assert written_files(tmp_path / "kept") == written_files(tmp_path / "whole")
+    assert updated == whole
+    touched = {p for p, before in shard_times.items() if p.stat().st_mtime_ns != before}
+    assert touched and len(touched) < len(shard_times)
+    assert update_index(str(tmp_path / "kept"), {"lang": ["en"]}, updated, []) == updated  # nothing changed
+
+
+def test_an_index_is_not_updated_when_page_numbers_would_change_or_a_file_is_not_the_one_written(tmp_path):
+    found = [page_search(p) for p in PAGES]
+    kept = write_index(str(tmp_path), {}, found)
+    moved = page_search([entry("z/", "Alpha", "<p>A footnote</p>")])
+    assert update_index(str(tmp_path), {}, kept, [(found[0], moved)]) is None
+    assert update_index(str(tmp_path), {}, kept, [(found[0], None)]) is None
+    edited = page_search([entry("a/", "Alpha", "<p>A footnote here, and the word Attention twice</p>")])
+    for path in (tmp_path / "search" / "terms").iterdir():
+        path.write_bytes(path.read_bytes() + b" ")  # not the bytes written
+    assert update_index(str(tmp_path), {}, kept, [(found[0], edited)]) is None
 
 
 @needs_node

@@ -398,3 +398,14 @@ def test_a_build_never_cuts_chinese_into_words(tmp_path, monkeypatch):
     )
     build_site(config := load_site_config(vault, str(tmp_path / "site")), site_state(config), jobs=1)
     assert "正文" in (tmp_path / "site" / "search" / "page" / "1.json").read_text(encoding="utf-8")
+
+
+def test_a_relative_path_between_vault_files_is_posixpaths():
+    import posixpath
+
+    from vaultkit.renderers.site.pages import relative_path
+
+    rels = ["a.md", "x/a.md", "x/y/b.md", "x/yz/c.md", "xy/d.md", "x/y", "标签/笔记.md", "x"]
+    for folder in ["", "x", "x/y", "xy", "标签", "q/r/s"]:
+        for rel in rels:
+            assert relative_path(rel, folder) == posixpath.relpath(rel, folder or "."), (rel, folder)

@@ -251,3 +251,27 @@ def test_closed_sections_hook_materials_navigation_macro():
     assert "{% macro render(nav_item, path, level, parent) %}" in item
     assert '{{ render(item, path ~ "_" ~ loop.index, level + 1, nav_item) }}' in item
     assert "self._func(*arguments)" in inspect.getsource(Macro._invoke)
+
+
+def test_a_static_file_is_made_from_its_content_or_its_source_file(tmp_path):
+    """`File.copy_file` writes a file from the content a plugin gave it, else copies its source:
+    `static_source` names that, and tells when the copy would be another."""
+    import os
+    import time
+
+    given = File("given.txt", None, str(tmp_path / "site"), use_directory_urls=True)
+    given.content_string = "one"
+    assert mkdocs_glue.static_source(given)[0] == "content"
+    before = mkdocs_glue.static_source(given)
+    given.content_string = "two"
+    assert mkdocs_glue.static_source(given) != before
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "pic.svg").write_text("<svg/>", encoding="utf-8")
+    copied = File("pic.svg", str(tmp_path / "docs"), str(tmp_path / "site"), use_directory_urls=True)
+    assert mkdocs_glue.static_source(copied) is None  # written just now
+    past = time.time() - 60
+    os.utime(tmp_path / "docs" / "pic.svg", (past, past))
+    source = mkdocs_glue.static_source(copied)
+    assert source[:2] == ("file", str(tmp_path / "docs" / "pic.svg")) and source[2] == 6
+    copied.copy_file()
+    assert (tmp_path / "site" / "pic.svg").read_text(encoding="utf-8") == "<svg/>"

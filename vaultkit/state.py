@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from vaultkit.checks.examples.runner import code_lines
 from vaultkit.checks.examples.values import PathError, find_bindings, split_path
 from vaultkit.model.links import LinkIndex, file_name, link_face
-from vaultkit.model.vault import Note, Vault
+from vaultkit.model.vault import Note, Vault, settled_stat
 from vaultkit.pipeline import Pipeline
 from vaultkit.workers import collector
 
@@ -73,14 +73,16 @@ class VaultState(Pipeline):
         crash leaves the file that was there). `header` says what it was made with."""
         import pickle
 
-        for note in self.vault.notes.values():
-            note.release_tokens()
-        digests = {rel: _digest(note.source.raw) for rel, note in self.vault.notes.items()}
-        for rel in self.vault.attachments:
-            digests[rel] = self._digests.get(rel) or _file_digest(self.vault.root / rel)
-        temporary = path.with_name(path.name + ".partial")
-        with collector(enabled=False), open(temporary, "wb") as out:
-            pickle.dump((header, digests, self), out, protocol=pickle.HIGHEST_PROTOCOL)
+        with collector(enabled=False):  # it would scan every kept object, for no cycle
+            for note in self.vault.notes.values():
+                note.release_tokens()
+            digests = {rel: (note.source.stat, note.source.digest) for rel, note in self.vault.notes.items()}
+            for rel in self.vault.attachments:
+                digest = self._digests.get(rel)
+                digests[rel] = (None, digest) if digest else _file_record(self.vault.root / rel)
+            temporary = path.with_name(path.name + ".partial")
+            with open(temporary, "wb") as out:
+                pickle.dump((header, digests, self), out, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
 
     @classmethod
@@ -101,9 +103,12 @@ class VaultState(Pipeline):
             note.derived.pop("date", None)  # a date from git or the file's time is read again
         return state, state.apply(state._differing(digests))
 
-    def _differing(self, digests: dict[str, str]) -> list[str]:
+    def _differing(self, digests: dict[str, tuple[tuple[int, int] | None, str | None]]) -> list[str]:
         """The vault-relative paths of the files now in the vault whose bytes are not those of
-        `digests`, and of the files of `digests` that are gone."""
+        `digests` (rel -> the size and time the file had when its bytes were read, and their
+        digest), and of the files of `digests` that are gone. A file with that size and time
+        is not read; one with another is read and its digest decides (a note whose bytes are the
+        same keeps its size and time now)."""
         root, excluded = self.vault.root, self.vault.excluded
         found = set()
         for folder, names, files in os.walk(root):
@@ -111,7 +116,20 @@ class VaultState(Pipeline):
             names[:] = [name for name in names if not excluded(base / name / "_")]
             found.update(str(base / name) if str(base) != "." else name for name in files)
         found = {rel for rel in found if not excluded(PurePosixPath(rel))}
-        changed = {rel for rel in found if digests.get(rel) != _file_digest(root / rel)}
+        changed = set()
+        for rel in found:
+            stat, digest = digests.get(rel, (None, None))
+            try:
+                now = os.stat(root / rel)
+            except OSError:
+                changed.add(rel)
+                continue
+            if stat is not None and (now.st_size, now.st_mtime_ns) == stat:
+                continue
+            if digest is None or _file_digest(root / rel) != digest:
+                changed.add(rel)
+            elif rel in self.vault.notes:
+                self.vault.notes[rel].source.stat = settled_stat(now)
         return sorted(changed | (digests.keys() - found))
 
     def apply(
@@ -314,6 +332,15 @@ def _file_digest(path: Path) -> str | None:
         return _digest(path.read_bytes())
     except OSError:
         return None
+
+
+def _file_record(path: Path) -> tuple[tuple[int, int] | None, str | None]:
+    """A file's size and time (`settled_stat`) and the digest of its bytes, read right after."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None, None
+    return settled_stat(stat), _file_digest(path)
 
 
 def _names(rel: str, note: Note | None) -> set[str]:

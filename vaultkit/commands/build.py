@@ -11,8 +11,12 @@ from __future__ import annotations
 import io
 import logging
 import os
+import sqlite3
 import sys
 import tempfile
+from collections.abc import Mapping
+from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 
 from mkdocs.commands.build import build
@@ -92,10 +96,13 @@ CACHE_DIR = ".vaultkit-cache"
 class BuildCache:
     """What a build into a site folder keeps for the next one, in `.vaultkit-cache/<folder's
     name>/` beside it: the vault's state (`VaultState.save`) and the record of each page
-    (`render.Built`), each written whole once its build is done (a crash leaves the last), with
-    the vaultkit that wrote them: another vaultkit's cache is refused (said, and built anew).
-    `templates/` holds the theme's templates compiled (jinja2's cache, each file written whole and
-    keyed by its template's source)."""
+    (`render.Built`), each written whole once its build is done (a crash leaves the last); each
+    page's search part in `search.sqlite` (`SearchParts`: read one at a time when asked, the
+    rows of the pages rendered written again in one transaction); and the vaultkit that wrote
+    them (`VERSION`, taken away while the others are written): a cache without it is not used,
+    another vaultkit's is refused (said, and built anew). `templates/` holds the theme's
+    templates compiled (jinja2's cache, each file written whole and keyed by its template's
+    source)."""
 
     def __init__(self, site_dir: Path):
         self.folder = site_dir.parent / CACHE_DIR / site_dir.name
@@ -118,20 +125,23 @@ class BuildCache:
             return None
         restored = VaultState.restore(self.folder / "state.pickle", _state_header(root))
         built = self._load("pages.pickle")
-        if restored is None or not isinstance(built, Built):
+        if restored is None or not isinstance(built, Built) or not (self.folder / SEARCH_PARTS).is_file():
             return None
+        built.parts = SearchParts(self.folder / SEARCH_PARTS)
         return restored[0], restored[1], built
 
     def save(self, state: VaultState, built: Built, root: Path) -> None:
         import pickle
 
         self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / "VERSION").unlink(missing_ok=True)  # until both files are whole
+        (self.folder / "VERSION").unlink(missing_ok=True)  # until every file is whole
         state.save(self.folder / "state.pickle", _state_header(root))
         partial = self.folder / "pages.pickle.partial"
-        with collector(enabled=False), open(partial, "wb") as out:
-            pickle.dump(built, out, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(partial, self.folder / "pages.pickle")
+        with collector(enabled=False):
+            with open(partial, "wb") as out:
+                pickle.dump(replace(built, rendered=[], searches={}, parts={}), out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(partial, self.folder / "pages.pickle")
+            SearchParts.write(self.folder / SEARCH_PARTS, built)
         (self.folder / "VERSION").write_text(self.version, encoding="utf-8")
 
     def _load(self, name: str):
@@ -142,6 +152,57 @@ class BuildCache:
                 return pickle.load(kept)
         except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
             return None
+
+
+SEARCH_PARTS = "search.sqlite"
+
+
+class SearchParts(Mapping):
+    """The search parts of the pages of a kept build (`render.Built.parts`), by site path, each
+    read from the file when asked (an incremental build asks for those of the pages it renders)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+
+    def _rows(self, query: str, *args) -> list:
+        if self._db is None:
+            self._db = sqlite3.connect(self.path)
+        return self._db.execute(query, args).fetchall()
+
+    def __getitem__(self, dest: str):
+        import pickle
+
+        rows = self._rows("SELECT part FROM parts WHERE dest = ?", dest)
+        if not rows:
+            raise KeyError(dest)
+        return pickle.loads(rows[0][0])
+
+    def __iter__(self):
+        return iter([dest for (dest,) in self._rows("SELECT dest FROM parts ORDER BY dest")])
+
+    def __len__(self) -> int:
+        return self._rows("SELECT count(*) FROM parts")[0][0]
+
+    @staticmethod
+    def write(path: Path, built: Built) -> None:
+        """Keep `built`'s parts in `path`, in one transaction: all anew when it rendered every
+        page, else those of the pages it rendered (the rest are those the file holds) with the
+        rows of pages that are gone deleted."""
+        import pickle
+
+        whole = built.searches.keys() == built.pages.keys()
+        if whole:
+            path.unlink(missing_ok=True)
+            path.with_name(path.name + "-journal").unlink(missing_ok=True)  # a crashed write's, never to be replayed
+        with closing(sqlite3.connect(path)) as db, db:
+            db.execute("CREATE TABLE IF NOT EXISTS parts (dest TEXT PRIMARY KEY, part BLOB NOT NULL)")
+            gone = [(dest,) for (dest,) in db.execute("SELECT dest FROM parts") if dest not in built.pages]
+            db.executemany("DELETE FROM parts WHERE dest = ?", gone)
+            db.executemany(
+                "INSERT OR REPLACE INTO parts VALUES (?, ?)",
+                ((dest, pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL)) for dest, part in built.searches.items()),
+            )  # one row pickled at a time: at 6,570 pages, all at once would be 200 MB more
 
 
 def _code_digest() -> str:

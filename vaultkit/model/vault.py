@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import time
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
@@ -239,6 +240,19 @@ def _settings_file(root: Path, name: str, problems: list[Diagnostic]) -> dict:
     return data
 
 
+SETTLED_NS = 2_000_000_000  # a file's time this long past: a write in the same clock tick after it was read is out of the question
+
+
+def settled_stat(stat: os.stat_result) -> tuple[int, int] | None:
+    """A file's size and modification time (ns), when they can stand for its bytes next time
+    (its bytes, read right after this stat, hashed then): None when the file was written
+    within the last two seconds, as a write in the same tick of the file system's clock would
+    leave them as they are."""
+    if time.time_ns() - stat.st_mtime_ns < SETTLED_NS:
+        return None
+    return stat.st_size, stat.st_mtime_ns
+
+
 @dataclass
 class Source:
     """A text file as read from disk, decoded, with what is needed to write it back unchanged."""
@@ -249,6 +263,7 @@ class Source:
     bom: bool = False
     newline: str = "\n"
     error: str | None = None  # why the bytes could not be read as text
+    stat: tuple[int, int] | None = None  # (size, mtime in ns) the file had just before it was read (`settled_stat`)
 
     @classmethod
     def from_bytes(cls, path: Path, raw: bytes) -> Source:
@@ -272,6 +287,13 @@ class Source:
     @classmethod
     def read(cls, path: Path) -> Source:
         return cls.from_bytes(path, path.read_bytes())
+
+    @cached_property
+    def digest(self) -> str:
+        """The SHA-256 of the bytes (kept with them: a kept state does not hash them again)."""
+        import hashlib
+
+        return hashlib.sha256(self.raw).hexdigest()
 
     def encode(self, text: str) -> bytes:
         """Bytes for `text` with this file's BOM and line endings."""
@@ -606,13 +628,15 @@ class Vault:
 
     def add_note(self, rel: str, path: Path) -> Note | None:
         try:
-            size = path.stat().st_size
+            stat = path.stat()
+            size = stat.st_size
             if size > MAX_NOTE_BYTES:
                 self.diagnostics.append(
                     TOO_LARGE.at(rel, 1, 1, what=f"note is {size} bytes,", limit=MAX_NOTE_BYTES, outcome="skipped")
                 )
                 return None
             source = Source.read(path)
+            source.stat = settled_stat(stat)
         except OSError as exc:
             self.diagnostics.append(UNREADABLE.at(rel, 1, 1, problem=f"cannot read: {exc.strerror}"))
             return None

@@ -15,6 +15,9 @@ material 9, and needs of them what their public API does not give:
   them in `on_post_build` (a page rendered in a worker sends its part of the index back);
   vaultkit writes its own index in pieces (`search_index.py`) with material's `config` at its
   head (`search_config`);
+- a static file a plugin gave its content (`File._content`) is written from it, not copied:
+  `static_source` says what a copy is made from, so a build from the cache writes again only
+  the static files whose source changed;
 - MkDocs' `Page.update_date` feeds the sitemap; `Page.title` is None until the page's source is
   read, unless set (`pin_title`);
 - a page keeps its source, HTML and sections after it is written (`Page.markdown`, `content`,
@@ -34,6 +37,7 @@ tests/test_site_internals.py checks each of these against the installed versions
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -43,11 +47,13 @@ from functools import partial
 from jinja2 import TemplateNotFound
 from material.plugins.search.plugin import Element, SearchIndex, SearchPlugin
 from material.plugins.search.plugin import Section as MaterialSection
+from mkdocs.structure.files import File
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
+from vaultkit.model.vault import settled_stat
 from vaultkit.renderers.site.note_html import RenderedNote
 
 
@@ -141,6 +147,23 @@ def pin_title(page: Page, title: str) -> None:
     and a build that reads and frees one page at a time would show None in the navigation."""
     if "title" not in vars(page):  # `Page.title` is a `weak_property`: a title set wins
         page.title = title
+
+
+def static_source(file: File) -> tuple | None:
+    """What `File.copy_file` makes a static file's copy from: the digest of the content a
+    plugin gave it (`File._content`), else its source file's path, size and time; None when
+    that file was written within the last two seconds (`settled_stat`: its size and time may
+    not stand for its bytes)."""
+    content = file._content
+    if content is not None:
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        return "content", hashlib.sha256(data).hexdigest()
+    try:
+        stat = os.stat(file.abs_src_path)
+    except (OSError, TypeError):
+        return None
+    settled = settled_stat(stat)
+    return None if settled is None else ("file", file.abs_src_path, *settled)
 
 
 def set_update_date(page: Page, date: str) -> None:

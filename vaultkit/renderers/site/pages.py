@@ -101,7 +101,19 @@ def home_markdown(model: SiteModel, first_notes: dict[str, str]) -> str:
 def url(from_rel: str, to_rel: str) -> str:
     """A relative markdown link from one vault file to another (the page renderer makes it
     the link to the target's page)."""
-    return quote(posixpath.relpath(to_rel, posixpath.dirname(from_rel) or "."), safe="/")
+    return quote(relative_path(to_rel, posixpath.dirname(from_rel)), safe="/")
+
+
+def relative_path(rel: str, folder: str) -> str:
+    """`posixpath.relpath(rel, folder or ".")` for vault-relative paths (no `.`, `..` or empty
+    parts), without its two `abspath`s: the tags page makes one per tag of each note."""
+    if not folder:
+        return rel
+    start, parts = folder.split("/"), rel.split("/")
+    shared = 0
+    while shared < min(len(start), len(parts)) and start[shared] == parts[shared]:
+        shared += 1
+    return "/".join([".."] * (len(start) - shared) + parts[shared:]) or "."
 
 
 def tags_markdown(model: SiteModel) -> str:

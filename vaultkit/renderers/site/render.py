@@ -17,7 +17,8 @@ import io
 import logging
 import os
 import tempfile
-from collections import Counter
+from collections import ChainMap, Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -28,7 +29,7 @@ from material.plugins.search.plugin import SearchPlugin as MaterialSearch
 from mkdocs import utils
 from mkdocs.commands.build import get_context
 from mkdocs.exceptions import Abort
-from mkdocs.structure.files import File, Files, get_files, set_exclusions
+from mkdocs.structure.files import File, Files, InclusionLevel, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
 
 from vaultkit.renderers.site import mkdocs_glue, reuse, search_index
@@ -150,13 +151,18 @@ class WarningCount(logging.Handler):
 @dataclass
 class Built:
     """What a build leaves for the next one: the config's digest its pages were rendered with,
-    a record of each page (by its file's site path), the search index's files, and the pages
-    it rendered (not kept)."""
+    a record of each page (by its file's site path), what it wrote of the search index, the
+    pages it rendered, their search parts (`searches`, by site path), every page's (`parts`:
+    those, over the parts kept from the build before; the cache keeps them apart and reads
+    one when asked), and what each static file's copy was made from (`_copy_static`)."""
 
     config: str
     pages: dict[str, reuse.PageRecord]
-    index: dict[str, bytes] = field(default_factory=dict)  # the search index's files: site path -> head or b""
+    index: search_index.IndexWritten | None = None  # None: no search index written
     rendered: list[str] = field(default_factory=list)
+    searches: dict[str, search_index.PageSearch | None] = field(default_factory=dict)
+    parts: Mapping[str, search_index.PageSearch | None] = field(default_factory=dict)
+    static: dict[str, tuple] = field(default_factory=dict)  # site path -> (its source, its copy's size and time)
 
 
 def _folder(path: Path) -> str:
@@ -189,30 +195,33 @@ def _build_site(config, state, jobs: int | None, kept: Built | None, templates: 
         if previous is None:
             utils.clean_directory(config.site_dir)
         started = _now(config.site_dir)
-        renderer.files.copy_static_files()
-        records, rendered = _render_all(renderer, jobs, warnings, previous or {})
+        static = _copy_static(renderer.files, kept.static if previous is not None and kept is not None else {})
+        records, searches, rendered = _render_all(renderer, jobs, warnings, previous or {})
+        before = kept.parts if previous is not None and kept is not None else {}
+        parts = ChainMap(searches, before)
         written = {file.dest_uri for file in renderer.files if not file.is_documentation_page()}
         written |= {dest for dest, record in records.items() if record.written is not None}
         for name in config.theme.static_templates:
             if name not in records:  # `mkdocs build` writes templates first: a page of that name wins
                 written |= _write_template(renderer, name)
         config.plugins.on_post_build(config=config)  # material's search writes an empty index ...
-        index: dict[str, bytes] = {}  # ... and vaultkit its own, in pieces
-        if renderer.search is not None and previous is not None and not rendered and records.keys() == previous.keys():
-            index = kept.index  # the same pages: the same index, but for the head material wrote over
-            search_index.write_head(config.site_dir, index)
-        elif renderer.search is not None:
-            config_shown = mkdocs_glue.search_config(renderer.search)
-            index = search_index.write_index(
-                config.site_dir, config_shown, [records[f.dest_uri].search for f in renderer.doc_files]
-            )
-        written |= index.keys()
+        index = None  # ... and vaultkit its own, in pieces
+        if renderer.search is not None:
+            shown = mkdocs_glue.search_config(renderer.search)
+            if previous is not None and kept.index is not None and records.keys() == previous.keys():
+                changes = [(before[dest], part) for dest, part in searches.items()]
+                index = search_index.update_index(config.site_dir, shown, kept.index, changes)
+            if index is None:
+                index = search_index.write_index(
+                    config.site_dir, shown, [parts[f.dest_uri] for f in renderer.doc_files]
+                )
+            written |= index.files.keys()
         if previous is not None:
             _remove_stale(config.site_dir, written, started)
         if config.strict and warnings.logged:
             counts = ", ".join(f"{n} {level.lower()}s" for level, n in sorted(warnings.counts.items()))
             raise Abort(f"Aborted with {counts} in strict mode!")
-        return Built(digest, records, index, rendered)
+        return Built(digest, records, index, rendered, searches, parts, static)
     except Exception as error:
         config.plugins.on_build_error(error=error)
         raise
@@ -271,30 +280,54 @@ def _now(site_dir: str) -> int:
         return os.stat(marker.name).st_mtime_ns
 
 
+def _copy_static(files: Files, kept: dict[str, tuple]) -> dict[str, tuple]:
+    """Copy the site's static files as `Files.copy_static_files` does, but for those whose
+    source (`mkdocs_glue.static_source`) and copy (size and time) are those `kept` says the
+    build before left: their copies are left as they are. What to keep for the next build."""
+    copied = {}
+    for file in files:
+        if file.is_documentation_page() or not InclusionLevel.is_included(file.inclusion):
+            continue
+        source = mkdocs_glue.static_source(file)
+        if source is None or kept.get(file.dest_uri) != (source, reuse.written(file.abs_dest_path)):
+            file.copy_file()
+        if source is not None:
+            copied[file.dest_uri] = (source, reuse.written(file.abs_dest_path))
+    return copied
+
+
 def _remove_stale(site_dir: str, written: set[str], started: int) -> None:
     """Remove what an earlier build left that this one did not make: the files outside
     `written` (site paths) not changed since `started` (another plugin's output), and the
     folders left empty."""
-    for folder, _, names in os.walk(site_dir, topdown=False):
+    emptied: set[str] = set()
+    for folder, folders, names in os.walk(site_dir, topdown=False):
+        base = os.path.relpath(folder, site_dir).replace(os.sep, "/")
+        prefix = "" if base == "." else base + "/"
+        left = len(folders) - sum(os.path.join(folder, name) in emptied for name in folders)
         for name in names:
             path = os.path.join(folder, name)
-            dest = os.path.relpath(path, site_dir).replace(os.sep, "/")
-            if dest not in written and os.stat(path).st_mtime_ns < started:
+            if prefix + name not in written and os.stat(path).st_mtime_ns < started:
                 os.unlink(path)
-        if folder != site_dir and not os.listdir(folder):
+            else:
+                left += 1
+        if folder != site_dir and not left:
             os.rmdir(folder)
+            emptied.add(folder)
 
 
 def _render_all(
     renderer: SiteRenderer, jobs: int | None, warnings: WarningCount, previous: dict[str, reuse.PageRecord]
-) -> tuple[dict[str, reuse.PageRecord], list[str]]:
+) -> tuple[dict[str, reuse.PageRecord], dict[str, search_index.PageSearch | None], list[str]]:
     """Render and write every page whose record in `previous` does not hold (its inputs or its
-    file changed); the record of each page by site path, and the pages rendered. Workers send
-    back each page's record, which holds the warnings it logged (already shown by the worker):
-    they are added to `warnings`, and those of the pages kept are logged again."""
+    file changed); the record of each page by site path, the search parts of the pages
+    rendered (by site path), and the pages rendered. Workers send back each page's record,
+    which holds the warnings it logged (already shown by the worker): they are added to
+    `warnings`, and those of the pages kept are logged again."""
     pages = renderer.doc_files
     inputs = reuse.Inputs(renderer.plugin.model, pages)
     records: dict[int, reuse.PageRecord] = {}
+    parts: dict[int, search_index.PageSearch | None] = {}
     for i, file in enumerate(pages):
         record = previous.get(file.dest_uri)
         if (
@@ -312,7 +345,7 @@ def _render_all(
     # the search's word segmenter loads its dictionary once, not once per worker.
     first = 1 if jobs > 1 else len(todo)
     for i in todo[:first]:
-        records[i] = _render_counting(renderer, inputs, warnings, i)
+        records[i], parts[i] = _render_counting(renderer, inputs, warnings, i)
         progress.step()
     rest = sorted(todo[first:], key=partial(_page_size, renderer), reverse=True)  # largest first
     if rest:
@@ -321,8 +354,8 @@ def _render_all(
         work = partial(_render_counting, renderer, inputs, warnings)
         try:  # this process renders pages too, and each page leaves cycles
             with collector(enabled=True):
-                for i, record in fork_map(work, rest, jobs, setup=partial(_start_worker, warnings)):
-                    records[i] = record
+                for i, (record, part) in fork_map(work, rest, jobs, setup=partial(_start_worker, warnings)):
+                    records[i], parts[i] = record, part
                     progress.step()
         finally:
             gc.unfreeze()
@@ -331,40 +364,48 @@ def _render_all(
         warnings.logged += records[i].warnings
     for i, file in enumerate(pages):
         file.page.update_date = records[i].update_date
-    return {file.dest_uri: records[i] for i, file in enumerate(pages)}, [pages[i].src_uri for i in todo]
+    return (
+        {file.dest_uri: records[i] for i, file in enumerate(pages)},
+        {pages[i].dest_uri: parts[i] for i in todo},
+        [pages[i].src_uri for i in todo],
+    )
 
 
-def _render_page(renderer: SiteRenderer, inputs: reuse.Inputs, i: int) -> reuse.PageRecord:
-    """Render and write page `i`; its record. What it parsed and rendered is freed: a build's
-    memory stays bounded."""
+def _render_page(
+    renderer: SiteRenderer, inputs: reuse.Inputs, i: int
+) -> tuple[reuse.PageRecord, search_index.PageSearch | None]:
+    """Render and write page `i`; its record and its part of the search index. What it parsed
+    and rendered is freed: a build's memory stays bounded."""
     file = renderer.doc_files[i]
     model, rel = renderer.plugin.model, file.src_uri
     recorder = reuse.Recorder(model, rel)
     html, entries = renderer.render(file, recorder)
     if html.strip():
         utils.write_file(html, file.abs_dest_path)
+    reads, asked = recorder.record()
     record = reuse.PageRecord(
-        inputs=inputs.digest(rel, recorder.reads, recorder.asked),
-        reads=frozenset(recorder.reads),
-        asked=frozenset(recorder.asked),
+        inputs=inputs.digest(rel, reads, asked),
+        reads=reads,
+        asked=asked,
         update_date=file.page.update_date,
-        search=search_index.page_search(entries),
         warnings=(),
         written=reuse.written(file.abs_dest_path) if html.strip() else None,
     )
     mkdocs_glue.release(file.page)
     model.release(rel)
-    return record
+    return record, search_index.page_search(entries)
 
 
-def _render_counting(renderer: SiteRenderer, inputs: reuse.Inputs, warnings: WarningCount, i: int) -> reuse.PageRecord:
+def _render_counting(
+    renderer: SiteRenderer, inputs: reuse.Inputs, warnings: WarningCount, i: int
+) -> tuple[reuse.PageRecord, search_index.PageSearch | None]:
     """Page `i` rendered (in a worker, or in the process that forked them), with the warnings
     it logged, taken out of `warnings`: the caller adds them to its own."""
     before = warnings.take()
-    record = _render_page(renderer, inputs, i)
+    record, part = _render_page(renderer, inputs, i)
     record.warnings = tuple(warnings.take())
     warnings.logged = before
-    return record
+    return record, part
 
 
 def _start_worker(warnings: WarningCount) -> None:

@@ -6,8 +6,9 @@ own, the notes it embeds, the headings it links to), and each question it asked 
 tags, date and backlinks, and the answers to those questions asked again, they are the page's
 inputs; a later build renders the page again only when the digest of its inputs differs, or
 when its file is not the one that build wrote (a crash, a hand edit). The record also keeps
-what the build needs of a page it does not render: its part of the search index, the date the sitemap
-gives it, and the warnings its rendering logged (shown, and counted by `--strict`, again).
+what the build needs of a page it does not render: the date the sitemap gives it, and the
+warnings its rendering logged (shown, and counted by `--strict`, again); its part of the
+search index is kept beside (`render.Built`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import os
 from dataclasses import dataclass
 
 from vaultkit.renderers.site import pages
-from vaultkit.renderers.site.search_index import PageSearch
 
 NAV_META = ("status", "icon", "subtitle")  # what material's navigation shows of a page's meta
 
@@ -25,10 +25,9 @@ NAV_META = ("status", "icon", "subtitle")  # what material's navigation shows of
 @dataclass
 class PageRecord:
     inputs: str  # digest of the page's inputs (`Inputs.digest`)
-    reads: frozenset[str]  # notes (and generated pages) whose text it read
-    asked: frozenset[tuple[str, tuple]]  # (model method, arguments) it asked
+    reads: tuple[str, ...]  # notes (and generated pages) whose text it read, sorted
+    asked: tuple[tuple[str, tuple], ...]  # (model method, arguments) it asked, sorted by repr (`Recorder.record`)
     update_date: str  # what the sitemap gives it
-    search: PageSearch | None  # what the search index holds of it (None: not searched)
     warnings: tuple[tuple[str, int, str], ...]  # (logger, level, message) its rendering logged
     written: tuple[int, int] | None  # (size, whole seconds of mtime) of the file written; None: none written
 
@@ -54,6 +53,10 @@ class Recorder:
         self.model = model
         self.reads: set[str] = {rel}
         self.asked: set[tuple[str, tuple]] = set()
+
+    def record(self) -> tuple[tuple[str, ...], tuple[tuple[str, tuple], ...]]:
+        """The notes read and the questions asked so far, in the order `Inputs.digest` takes them."""
+        return tuple(sorted(self.reads)), tuple(sorted(self.asked, key=repr))
 
     def __getattr__(self, name):
         value = getattr(self.model, name)
@@ -86,6 +89,7 @@ class Inputs:
         )
         self.nav = _digest(repr(nav))
         self._texts: dict[str, str | None] = {}
+        self._answers: dict[tuple[str, tuple], object] = {}  # many pages ask the same (a tag's anchor, a page's URL)
 
     def text(self, rel: str) -> str | None:
         """The digest of a note's fresh text (front matter included) or of a generated page."""
@@ -100,7 +104,15 @@ class Inputs:
             self._texts[rel] = None if text is None else _digest(text)
         return self._texts[rel]
 
-    def digest(self, rel: str, reads, asked) -> str:
+    def answer(self, name: str, args: tuple):
+        """The site model's answer to a question a page asked."""
+        key = (name, args)
+        if key not in self._answers:
+            self._answers[key] = getattr(self.model, name)(*args)
+        return self._answers[key]
+
+    def digest(self, rel: str, reads: tuple[str, ...], asked: tuple[tuple[str, tuple], ...]) -> str:
+        """The digest of page `rel`'s inputs, of the notes it read and the questions it asked (in their records' order)."""
         model = self.model
         parts: list = [self.nav, rel]
         note = model.published.get(rel)
@@ -111,8 +123,8 @@ class Inputs:
                 str(pages.note_date(note)),
                 tuple((src, model.published[src].title) for src in model.backlinks(rel)),
             ]
-        parts += [(read, self.text(read)) for read in sorted(reads)]
-        parts += [(name, args, getattr(model, name)(*args)) for name, args in sorted(asked, key=repr)]
+        parts += [(read, self.text(read)) for read in reads]
+        parts += [(name, args, self.answer(name, args)) for name, args in asked]
         return _digest(repr(parts))
 
 

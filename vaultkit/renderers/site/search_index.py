@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html import unescape
@@ -101,7 +102,7 @@ def page_search(entries: list[dict]) -> PageSearch | None:
         sections.append((entry["location"], title, _teaser(text)))
         for term in terms(title + " " + text + " " + " ".join(entry.get("tags") or [])):
             counts[term] = counts.get(term, 0) + 1
-    hashes = b"".join(hashlib.blake2b(term.encode("utf-8"), digest_size=8).digest() for term in counts)
+    hashes = b"".join(_term_hash(term) for term in counts)
     capped = bytes(min(n, TF_CAP) for n in counts.values())
     return PageSearch(sections, list(entries[0].get("tags") or []), " ".join(counts), hashes, capped)
 
@@ -119,21 +120,147 @@ def shard_count(postings: int) -> int:
 
 
 HEAD = "search/search_index.json"
+PAGES = "search/pages.json"
 
 
-def write_index(site_dir: str, config: dict, found: list[PageSearch | None]) -> dict[str, bytes]:
+@dataclass
+class IndexWritten:
+    """What a build keeps of the index it wrote, for the next one to change only the shards a
+    page's terms fall in: the digest of each file's bytes (by site path), the searched pages'
+    locations in number order, and the number of postings in all (it decides the shard count)."""
+
+    files: dict[str, str]
+    locations: list[str]
+    postings: int
+
+
+def write_index(site_dir: str, config: dict, found: list[PageSearch | None]) -> IndexWritten:
     """Write the index (`index_files`) under `site_dir`, leaving files whose bytes are the
-    same as they are; the site paths of its files, each with b"" but the head (`HEAD`), with its bytes."""
-    written = {}
+    same as they are; what `update_index` needs of it."""
+    files = {}
     for rel, data in index_files(config, found):
         _write_if_changed(os.path.join(site_dir, rel), data)
-        written[rel] = data if rel == HEAD else b""
-    return written
+        files[rel] = _sha(data)
+    searched = sorted(page.location for page in found if page is not None)
+    return IndexWritten(files, searched, sum(len(page.counts) for page in found if page is not None))
 
 
-def write_head(site_dir: str, written: dict[str, bytes]) -> None:
-    """Write again the head of an index `write_index` wrote (material's search writes its own there)."""
-    _write_if_changed(os.path.join(site_dir, HEAD), written[HEAD])
+def update_index(
+    site_dir: str, config: dict, kept: IndexWritten, changes: list[tuple[PageSearch | None, PageSearch | None]]
+) -> IndexWritten | None:
+    """Bring the index `kept` describes up to date with the pages whose parts changed
+    (`changes`: each one's part before and after), the other pages as they were: only the
+    shards of the terms whose count on a page changed are read and written again, with the
+    changed pages' own files and the head (material's search writes over it). The bytes are
+    those `write_index` writes. None, having written nothing, when the pages' numbers would
+    change (a page starts or stops being searched, or moves), the shard count would, or a file
+    to be read is not the one the index was written with."""
+    numbers: dict[str, int] = {}
+    postings = kept.postings
+    for before, after in changes:
+        if (before is None) != (after is None):
+            return None
+        if before is None or after is None:
+            continue
+        location = before.location
+        number = bisect_left(kept.locations, location)
+        if location != after.location or number == len(kept.locations) or kept.locations[number] != location:
+            return None
+        numbers[location] = number
+        postings += len(after.counts) - len(before.counts)
+    shards = shard_count(postings)
+    if shards != shard_count(kept.postings):
+        return None
+    moved: dict[int, dict[str, dict[int, int]]] = {}  # shard -> term -> page number -> its count now (0: gone)
+    keys: dict[str, int] = {}
+    titles: dict[int, str] = {}
+    for before, after in changes:
+        if before is None or after is None:
+            continue
+        number, was, now = numbers[before.location], _term_counts(before), _term_counts(after)
+        for term in was.keys() | now.keys():
+            if was.get(term) != now.get(term):
+                moved.setdefault(_shard(term, shards, keys), {}).setdefault(term, {})[number] = now.get(term, 0)
+        if before.sections[0][1] != after.sections[0][1]:
+            titles[number] = after.sections[0][1]
+    read = {f"search/terms/{n}.bin": b"" for n in moved}
+    if titles:
+        read[PAGES] = b""
+    for rel in read:
+        try:
+            with open(os.path.join(site_dir, rel), "rb") as kept_file:
+                read[rel] = kept_file.read()
+        except OSError:
+            return None
+        if _sha(read[rel]) != kept.files.get(rel):
+            return None
+    out = [
+        (f"search/terms/{n}.bin", _shard_updated(read[f"search/terms/{n}.bin"], terms)) for n, terms in moved.items()
+    ]
+    if titles:
+        rows = json.loads(read[PAGES])
+        for number, title in titles.items():
+            rows[number][2] = title
+        out.append((PAGES, _json(rows)))
+    for _, after in changes:
+        if after is not None:
+            out.append((f"search/page/{numbers[after.location]}.json", _page_json(after)))
+    out.append((HEAD, _head(config, shards, len(kept.locations))))
+    files = dict(kept.files)
+    for rel, data in out:
+        _write_if_changed(os.path.join(site_dir, rel), data)
+        files[rel] = _sha(data)
+    return IndexWritten(files, kept.locations, postings)
+
+
+def _term_counts(page: PageSearch) -> dict[str, int]:
+    return dict(zip(page.names.split(" ") if page.names else [], page.counts))
+
+
+def _shard_updated(data: bytes, moved: dict[str, dict[int, int]]) -> bytes:
+    """A shard's bytes (`_shard_bytes`) with the postings of the terms `moved` changed: term ->
+    page number -> its count on that page now (0: the page no longer has it)."""
+    end = data.index(b"\n") + 1
+    values = np.frombuffer(data, dtype="<u4", offset=end + (-end % 4))
+    postings, at = {}, 0
+    for name, n in json.loads(data[:end]):
+        postings[name], at = values[at : at + n], at + n
+    for term, pages in moved.items():
+        kept = postings.get(term, np.zeros(0, "<u4"))
+        counts = dict(zip(np.cumsum(kept >> 4).tolist(), (kept & 15).tolist()))
+        counts.update(pages)
+        numbers = np.array(sorted(page for page, count in counts.items() if count), dtype=np.uint32)
+        if len(numbers):
+            tf = np.array([counts[page] for page in numbers.tolist()], dtype=np.uint32)
+            postings[term] = (np.diff(numbers, prepend=np.uint32(0)) * 16 + tf).astype("<u4")
+        else:
+            postings.pop(term, None)
+    order = sorted(postings, key=lambda term: int.from_bytes(_term_hash(term), "little"))  # as `index_files`
+    return _shard_bytes([(term, postings[term]) for term in order])
+
+
+def _shard_bytes(groups: list[tuple[str, np.ndarray]]) -> bytes:
+    """A shard's file: a line of JSON, each term's name and number of postings, padded with
+    spaces to a multiple of 4 bytes, then the terms' postings."""
+    head = _json([[name, len(values)] for name, values in groups]) + b"\n"
+    head += b" " * (-len(head) % 4)  # the postings start on a multiple of 4 bytes
+    return head + b"".join(values.astype("<u4", copy=False).tobytes() for _, values in groups)
+
+
+def _head(config: dict, shards: int, pages: int) -> bytes:
+    return _json({"config": {**config, "vaultkit": {"shards": shards, "pages": pages}}, "docs": []})
+
+
+def _page_json(page: PageSearch) -> bytes:
+    return _json({"sections": page.sections, "tags": page.tags})
+
+
+def _term_hash(term: str) -> bytes:
+    return hashlib.blake2b(term.encode("utf-8"), digest_size=8).digest()
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def index_files(config: dict, found: list[PageSearch | None]) -> Iterator[tuple[str, bytes]]:
@@ -161,21 +288,15 @@ def index_files(config: dict, found: list[PageSearch | None]) -> Iterator[tuple[
     keys: dict[str, int] = {}
     shard_of = np.array([_shard(name, shards, keys) for name in names], dtype=np.int64)
     ends = np.r_[starts[1:], len(values)]
-    yield (
-        HEAD,
-        _json({"config": {**config, "vaultkit": {"shards": shards, "pages": len(found)}}, "docs": []}),
-    )
-    yield "search/pages.json", _json(_front_coded(found))
+    yield HEAD, _head(config, shards, len(found))
+    yield PAGES, _json(_front_coded(found))
     by_shard = np.argsort(shard_of, kind="stable")
     bounds = np.searchsorted(shard_of[by_shard], np.arange(shards + 1))
     for n in range(shards):
         groups = by_shard[bounds[n] : bounds[n + 1]]
-        head = _json([[names[g], int(ends[g] - starts[g])] for g in groups]) + b"\n"
-        head += b" " * (-len(head) % 4)  # the postings start on a multiple of 4 bytes
-        body = [values[starts[g] : ends[g]].tobytes() for g in groups]
-        yield f"search/terms/{n}.bin", head + b"".join(body)
+        yield f"search/terms/{n}.bin", _shard_bytes([(names[g], values[starts[g] : ends[g]]) for g in groups])
     for number, page in enumerate(found):
-        yield f"search/page/{number}.json", _json({"sections": page.sections, "tags": page.tags})
+        yield f"search/page/{number}.json", _page_json(page)
 
 
 def _by_term(joined: bytes) -> tuple[np.ndarray, np.ndarray]:
