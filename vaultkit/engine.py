@@ -254,7 +254,8 @@ def attention(q, k, v=None, *, mask=None, scale=None, causal=False, align="top-l
         if mask.dtype == bool:
             masked[~mask] = -np.inf
         else:
-            masked = masked + mask
+            with np.errstate(over="ignore"):  # a score the mask makes +inf is refused just below
+                masked = masked + mask
     if causal:
         masked[~causal_mask(L, S, align)] = -np.inf
 
